@@ -1,0 +1,53 @@
+/**
+ * The simulator as an Express 5 app. The body is carried as raw text and parsed in
+ * the core, so malformed JSON gets the same answer as under MSW.
+ */
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { SimRequest } from '../core/http.js';
+import type { Simulator } from '../simulator.js';
+
+export interface AppOptions {
+  /** Path prefix of the API (and of `/__sim`), e.g. `/api`. Default `/api`. */
+  basePath?: string;
+  /** Largest accepted request body. Default `5mb`. */
+  bodyLimit?: string;
+}
+
+/** Normalises a base path: leading slash, no trailing slash, `''` for the root. */
+export function normaliseBasePath(basePath = '/api'): string {
+  const trimmed = basePath.trim().replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/**
+ * An Express app answering every request under `basePath` from `sim`.
+ * @example createApp(sim, { basePath: '/api' }).listen(4010)
+ */
+export function createApp(sim: Simulator, options: AppOptions = {}): Express {
+  const basePath = normaliseBasePath(options.basePath);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const raw = express.text({ type: () => true, limit: options.bodyLimit ?? '5mb' });
+  app.use(basePath || '/', raw, async (req: Request, res: Response) => {
+    const simRequest: SimRequest = {
+      method: req.method,
+      path: req.path,
+      query: req.query as SimRequest['query'],
+      headers: req.headers,
+      body: typeof req.body === 'string' ? req.body : null,
+    };
+    const response = await sim.handle(simRequest);
+    res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));
+  });
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ message: `The route ${req.path.replace(/^\//, '')} could not be found.` });
+  });
+  // Body-reading failures (too large, bad encoding) keep the platform's shape A.
+  app.use((error: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof error.status === 'number' && error.status >= 400 && error.status < 600 ? error.status : 500;
+    res.status(status).json({ message: status === 413 ? 'The request body is too large.' : status === 500 ? 'Server Error.' : (error.message ?? 'Bad request.') });
+  });
+  return app;
+}

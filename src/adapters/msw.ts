@@ -1,0 +1,55 @@
+/**
+ * `voxsim/msw`: the simulator as MSW request handlers. Only requests under `baseUrl`
+ * are answered, so an integrator's own handlers (for their webhook URL, say) still
+ * receive everything else.
+ */
+import { HttpResponse, http, type HttpHandler } from 'msw';
+import type { SimRequest } from '../core/http.js';
+import type { Simulator } from '../simulator.js';
+
+export interface HandlersOptions {
+  /** The platform base URL the client under test is configured with, e.g. `https://api.example.test/api`. */
+  baseUrl: string;
+}
+
+/** The base URL split into the origin and the path prefix that requests must start with. */
+function baseOf(baseUrl: string): { origin: string; prefix: string } {
+  const url = new URL(baseUrl);
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+}
+
+/**
+ * MSW handlers answering every request under `baseUrl` from `sim`.
+ * @example
+ * const server = setupServer(...handlers(sim, { baseUrl: 'https://api.example.test/api' }))
+ * server.listen()
+ */
+export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[] {
+  const { origin, prefix } = baseOf(options.baseUrl);
+  const inBase = (url: URL) => url.origin === origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
+  return [
+    http.all(
+      ({ request }) => inBase(new URL(request.url)),
+      async ({ request }) => {
+        const url = new URL(request.url);
+        const query: Record<string, string | string[]> = {};
+        for (const [key, value] of url.searchParams) {
+          const prior = query[key];
+          query[key] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
+        }
+        const simRequest: SimRequest = {
+          method: request.method,
+          path: url.pathname.slice(prefix.length) || '/',
+          query,
+          headers: Object.fromEntries(request.headers),
+          body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
+        };
+        const response = await sim.handle(simRequest);
+        return new HttpResponse(JSON.stringify(response.body), {
+          status: response.status,
+          headers: { 'content-type': 'application/json', ...response.headers },
+        });
+      },
+    ),
+  ];
+}

@@ -1,0 +1,123 @@
+/**
+ * `sim.control`: the in-process control plane. Each method is also one `/__sim`
+ * route (routes.ts), and both validate input the same way.
+ */
+import { shapeB } from '../core/errors.js';
+import { formatControlTime, parseInstant } from '../core/time.js';
+import { parseInput } from '../core/validation.js';
+import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
+import { createAccount, patchAccount } from '../domain/accounts/service.js';
+import { serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
+import { InsertNumberBody, insertPhoneNumber } from '../domain/phone-numbers/service.js';
+import type { Simulator } from '../simulator.js';
+import { VERSION } from '../version.js';
+import {
+  AdvanceBody,
+  ClockModeBody,
+  FaultBody,
+  ResetBody,
+  RunUntilIdleBody,
+  serialiseClock,
+  serialiseClockMove,
+  type FaultRule,
+} from './schema.js';
+
+/** Input of a control operation as callers write it (validated at run time). */
+type Loose = Record<string, unknown>;
+
+/**
+ * The control operations of one simulator.
+ * @example
+ * await sim.control.clock.advance({ by: '2h' })
+ * sim.control.accounts.create({ api_key: 'sim_second_key', balance: 5 })
+ */
+export class Control {
+  private faultRules: FaultRule[] = [];
+  private faultSeq = 0;
+
+  constructor(private readonly sim: Simulator) {}
+
+  /** `GET /__sim/health`. */
+  health() {
+    return { ok: true, version: VERSION, now: formatControlTime(this.sim.clock.now()) };
+  }
+
+  /** `POST /__sim/reset`: empties the state, re-creates the accounts and fixtures, re-seeds, resets the clock. */
+  reset(input: Loose = {}) {
+    const body = parseInput(ResetBody, input, 'control');
+    this.faultRules = [];
+    this.sim.reset({ seed: body.seed, start: body.start });
+    return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
+  }
+
+  readonly clock = {
+    /** `GET /__sim/clock`. */
+    get: () => serialiseClock(this.sim.clock),
+    /** `POST /__sim/clock/advance` with `{by}` or `{to}`. */
+    advance: async (input: Loose) => {
+      const body = parseInput(AdvanceBody, input, 'control');
+      if (body.to !== undefined && parseInstant(body.to)! < this.sim.clock.now()) {
+        throw shapeB({ to: ['The to must be a time after the current simulated time.'] });
+      }
+      const ran = body.to !== undefined ? await this.sim.clock.advanceTo(parseInstant(body.to)!) : await this.sim.clock.advance(body.by!);
+      return serialiseClockMove(this.sim.clock, ran);
+    },
+    /** `POST /__sim/clock/run-until-idle`. */
+    runUntilIdle: async (input: Loose = {}) => {
+      const body = parseInput(RunUntilIdleBody, input, 'control');
+      const ran = await this.sim.clock.runUntilIdle(body.max_events === undefined ? {} : { maxEvents: body.max_events });
+      return serialiseClockMove(this.sim.clock, ran);
+    },
+    /** `PUT /__sim/clock`: manual, or realtime at `speed`. */
+    setMode: (input: Loose) => {
+      const body = parseInput(ClockModeBody, input, 'control');
+      this.sim.clock.setMode(body.mode, body.speed);
+      return serialiseClock(this.sim.clock);
+    },
+  };
+
+  readonly accounts = {
+    /** `POST /__sim/accounts`. */
+    create: (input: Loose = {}) => serialiseAccount(createAccount(this.sim, parseInput(AccountInput, input, 'control'))),
+    /** `GET /__sim/accounts`. */
+    list: () => ({ data: this.sim.db.accounts.all().map(serialiseAccount) }),
+    /** `PATCH /__sim/accounts/{id}`. */
+    patch: (id: number, input: Loose) => serialiseAccount(patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'))),
+  };
+
+  readonly phoneNumbers = {
+    /** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
+    add: (input: Loose) => serialisePhoneNumber(insertPhoneNumber(this.sim, parseInput(InsertNumberBody, input, 'control'))),
+  };
+
+  readonly faults = {
+    /**
+     * `POST /__sim/faults`: the next `times` valid requests to `method path` (a route
+     * pattern such as `/user/assistant/:id`, or a concrete path) fail with the route's
+     * documented failure, changing nothing.
+     */
+    add: (input: Loose) => {
+      const body = parseInput(FaultBody, input, 'control');
+      const rule: FaultRule = { id: ++this.faultSeq, method: body.method, path: body.path, times: body.times };
+      this.faultRules.push(rule);
+      return { ...rule };
+    },
+    /** `GET /__sim/faults`. */
+    list: () => ({ data: this.faultRules.map((r) => ({ ...r })) }),
+    /** `DELETE /__sim/faults`. */
+    clear: () => {
+      this.faultRules = [];
+      return { ok: true };
+    },
+  };
+
+  /** Consumes a fault rule matching the request, if any. */
+  takeFault(method: string, routePath: string, requestPath: string): boolean {
+    const normalised = '/' + requestPath.split('?')[0]!.split('/').filter(Boolean).join('/');
+    const rule = this.faultRules.find((r) => r.method === method && (r.path === routePath || r.path === normalised));
+    if (!rule) return false;
+    rule.times -= 1;
+    if (rule.times <= 0) this.faultRules = this.faultRules.filter((r) => r !== rule);
+    return true;
+  }
+}

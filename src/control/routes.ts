@@ -1,0 +1,35 @@
+/** The `/__sim` control API: one route per `sim.control` operation (STYLE 8). */
+import { defineRoute, ok, type HttpMethod, type RouteArgs, type SimResponse } from '../core/http.js';
+import type { RouteCtx } from '../domain/routing.js';
+import { pathId } from '../domain/ids.js';
+import { AnyObject } from './schema.js';
+
+type Handler = (args: RouteArgs<RouteCtx, Record<string, unknown>, unknown>) => SimResponse | Promise<SimResponse>;
+
+function controlRoute(method: HttpMethod, path: string, handle: Handler) {
+  const withBody = method !== 'GET' && method !== 'DELETE';
+  return defineRoute<RouteCtx, Record<string, unknown>>({
+    method,
+    path: `/__sim${path}`,
+    family: 'control',
+    auth: 'control',
+    ...(withBody && { body: AnyObject }),
+    handle: (args) => handle({ ...args, body: args.body ?? {} }),
+  });
+}
+
+export const controlRoutes = [
+  controlRoute('GET', '/health', ({ ctx }) => ok(ctx.sim.control.health())),
+  controlRoute('POST', '/reset', ({ ctx, body }) => ok(ctx.sim.control.reset(body))),
+  controlRoute('GET', '/clock', ({ ctx }) => ok(ctx.sim.control.clock.get())),
+  controlRoute('PUT', '/clock', ({ ctx, body }) => ok(ctx.sim.control.clock.setMode(body))),
+  controlRoute('POST', '/clock/advance', async ({ ctx, body }) => ok(await ctx.sim.control.clock.advance(body))),
+  controlRoute('POST', '/clock/run-until-idle', async ({ ctx, body }) => ok(await ctx.sim.control.clock.runUntilIdle(body))),
+  controlRoute('GET', '/accounts', ({ ctx }) => ok(ctx.sim.control.accounts.list())),
+  controlRoute('POST', '/accounts', ({ ctx, body }) => ok(ctx.sim.control.accounts.create(body), 201)),
+  controlRoute('PATCH', '/accounts/:id', ({ ctx, body, params }) => ok(ctx.sim.control.accounts.patch(pathId(params.id), body))),
+  controlRoute('POST', '/phone-numbers', ({ ctx, body }) => ok(ctx.sim.control.phoneNumbers.add(body), 201)),
+  controlRoute('GET', '/faults', ({ ctx }) => ok(ctx.sim.control.faults.list())),
+  controlRoute('POST', '/faults', ({ ctx, body }) => ok(ctx.sim.control.faults.add(body), 201)),
+  controlRoute('DELETE', '/faults', ({ ctx }) => ok(ctx.sim.control.faults.clear())),
+];

@@ -1,0 +1,60 @@
+/** Inputs and wire shapes of the control API (ARCHITECTURE §6). */
+import { z } from 'zod';
+import { parseDuration, type VirtualClock } from '../core/clock.js';
+import { formatControlTime, parseInstant } from '../core/time.js';
+import { int } from '../core/validation.js';
+
+const duration = z.union([z.number(), z.string()]).refine(
+  (d) => {
+    try {
+      parseDuration(d);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'The :attribute must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).' },
+);
+const instant = z.string().refine((t) => parseInstant(t) !== undefined, { error: 'The :attribute must be an ISO 8601 time.' });
+
+export const ResetBody = z.object({ seed: int(0, 2 ** 31 - 1).optional(), start: instant.optional() });
+export type ResetInput = z.infer<typeof ResetBody>;
+
+export const AdvanceBody = z
+  .object({ by: duration.optional(), to: instant.optional() })
+  .refine((b) => (b.by === undefined) !== (b.to === undefined), { error: 'Give exactly one of by or to.', path: ['by'] });
+export type AdvanceInput = z.infer<typeof AdvanceBody>;
+
+export const RunUntilIdleBody = z.object({ max_events: int(1, 10_000_000).optional() });
+export const ClockModeBody = z.object({
+  mode: z.enum(['manual', 'realtime']),
+  speed: z.number().positive({ error: 'The :attribute must be greater than 0.' }).max(1_000_000, { error: 'The :attribute may not be greater than 1000000.' }).optional(),
+});
+export type ClockModeInput = z.infer<typeof ClockModeBody>;
+
+export const FaultBody = z.object({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  path: z.string().startsWith('/', { error: 'The :attribute must start with /.' }),
+  times: int(1, 1000).default(1),
+});
+export type FaultInput = z.input<typeof FaultBody>;
+export interface FaultRule {
+  id: number;
+  method: string;
+  path: string;
+  times: number;
+}
+
+/** Any JSON object; the control operation validates it (so in-process calls get the same checks). */
+export const AnyObject = z.record(z.string(), z.unknown());
+
+/** The clock as `GET /__sim/clock` shows it. */
+export function serialiseClock(clock: VirtualClock) {
+  const now = clock.now();
+  return { now: formatControlTime(now), now_ms: now, mode: clock.mode, speed: clock.speed, pending_events: clock.pendingCount };
+}
+
+export function serialiseClockMove(clock: VirtualClock, ran: number) {
+  const now = clock.now();
+  return { now: formatControlTime(now), now_ms: now, ran };
+}

@@ -1,0 +1,321 @@
+/**
+ * The virtual clock: the only source of time in a simulator. Timers are data
+ * (`{type, at, payload}`) dispatched to registered handlers, so the pending queue can
+ * be inspected and snapshotted, and the same inputs always give the same history.
+ */
+
+/** A length of time: milliseconds as a number, or text such as `"90s"`, `"15m"`, `"1h30m"`, `"3d"`. */
+export type Duration = number | string;
+
+/** A pending timer. Ordered by (`at`, `seq`). */
+export interface ClockEvent<P = unknown> {
+  id: number;
+  seq: number;
+  at: number;
+  type: string;
+  payload: P;
+}
+
+export type ClockEventHandler = (event: ClockEvent) => void | Promise<void>;
+
+export type ClockMode = 'manual' | 'realtime';
+
+export interface ClockSnapshot {
+  now: number;
+  seq: number;
+  mode: ClockMode;
+  speed: number;
+  events: ClockEvent[];
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+
+/**
+ * Parses a duration into milliseconds.
+ * @example parseDuration('1h30m') // 5400000
+ */
+export function parseDuration(duration: Duration): number {
+  if (typeof duration === 'number') {
+    if (!Number.isFinite(duration) || duration < 0) throw new RangeError(`Invalid duration: ${duration}`);
+    return Math.round(duration);
+  }
+  const text = duration.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  DURATION_PART.lastIndex = 0;
+  let total = 0;
+  let consumed = 0;
+  for (let m = DURATION_PART.exec(text); m; m = DURATION_PART.exec(text)) {
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+    consumed = DURATION_PART.lastIndex;
+  }
+  if (consumed === 0 || consumed !== text.length) {
+    throw new RangeError(`Invalid duration "${duration}": use milliseconds or units such as 90s, 15m, 2h, 3d`);
+  }
+  return Math.round(total);
+}
+
+/** The real wall-clock time; used for a clock's default start and the realtime mode. */
+export function realNow(): number {
+  return Date.now();
+}
+
+function before(a: ClockEvent, b: ClockEvent): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
+/** A binary min-heap of events by (at, seq); cancelled entries are skipped lazily. */
+class EventHeap {
+  private items: ClockEvent[] = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(event: ClockEvent): void {
+    const items = this.items;
+    items.push(event);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  peek(): ClockEvent | undefined {
+    return this.items[0];
+  }
+
+  pop(): ClockEvent | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last) {
+      items[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let smallest = i;
+        if (l < items.length && before(items[l]!, items[smallest]!)) smallest = l;
+        if (r < items.length && before(items[r]!, items[smallest]!)) smallest = r;
+        if (smallest === i) break;
+        [items[i], items[smallest]] = [items[smallest]!, items[i]!];
+        i = smallest;
+      }
+    }
+    return top;
+  }
+
+  clear(): void {
+    this.items = [];
+  }
+}
+
+/**
+ * A simulator's clock. Time moves only through `advance`, `advanceTo` and
+ * `runUntilIdle` (manual mode), or with real time times `speed` (realtime mode).
+ * @example
+ * const clock = new VirtualClock(Date.parse('2026-03-02T09:00:00Z'))
+ * clock.on('ping', (e) => console.log(e.at))
+ * clock.schedule(clock.now() + 1000, 'ping', {})
+ * await clock.advance('1s') // runs the ping handler at 09:00:01
+ */
+export class VirtualClock {
+  private current: number;
+  private seq = 0;
+  private readonly pending = new Map<number, ClockEvent>();
+  private readonly heap = new EventHeap();
+  private readonly handlers = new Map<string, ClockEventHandler>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private clockMode: ClockMode = 'manual';
+  private clockSpeed = 1;
+  private realAnchor = 0;
+  private simAnchor = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(start: number) {
+    this.current = start;
+  }
+
+  /** The current simulated time in epoch milliseconds. */
+  now(): number {
+    if (this.clockMode === 'realtime') {
+      return Math.max(this.current, this.simAnchor + Math.floor((realNow() - this.realAnchor) * this.clockSpeed));
+    }
+    return this.current;
+  }
+
+  get mode(): ClockMode {
+    return this.clockMode;
+  }
+
+  get speed(): number {
+    return this.clockSpeed;
+  }
+
+  /** Number of timers waiting to fire. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Registers the handler for one event type (one per type). */
+  on(type: string, handler: ClockEventHandler): void {
+    this.handlers.set(type, handler);
+  }
+
+  /** Schedules an event; a time in the past fires at the next advance. Returns its id. */
+  schedule<P>(at: number, type: string, payload: P): number {
+    const seq = ++this.seq;
+    const event: ClockEvent = { id: seq, seq, at: Math.max(Math.round(at), this.current), type, payload };
+    this.pending.set(event.id, event);
+    this.heap.push(event);
+    this.armRealtime();
+    return event.id;
+  }
+
+  /** Cancels a pending event; returns whether it was pending. */
+  cancel(id: number): boolean {
+    return this.pending.delete(id);
+  }
+
+  /** The pending events in firing order. */
+  pendingEvents(): ClockEvent[] {
+    return [...this.pending.values()].sort((a, b) => (before(a, b) ? -1 : 1));
+  }
+
+  /** Moves time forward by `duration`, running every event due on the way, in order. */
+  advance(duration: Duration): Promise<number> {
+    const ms = parseDuration(duration);
+    return this.serial(() => this.runTo(this.now() + ms));
+  }
+
+  /** Moves time to `time` (epoch ms or ISO text); a time in the past is refused. */
+  advanceTo(time: number | string): Promise<number> {
+    const target = typeof time === 'number' ? time : Date.parse(time);
+    if (!Number.isFinite(target)) throw new RangeError(`Invalid time: ${time}`);
+    if (target < this.now()) throw new RangeError('The clock cannot move backwards.');
+    return this.serial(() => this.runTo(target));
+  }
+
+  /** Runs pending events in order, moving time to each, until none is left or `maxEvents` ran. */
+  runUntilIdle(options: { maxEvents?: number } = {}): Promise<number> {
+    const max = options.maxEvents ?? 1_000_000;
+    return this.serial(async () => {
+      let ran = 0;
+      while (ran < max) {
+        const next = this.nextPending();
+        if (!next) break;
+        await this.fire(next);
+        ran++;
+      }
+      return ran;
+    });
+  }
+
+  /** Switches between manual and realtime (`speed` simulated ms per real ms). */
+  setMode(mode: ClockMode, speed = this.clockSpeed): void {
+    if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError('speed must be a positive number');
+    this.current = this.now();
+    this.clockMode = mode;
+    this.clockSpeed = speed;
+    this.realAnchor = realNow();
+    this.simAnchor = this.current;
+    this.disarmRealtime();
+    this.armRealtime();
+  }
+
+  /** Stops realtime timers and drops every pending event (the simulator is being reset or discarded). */
+  dispose(): void {
+    this.disarmRealtime();
+    this.pending.clear();
+    this.heap.clear();
+  }
+
+  /** Sets the time and empties the queue; used by reset. */
+  reset(start: number): void {
+    this.dispose();
+    this.current = start;
+    this.seq = 0;
+    this.clockMode = 'manual';
+    this.clockSpeed = 1;
+  }
+
+  snapshot(): ClockSnapshot {
+    return {
+      now: this.now(),
+      seq: this.seq,
+      mode: this.clockMode,
+      speed: this.clockSpeed,
+      events: this.pendingEvents().map((e) => ({ ...e })),
+    };
+  }
+
+  restore(snapshot: ClockSnapshot): void {
+    this.reset(snapshot.now);
+    this.seq = snapshot.seq;
+    for (const event of snapshot.events) {
+      this.pending.set(event.id, { ...event });
+      this.heap.push({ ...event });
+    }
+    this.setMode(snapshot.mode, snapshot.speed);
+  }
+
+  private nextPending(): ClockEvent | undefined {
+    for (let top = this.heap.peek(); top; top = this.heap.peek()) {
+      const live = this.pending.get(top.id);
+      if (live === top) return top;
+      this.heap.pop();
+    }
+    return undefined;
+  }
+
+  private async runTo(target: number): Promise<number> {
+    let ran = 0;
+    for (let next = this.nextPending(); next && next.at <= target; next = this.nextPending()) {
+      await this.fire(next);
+      ran++;
+    }
+    if (target > this.current) this.current = target;
+    if (this.clockMode === 'realtime') {
+      this.simAnchor = this.current;
+      this.realAnchor = realNow();
+    }
+    return ran;
+  }
+
+  private async fire(event: ClockEvent): Promise<void> {
+    this.heap.pop();
+    this.pending.delete(event.id);
+    if (event.at > this.current) this.current = event.at;
+    const handler = this.handlers.get(event.type);
+    if (!handler) throw new Error(`No handler registered for clock event "${event.type}"`);
+    await handler(event);
+  }
+
+  /** Clock moves run one after another, even when requested concurrently. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work, work);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private armRealtime(): void {
+    if (this.clockMode !== 'realtime' || this.timer) return;
+    const next = this.nextPending();
+    if (!next) return;
+    const wait = Math.max(0, (next.at - this.now()) / this.clockSpeed);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.serial(() => this.runTo(this.now())).finally(() => this.armRealtime());
+    }, Math.min(wait, 2_147_483_647));
+    this.timer.unref?.();
+  }
+
+  private disarmRealtime(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

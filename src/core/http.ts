@@ -1,0 +1,193 @@
+/**
+ * The transport-neutral request and response, route definitions and the router.
+ * Adapters turn their native objects into a `SimRequest` and a `SimResponse` back;
+ * everything between (JSON parsing, matching, validation, errors) happens here once.
+ */
+import type { z } from 'zod';
+import { COMMON_MESSAGES, SimError, malformedJson, shapeA, type RouteFamily } from './errors.js';
+import { parseInput } from './validation.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request as the simulator sees it: the path is relative to the base URL. */
+export interface SimRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string | string[] | undefined>;
+  headers?: Record<string, string | string[] | undefined>;
+  /** The raw body text; JSON is parsed by the router. */
+  body?: string | null;
+}
+
+/** A response: `body` is JSON data, serialised by the adapter. */
+export interface SimResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+/** How a route is authenticated. */
+export type AuthMode = 'bearer' | 'optional' | 'none' | 'control';
+
+export interface RouteArgs<C, B, Q> {
+  ctx: C;
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  request: SimRequest;
+}
+
+/** One operation: method + path bound to a handler, with its input schemas. */
+export interface RouteDef<C, B = unknown, Q = unknown> {
+  method: HttpMethod;
+  path: string;
+  family: RouteFamily;
+  auth: AuthMode;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  /** The documented failure a forced fault produces (else 500 "Server Error."). */
+  failure?: () => SimError;
+  handle(args: RouteArgs<C, B, Q>): SimResponse | Promise<SimResponse>;
+}
+
+/**
+ * Declares a route with typed body and query.
+ * @example
+ * defineRoute({ method: 'GET', path: '/user/me', family: 'management', auth: 'bearer',
+ *   handle: ({ ctx }) => ok(serialiseMe(ctx.account)) })
+ */
+export function defineRoute<C, B = unknown, Q = unknown>(def: RouteDef<C, B, Q>): RouteDef<C> {
+  return def as unknown as RouteDef<C>;
+}
+
+/** A 200 (or `status`) answer. */
+export function ok(body: unknown, status = 200, headers?: Record<string, string>): SimResponse {
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/** A header value, case-insensitively. */
+export function header(request: SimRequest, name: string): string | undefined {
+  const headers = request.headers ?? {};
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === wanted) return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}
+
+interface CompiledRoute<C> {
+  def: RouteDef<C>;
+  segments: string[];
+}
+
+export interface RouterHooks<C> {
+  /** Resolves the route's context (authentication); throws a SimError to refuse. */
+  context(request: SimRequest, route: RouteDef<C>): C;
+  /** Runs after validation, before the handler (fault injection). */
+  beforeHandle?(route: RouteDef<C>, request: SimRequest, ctx: C): void;
+  /** Sees unexpected exceptions (logging); the answer is a 500 either way. */
+  onError?(error: unknown, request: SimRequest): void;
+}
+
+/** Splits a path into decoded segments, ignoring empty ones (so a trailing slash does not matter). */
+export function pathSegments(path: string): string[] {
+  return path
+    .split('?')[0]!
+    .split('/')
+    .filter((s) => s.length > 0)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
+}
+
+function matchSegments(pattern: string[], actual: string[]): Record<string, string> | undefined {
+  if (pattern.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    if (p.startsWith(':')) params[p.slice(1)] = actual[i]!;
+    else if (p !== actual[i]) return undefined;
+  }
+  return params;
+}
+
+function parseBody(route: RouteDef<unknown>, raw: string | null | undefined): unknown {
+  if (raw === undefined || raw === null || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw malformedJson(route.family);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw malformedJson(route.family, COMMON_MESSAGES.bodyNotObject);
+  }
+  return parsed;
+}
+
+/** Moves a query string written into `path` into `query` (in-process callers may write either). */
+function withPathQuery(request: SimRequest): SimRequest {
+  const at = request.path.indexOf('?');
+  if (at < 0) return request;
+  const query: Record<string, string | string[] | undefined> = { ...request.query };
+  for (const [key, value] of new URLSearchParams(request.path.slice(at + 1))) {
+    const prior = query[key];
+    query[key] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
+  }
+  return { ...request, path: request.path.slice(0, at), query };
+}
+
+/**
+ * Matches requests to routes and runs them: JSON parsing, authentication,
+ * validation, the handler, and every failure turned into one of the spec's shapes.
+ */
+export class Router<C> {
+  private readonly routes: CompiledRoute<C>[];
+
+  constructor(
+    routes: readonly RouteDef<C>[],
+    private readonly hooks: RouterHooks<C>,
+  ) {
+    this.routes = routes.map((def) => ({ def, segments: pathSegments(def.path) }));
+  }
+
+  /** Finds the route for a method and path; `allowed` lists the methods of a path matched without its method. */
+  match(method: string, path: string): { route?: RouteDef<C>; params: Record<string, string>; allowed: string[] } {
+    const segments = pathSegments(path);
+    const allowed: string[] = [];
+    for (const { def, segments: pattern } of this.routes) {
+      const params = matchSegments(pattern, segments);
+      if (!params) continue;
+      if (def.method === method) return { route: def, params, allowed };
+      allowed.push(def.method);
+    }
+    return { params: {}, allowed };
+  }
+
+  async handle(request: SimRequest): Promise<SimResponse> {
+    request = withPathQuery(request);
+    const method = request.method.toUpperCase();
+    const { route, params, allowed } = this.match(method, request.path);
+    if (!route) {
+      if (allowed.length > 0) {
+        return { status: 405, headers: { allow: allowed.join(', ') }, body: { message: COMMON_MESSAGES.methodNotAllowed(method, request.path, allowed) } };
+      }
+      return { status: 404, body: { message: COMMON_MESSAGES.routeNotFound(request.path) } };
+    }
+    try {
+      const ctx = this.hooks.context(request, route);
+      const body = route.body ? parseInput(route.body, parseBody(route as RouteDef<unknown>, request.body), route.family) : undefined;
+      const query = route.query ? parseInput(route.query, request.query ?? {}, route.family) : undefined;
+      this.hooks.beforeHandle?.(route, request, ctx);
+      return await route.handle({ ctx, body, query, params, request });
+    } catch (error) {
+      if (error instanceof SimError) return { status: error.status, body: error.body, ...(Object.keys(error.headers).length ? { headers: error.headers } : {}) };
+      this.hooks.onError?.(error, request);
+      return { status: 500, body: shapeA(500, COMMON_MESSAGES.serverError).body };
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Seeded randomness: one generator per simulator, whose whole state is four integers,
+ * so the same seed and the same requests draw the same values and a snapshot can
+ * carry the generator's position.
+ */
+import { Faker, base, en, type Randomizer } from '@faker-js/faker';
+
+export type RandomState = [number, number, number, number];
+
+function splitmix32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+}
+
+/** sfc32: small, fast, and its state serialises as four numbers. */
+class Sfc32 implements Randomizer {
+  state: RandomState = [0, 0, 0, 0];
+
+  constructor(seed: number | number[]) {
+    this.seed(seed);
+  }
+
+  seed(seed: number | number[]): void {
+    const parts = Array.isArray(seed) ? seed : [seed];
+    let mix = 0x6a09e667;
+    for (const part of parts) mix = Math.imul(mix ^ (part >>> 0), 0x5bd1e995) ^ (part / 0x100000000);
+    const gen = splitmix32(mix);
+    this.state = [gen(), gen(), gen(), gen()];
+    for (let i = 0; i < 12; i++) this.nextUint32();
+  }
+
+  nextUint32(): number {
+    let [a, b, c, d] = this.state;
+    const t = (((a + b) >>> 0) + d) >>> 0;
+    d = (d + 1) >>> 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) >>> 0;
+    c = ((c << 21) | (c >>> 11)) >>> 0;
+    c = (c + t) >>> 0;
+    this.state = [a, b, c, d];
+    return t;
+  }
+
+  next(): number {
+    return this.nextUint32() / 0x100000000;
+  }
+}
+
+/**
+ * The simulator's random source. Everything random (uuids, generated names, phone
+ * numbers, transcripts) is drawn here, never from `Math.random()`.
+ * @example
+ * const random = new SeededRandom(7)
+ * random.uuid() // the same value for every simulator seeded with 7
+ */
+export class SeededRandom {
+  private readonly generator: Sfc32;
+  private fakerInstance: Faker | undefined;
+
+  constructor(readonly seed: number) {
+    this.generator = new Sfc32(seed);
+  }
+
+  /** A faker drawing from this generator (built on first use; construction is cheap). */
+  get faker(): Faker {
+    this.fakerInstance ??= new Faker({ locale: [en, base], randomizer: this.generator });
+    return this.fakerInstance;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    return this.generator.next();
+  }
+
+  /** An integer in [min, max], both inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.generator.next() * (max - min + 1));
+  }
+
+  /** An RFC 4122 version-4 UUID. */
+  uuid(): string {
+    const words = [this.generator.nextUint32(), this.generator.nextUint32(), this.generator.nextUint32(), this.generator.nextUint32()];
+    const hex = words.map((w) => w.toString(16).padStart(8, '0')).join('');
+    const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  }
+
+  get state(): RandomState {
+    return [...this.generator.state];
+  }
+
+  set state(state: RandomState) {
+    this.generator.state = [...state];
+  }
+}
+
+/** A seed from the real clock, for a server started without `--seed`. */
+export function randomSeed(): number {
+  return Math.floor(Math.random() * 2 ** 31);
+}

@@ -1,0 +1,159 @@
+/**
+ * Indexed in-memory tables. A record is a plain JSON-able object with an integer `id`
+ * from the table's own sequence; lookups by id are O(1) and list queries read a
+ * secondary index instead of scanning the table.
+ */
+
+export interface Row {
+  id: number;
+}
+
+export interface TableSnapshot<T> {
+  seq: number;
+  rows: T[];
+}
+
+type KeyOf<T> = (row: T) => string | number | null | undefined;
+
+/**
+ * One table with its id sequence and secondary indexes.
+ * @example
+ * const assistants = new Table<Assistant>('assistants').index('account', (a) => a.account_id)
+ * const a = assistants.insert({ account_id: 1, name: 'Sales' })
+ * assistants.where('account', 1) // [a]
+ */
+export class Table<T extends Row> {
+  private rows = new Map<number, T>();
+  private seq = 0;
+  private readonly indexes = new Map<string, { key: KeyOf<T>; map: Map<string | number, Set<number>> }>();
+
+  constructor(readonly name: string) {}
+
+  /** Declares a secondary index; rows are indexed under the key `key(row)` (null skips the row). */
+  index(name: string, key: KeyOf<T>): this {
+    const map = new Map<string | number, Set<number>>();
+    this.indexes.set(name, { key, map });
+    for (const row of this.rows.values()) this.addToIndex(map, key(row), row.id);
+    return this;
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** The id the next insert will take. */
+  get nextId(): number {
+    return this.seq + 1;
+  }
+
+  /** Inserts a row, giving it the next id. */
+  insert(data: Omit<T, 'id'>): T {
+    const row = { id: ++this.seq, ...data } as T;
+    this.rows.set(row.id, row);
+    for (const { key, map } of this.indexes.values()) this.addToIndex(map, key(row), row.id);
+    return row;
+  }
+
+  get(id: number): T | undefined {
+    return this.rows.get(id);
+  }
+
+  /** Applies `patch` to a row and keeps the indexes current. */
+  update(id: number, patch: Partial<Omit<T, 'id'>>): T {
+    const row = this.rows.get(id);
+    if (!row) throw new Error(`${this.name} ${id} does not exist`);
+    const before = [...this.indexes.values()].map(({ key }) => key(row));
+    Object.assign(row, patch);
+    let i = 0;
+    for (const { key, map } of this.indexes.values()) {
+      const old = before[i++];
+      const now = key(row);
+      if (old !== now) {
+        this.removeFromIndex(map, old, id);
+        this.addToIndex(map, now, id);
+      }
+    }
+    return row;
+  }
+
+  delete(id: number): T | undefined {
+    const row = this.rows.get(id);
+    if (!row) return undefined;
+    this.rows.delete(id);
+    for (const { key, map } of this.indexes.values()) this.removeFromIndex(map, key(row), id);
+    return row;
+  }
+
+  /** Rows under `key` in an index, in ascending id order. */
+  where(index: string, key: string | number): T[] {
+    const ids = this.ids(index, key);
+    const out: T[] = [];
+    for (const id of ids) out.push(this.rows.get(id)!);
+    return out;
+  }
+
+  /** How many rows an index holds under `key`. */
+  count(index: string, key: string | number): number {
+    return this.indexes.get(index)?.map.get(key)?.size ?? 0;
+  }
+
+  /** The first row under `key` in an index (for unique keys such as an API key). */
+  first(index: string, key: string | number): T | undefined {
+    const ids = this.indexes.get(index)?.map.get(key);
+    if (!ids) return undefined;
+    for (const id of ids) return this.rows.get(id);
+    return undefined;
+  }
+
+  /** Every row in ascending id order. */
+  all(): T[] {
+    return [...this.rows.values()].sort((a, b) => a.id - b.id);
+  }
+
+  clear(): void {
+    this.rows.clear();
+    this.seq = 0;
+    for (const { map } of this.indexes.values()) map.clear();
+  }
+
+  snapshot(): TableSnapshot<T> {
+    return { seq: this.seq, rows: structuredClone(this.all()) };
+  }
+
+  restore(snapshot: TableSnapshot<T>): void {
+    this.clear();
+    this.seq = snapshot.seq;
+    for (const row of structuredClone(snapshot.rows)) {
+      this.rows.set(row.id, row);
+      for (const { key, map } of this.indexes.values()) this.addToIndex(map, key(row), row.id);
+    }
+  }
+
+  private ids(index: string, key: string | number): number[] {
+    const entry = this.indexes.get(index);
+    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    const set = entry.map.get(key);
+    if (!set) return [];
+    const ids = [...set];
+    // Sets keep insertion order; a row re-indexed by an update lands at the end.
+    for (let i = 1; i < ids.length; i++) {
+      if (ids[i - 1]! > ids[i]!) return ids.sort((a, b) => a - b);
+    }
+    return ids;
+  }
+
+  private addToIndex(map: Map<string | number, Set<number>>, key: string | number | null | undefined, id: number): void {
+    if (key === null || key === undefined) return;
+    let set = map.get(key);
+    if (!set) map.set(key, (set = new Set()));
+    set.add(id);
+  }
+
+  private removeFromIndex(map: Map<string | number, Set<number>>, key: string | number | null | undefined, id: number): void {
+    if (key === null || key === undefined) return;
+    const set = map.get(key);
+    if (!set) return;
+    set.delete(id);
+    if (set.size === 0) map.delete(key);
+  }
+}

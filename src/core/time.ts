@@ -1,0 +1,75 @@
+/**
+ * The specification's timestamp formats and zone arithmetic. Every function takes
+ * the instant explicitly (from the simulator clock); nothing here reads real time.
+ */
+import { DateTime, IANAZone } from 'luxon';
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` in UTC (calls, conversations, leads).
+ * @example formatSqlUtc(Date.parse('2026-03-02T09:00:00Z')) // '2026-03-02 09:00:00'
+ */
+export function formatSqlUtc(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+/**
+ * ISO 8601 in UTC with microseconds, as the platform serialises model timestamps
+ * (campaigns, assistants, phone numbers).
+ * @example formatIsoUtc(Date.parse('2026-03-02T09:00:00Z')) // '2026-03-02T09:00:00.000000Z'
+ */
+export function formatIsoUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}000Z`;
+}
+
+/**
+ * ISO 8601 with the zone's offset (webhook payloads).
+ * @example formatIsoOffset(Date.parse('2026-03-02T09:00:00Z'), 'Europe/Berlin') // '2026-03-02T10:00:00+01:00'
+ */
+export function formatIsoOffset(ms: number, zone = 'UTC'): string {
+  return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? formatIsoUtc(ms);
+}
+
+/** ISO 8601 UTC without fractional seconds, used on the control API's wire. */
+export function formatControlTime(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+const AREA_CITY = /^[A-Za-z]+(?:\/[A-Za-z0-9_+\-]+)+$/;
+
+/**
+ * Whether `zone` is an IANA identifier of the form Area/City (or `UTC`), as the
+ * platform's timezone fields require.
+ * @example isTimezone('Europe/Berlin') // true
+ */
+export function isTimezone(zone: string): boolean {
+  if (zone === 'UTC') return true;
+  return AREA_CITY.test(zone) && IANAZone.isValidZone(zone);
+}
+
+/**
+ * The UTC instant range [start, end) of a calendar day `YYYY-MM-DD` in `zone`.
+ * @example dayRange('2026-03-02', 'UTC') // [1772409600000, 1772496000000]
+ */
+export function dayRange(day: string, zone: string): [number, number] {
+  const start = DateTime.fromISO(day, { zone }).startOf('day');
+  return [start.toMillis(), start.plus({ days: 1 }).toMillis()];
+}
+
+/** Whether `text` is a real calendar date written `YYYY-MM-DD`. */
+export function isCalendarDate(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && DateTime.fromISO(text, { zone: 'UTC' }).isValid;
+}
+
+/**
+ * Parses an ISO 8601 instant; `undefined` when it is not one.
+ * @example parseInstant('2026-03-02T09:00:00Z') // 1772442000000
+ */
+export function parseInstant(text: string): number | undefined {
+  const dt = DateTime.fromISO(text, { zone: 'UTC' });
+  return dt.isValid ? dt.toMillis() : undefined;
+}

@@ -1,0 +1,230 @@
+/**
+ * Input validation: zod schemas whose failures become the platform's validation
+ * answers with Laravel-style messages ("The name field is required.",
+ * "The name may not be greater than 255 characters.").
+ */
+import { z } from 'zod';
+import { shapeB, shapeD, shapeE, type FieldErrors, type RouteFamily, type SimError } from './errors.js';
+
+type Issue = z.core.$ZodRawIssue;
+
+/** `voice_stability` -> `voice stability`, `tools.0.type` -> `tools.0.type`. */
+export function attributeName(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.').replace(/_/g, ' ');
+}
+
+/** The key of a field in shape B's `errors`. */
+export function fieldKey(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+/** Message templates; `:attribute`, `:min`, `:max`, `:other`, `:value` are filled in. */
+export const RULE_MESSAGES = {
+  required: 'The :attribute field is required.',
+  string: 'The :attribute must be a string.',
+  integer: 'The :attribute must be an integer.',
+  numeric: 'The :attribute must be a number.',
+  boolean: 'The :attribute field must be true or false.',
+  array: 'The :attribute must be an array.',
+  object: 'The :attribute must be an object.',
+  minString: 'The :attribute must be at least :min characters.',
+  maxString: 'The :attribute may not be greater than :max characters.',
+  minNumeric: 'The :attribute must be at least :min.',
+  maxNumeric: 'The :attribute may not be greater than :max.',
+  minArray: 'The :attribute must have at least :min items.',
+  maxArray: 'The :attribute may not have more than :max items.',
+  between: 'The :attribute must be between :min and :max.',
+  betweenString: 'The :attribute must be between :min and :max characters.',
+  in: 'The selected :attribute is invalid.',
+  format: 'The :attribute format is invalid.',
+  url: 'The :attribute format is invalid.',
+  distinct: 'The :attribute field has a duplicate value.',
+  requiredIf: 'The :attribute field is required when :other is :value.',
+  prohibitedUnless: 'The :attribute field is prohibited unless :other is in :value.',
+  dateFormat: 'The :attribute does not match the format :value.',
+  timezone: 'The :attribute must be a valid zone.',
+  exists: 'The selected :attribute is invalid.',
+  digits: 'The :attribute must only contain digits.',
+} as const;
+
+/**
+ * Fills a template for a field path.
+ * @example ruleMessage('required', ['name']) // 'The name field is required.'
+ */
+export function ruleMessage(rule: keyof typeof RULE_MESSAGES | string, path: readonly PropertyKey[] | string, params: Record<string, string | number> = {}): string {
+  const template = rule in RULE_MESSAGES ? RULE_MESSAGES[rule as keyof typeof RULE_MESSAGES] : rule;
+  const attribute = typeof path === 'string' ? path.replace(/_/g, ' ') : attributeName(path);
+  return template.replace(/:(attribute|min|max|other|value)\b/g, (_, key: string) =>
+    key === 'attribute' ? attribute : String(params[key] ?? `:${key}`),
+  );
+}
+
+const TYPE_RULE: Record<string, keyof typeof RULE_MESSAGES> = {
+  string: 'string',
+  number: 'numeric',
+  int: 'integer',
+  boolean: 'boolean',
+  array: 'array',
+  object: 'object',
+  record: 'object',
+};
+
+function laravelMessage(issue: Issue): string {
+  const path = issue.path ?? [];
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return ruleMessage('required', path);
+      return ruleMessage(TYPE_RULE[issue.expected] ?? 'format', path);
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.origin === 'string') return ruleMessage(min === 1 ? 'required' : 'minString', path, { min });
+      if (issue.origin === 'array' || issue.origin === 'set') return ruleMessage('minArray', path, { min });
+      return ruleMessage('minNumeric', path, { min });
+    }
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.origin === 'string') return ruleMessage('maxString', path, { max });
+      if (issue.origin === 'array' || issue.origin === 'set') return ruleMessage('maxArray', path, { max });
+      return ruleMessage('maxNumeric', path, { max });
+    }
+    case 'invalid_value':
+      return ruleMessage(issue.input === undefined ? 'required' : 'in', path);
+    case 'invalid_union': {
+      // A discriminated union reports at the discriminator's path, with the object as input.
+      const discriminator = (issue as { discriminator?: string }).discriminator;
+      const missing = discriminator !== undefined && isPlainObject(issue.input) && issue.input[discriminator] === undefined;
+      return ruleMessage(missing ? 'required' : 'in', path);
+    }
+    case 'invalid_format':
+      return ruleMessage('format', path);
+    default:
+      return ruleMessage('format', path);
+  }
+}
+
+/** Shape B's `errors` from zod issues; custom check messages may use the placeholders. */
+export function issuesToFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = fieldKey(issue.path);
+    const message = issue.message.includes(':attribute') ? ruleMessage(issue.message, issue.path) : issue.message;
+    const list = (errors[key] ??= []);
+    if (!list.includes(message)) list.push(message);
+  }
+  return errors;
+}
+
+/** Turns field errors into the failure shape of a route family (decisions: Validation outside the Errors table). */
+export function validationFailure(errors: FieldErrors, family: RouteFamily): SimError {
+  const first = Object.values(errors).flat()[0] ?? 'The given data was invalid.';
+  if (family === 'chat') return shapeE(422, first);
+  if (family === 'messaging') return shapeD(422, first, 'VALIDATION_ERROR');
+  return shapeB(errors);
+}
+
+/**
+ * Parses `input` with `schema`, throwing the family's validation failure.
+ * @example parseInput(z.object({ name: z.string() }), {}, 'management') // throws 422 {message, errors: {name: [...]}}
+ */
+export function parseInput<T>(schema: z.ZodType<T>, input: unknown, family: RouteFamily): T {
+  const result = schema.safeParse(input, { error: laravelMessage });
+  if (result.success) return result.data;
+  throw validationFailure(issuesToFieldErrors(result.error.issues), family);
+}
+
+/** Collects rule failures found after parsing (catalog lookups, cross-field rules). */
+export class ErrorBag {
+  readonly errors: FieldErrors = {};
+
+  add(field: string, message: string): this {
+    const list = (this.errors[field] ??= []);
+    if (!list.includes(message)) list.push(message);
+    return this;
+  }
+
+  /** Adds the message of a rule for a field. */
+  rule(field: string, rule: keyof typeof RULE_MESSAGES, params: Record<string, string | number> = {}): this {
+    return this.add(field, ruleMessage(rule, field, params));
+  }
+
+  get empty(): boolean {
+    return Object.keys(this.errors).length === 0;
+  }
+
+  /** Throws shape B (or the family's shape) when anything was added. */
+  throwIfAny(family: RouteFamily = 'management'): void {
+    if (!this.empty) throw validationFailure(this.errors, family);
+  }
+}
+
+// Schema builders: the platform's field kinds with the messages of their rules.
+
+/** A string of at most `max` characters. */
+export function str(max?: number) {
+  const s = z.string();
+  return max === undefined ? s : s.max(max, { error: RULE_MESSAGES.maxString.replace(':max', String(max)) });
+}
+
+/** A string of `min`..`max` characters. */
+export function strBetween(min: number, max: number) {
+  const message = RULE_MESSAGES.betweenString.replace(':min', String(min)).replace(':max', String(max));
+  return z.string().min(min, { error: message }).max(max, { error: message });
+}
+
+/** An integer in [min, max] (either bound optional). */
+export function int(min?: number, max?: number) {
+  let s = z.int();
+  const both = min !== undefined && max !== undefined;
+  const between = both ? RULE_MESSAGES.between.replace(':min', String(min)).replace(':max', String(max)) : undefined;
+  if (min !== undefined) s = s.min(min, { error: between ?? RULE_MESSAGES.minNumeric.replace(':min', String(min)) });
+  if (max !== undefined) s = s.max(max, { error: between ?? RULE_MESSAGES.maxNumeric.replace(':max', String(max)) });
+  return s;
+}
+
+/** A number (integer or decimal) in [min, max]. */
+export function num(min: number, max: number) {
+  const between = RULE_MESSAGES.between.replace(':min', String(min)).replace(':max', String(max));
+  return z.number().min(min, { error: between }).max(max, { error: between });
+}
+
+/** One of the listed strings. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values);
+}
+
+/** A URL with an http or https scheme. */
+export function url() {
+  return z.string().max(2048, { error: 'The :attribute may not be greater than 2048 characters.' }).refine(isHttpUrl, { error: RULE_MESSAGES.url });
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a value is a plain JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A free key-value object stored as plain data: keys such as `__proto__` are kept as
+ * ordinary own properties and never touch a prototype (ARCHITECTURE §8).
+ */
+export function freeObject() {
+  return z.custom<Record<string, unknown>>(isPlainObject, { error: RULE_MESSAGES.object }).transform(cloneJson);
+}
+
+/** A deep copy of JSON data that keeps every key as an own data property. */
+export function cloneJson<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** A query-string integer: digits become a number, anything else fails the integer rule. */
+export function queryInt() {
+  return z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v), z.int());
+}

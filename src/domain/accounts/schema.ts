@@ -1,0 +1,86 @@
+/** Accounts: the records behind API keys, and their wire shapes. */
+import { z } from 'zod';
+import { fromMicros } from '../../core/money.js';
+import { isTimezone } from '../../core/time.js';
+import { RULE_MESSAGES, int, str } from '../../core/validation.js';
+
+/** Plan limits (decisions: Plan, configurable per account). */
+export interface Plan {
+  max_campaigns: number;
+  max_calls_in_parallel: number;
+  max_tools: number;
+}
+
+export const DEFAULT_PLAN: Plan = { max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 5 };
+
+export interface Account {
+  id: number;
+  name: string;
+  email: string;
+  api_key: string;
+  balance_micros: number;
+  has_payment_method: boolean;
+  timezone: string;
+  plan: Plan;
+  created_at: number;
+}
+
+/** The documented key of the default account (ARCHITECTURE §3). */
+export const DEFAULT_API_KEY = 'sim_test_key';
+export const DEFAULT_ACCOUNT = {
+  name: 'Voxsim Test Account',
+  email: 'test@voxsim.test',
+  api_key: DEFAULT_API_KEY,
+} as const;
+/** Every account starts with 100 USD and a payment method (decisions: Fixtures for every account). */
+export const DEFAULT_BALANCE_USD = 100;
+
+const timezone = z.string().refine(isTimezone, { error: RULE_MESSAGES.timezone });
+
+const planInput = z.object({
+  max_campaigns: int(0, 1000).optional(),
+  max_calls_in_parallel: int(1, 1000).optional(),
+  max_tools: int(0, 100).optional(),
+});
+
+const accountFields = {
+  name: str(255).min(1).optional(),
+  email: str(255).email({ error: 'The :attribute must be a valid email address.' }).optional(),
+  api_key: z
+    .string()
+    .min(8, { error: RULE_MESSAGES.minString.replace(':min', '8') })
+    .max(128, { error: RULE_MESSAGES.maxString.replace(':max', '128') })
+    .regex(/^[A-Za-z0-9_\-.]+$/, { error: 'The :attribute may only contain letters, numbers, dashes, dots and underscores.' })
+    .optional(),
+  balance: z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).max(1_000_000_000, { error: RULE_MESSAGES.maxNumeric.replace(':max', '1000000000') }).optional(),
+  has_payment_method: z.boolean().optional(),
+  timezone: timezone.optional(),
+  plan: planInput.optional(),
+};
+
+/** `POST /__sim/accounts` and `createSimulator({accounts})`. */
+export const AccountInput = z.object(accountFields);
+export type AccountInput = z.infer<typeof AccountInput>;
+
+/** `PATCH /__sim/accounts/{id}`: any of the create fields. */
+export const AccountPatch = z.object(accountFields);
+export type AccountPatch = z.infer<typeof AccountPatch>;
+
+/** An account as the control API shows it. */
+export function serialiseAccount(a: Account) {
+  return {
+    id: a.id,
+    name: a.name,
+    email: a.email,
+    api_key: a.api_key,
+    balance: fromMicros(a.balance_micros),
+    has_payment_method: a.has_payment_method,
+    timezone: a.timezone,
+    plan: { ...a.plan },
+  };
+}
+
+/** `GET /user/me` (decisions: Account). */
+export function serialiseMe(a: Account) {
+  return { name: a.name, email: a.email, total_balance: fromMicros(a.balance_micros) };
+}

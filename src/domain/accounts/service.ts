@@ -1,0 +1,64 @@
+/** Accounts and authentication (ARCHITECTURE §3; decisions: Plan, Fixtures for every account). */
+import { shapeA } from '../../core/errors.js';
+import { toMicros } from '../../core/money.js';
+import { ErrorBag } from '../../core/validation.js';
+import { provisionCatalog } from '../catalog/service.js';
+import { accountCtx } from '../context.js';
+import type { SimState } from '../core-services.js';
+import { DEFAULT_BALANCE_USD, DEFAULT_PLAN, type Account, type AccountInput, type AccountPatch } from './schema.js';
+
+export const ACCOUNT_MESSAGES = {
+  notFound: 'Account not found.',
+  apiKeyTaken: 'The api key has already been taken.',
+} as const;
+
+function checkApiKey(state: SimState, apiKey: string | undefined, selfId?: number): void {
+  if (apiKey === undefined) return;
+  const holder = state.db.accounts.first('api_key', apiKey);
+  if (holder && holder.id !== selfId) new ErrorBag().add('api_key', ACCOUNT_MESSAGES.apiKeyTaken).throwIfAny();
+}
+
+/**
+ * Creates an account with its fixtures (knowledge bases, tools); unspecified fields
+ * are generated from the seed.
+ * @example createAccount(state, { api_key: 'sim_other_key', balance: 5 })
+ */
+export function createAccount(state: SimState, input: AccountInput): Account {
+  checkApiKey(state, input.api_key);
+  const { faker } = state.random;
+  const name = input.name ?? faker.company.name();
+  const account = state.db.accounts.insert({
+    name,
+    email: input.email ?? faker.internet.email({ firstName: name.split(/\W+/)[0], provider: 'example.test' }).toLowerCase(),
+    api_key: input.api_key ?? `sim_${faker.string.alphanumeric({ length: 32, casing: 'lower' })}`,
+    balance_micros: toMicros(input.balance ?? DEFAULT_BALANCE_USD),
+    has_payment_method: input.has_payment_method ?? true,
+    timezone: input.timezone ?? 'UTC',
+    plan: { ...DEFAULT_PLAN, ...input.plan },
+    created_at: state.clock.now(),
+  });
+  provisionCatalog(accountCtx(account, state.db, state.clock, state.random));
+  return account;
+}
+
+/** Changes any of the create fields of an account. */
+export function patchAccount(state: SimState, id: number, patch: AccountPatch): Account {
+  const account = state.db.accounts.get(id);
+  if (!account) throw shapeA(404, ACCOUNT_MESSAGES.notFound);
+  checkApiKey(state, patch.api_key, id);
+  return state.db.accounts.update(id, {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.email !== undefined && { email: patch.email }),
+    ...(patch.api_key !== undefined && { api_key: patch.api_key }),
+    ...(patch.balance !== undefined && { balance_micros: toMicros(patch.balance) }),
+    ...(patch.has_payment_method !== undefined && { has_payment_method: patch.has_payment_method }),
+    ...(patch.timezone !== undefined && { timezone: patch.timezone }),
+    ...(patch.plan !== undefined && { plan: { ...account.plan, ...patch.plan } }),
+  });
+}
+
+/** The account of `Authorization: Bearer <key>`, if the key is known. */
+export function authenticate(state: SimState, authorization: string | undefined): Account | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match ? state.db.accounts.first('api_key', match[1]!) : undefined;
+}

@@ -1,0 +1,327 @@
+/**
+ * Assistants: input schemas for create and update (spec: Assistant (create and update
+ * fields)), the stored record, and the wire shapes.
+ */
+import { z } from 'zod';
+import { pageQuery } from '../../core/pagination.js';
+import { formatIsoUtc, isTimezone } from '../../core/time.js';
+import { RULE_MESSAGES, freeObject, int, num, oneOf, str, strBetween, url } from '../../core/validation.js';
+import { MODES, type Mode } from '../catalog/data.js';
+
+export const ASSISTANT_TYPES = ['inbound', 'outbound'] as const;
+export const KNOWLEDGEBASE_MODES = ['function_call', 'prompt'] as const;
+export const ENDPOINT_TYPES = ['vad', 'ai'] as const;
+export const AMBIENT_SOUNDS = ['off', 'office', 'city', 'forest', 'crowded_room', 'cafe', 'nature'] as const;
+export const SCHEMA_TYPES = ['string', 'number', 'bool'] as const;
+export const FILLER_KEYS = ['positive', 'negative', 'question', 'neutral'] as const;
+
+/** E.164: a plus, a non-zero digit, then 6 to 14 digits. */
+export const E164 = /^\+[1-9]\d{6,14}$/;
+const e164 = () => z.string().regex(E164, { error: 'The :attribute must be a phone number in E.164 format.' });
+const requiredText = (max?: number) => str(max).min(1);
+const timezone = () => z.string().refine(isTimezone, { error: RULE_MESSAGES.timezone });
+
+/** Built-in tool objects, validated per `type` (spec: Built-in tool object). */
+export const BuiltInTool = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('call_transfer'),
+    phone_number: e164(),
+    description: z.string().optional(),
+    custom: z.boolean().optional(),
+    warm_transfer: z.boolean().optional(),
+    warm_transfer_message: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('warm_call_transfer'),
+    supervisor_phone: e164(),
+    outbound_phone_id: int(),
+    description: requiredText(),
+    caller_id_mode: oneOf(['outbound_number', 'customer_number', 'custom']).optional(),
+    hold_music: oneOf(['hold_music', 'none']).optional(),
+    hold_message: z.string().optional(),
+  }),
+  z.object({ type: z.literal('end_call'), description: z.string().optional() }),
+  z.object({ type: z.literal('dtmf_input'), description: z.string().optional() }),
+  z.object({
+    type: z.literal('collect_keypad'),
+    timeout: int(1, 30).optional(),
+    stop_key: oneOf(['#', '*']).optional(),
+  }),
+  z.object({
+    type: z.literal('calendar_integration'),
+    calendar_api_key: requiredText(),
+    calendar_event_slug: requiredText(),
+    description: z.string().optional(),
+  }),
+]);
+export type BuiltInTool = z.infer<typeof BuiltInTool>;
+
+/** Post-call schema item (spec: Post-call schema item). */
+export const PostCallSchemaItem = z.object({
+  name: strBetween(3, 16).regex(/^[a-z0-9_]+$/, { error: 'The :attribute may only contain lowercase letters, numbers and underscores.' }),
+  type: oneOf(SCHEMA_TYPES),
+  description: strBetween(3, 255),
+});
+export type PostCallSchemaItem = z.infer<typeof PostCallSchemaItem>;
+
+/** Divergence: the specification says "short strings" without a number; we cap each filler at 100 characters. */
+export const FILLER_MAX_CHARS = 100;
+const fillerList = z.array(str(FILLER_MAX_CHARS).min(1));
+export const FillerConfig = z.object({
+  positive: fillerList.optional(),
+  negative: fillerList.optional(),
+  question: fillerList.optional(),
+  neutral: fillerList.optional(),
+});
+export type FillerConfig = z.infer<typeof FillerConfig>;
+
+/** Every field of the table with its type and range; which are required, nullable or defaulted is decided below. */
+const fields = {
+  name: requiredText(255),
+  voice_id: int(),
+  language_id: int(),
+  type: oneOf(ASSISTANT_TYPES),
+  mode: oneOf(MODES),
+  timezone: timezone(),
+  initial_message: requiredText(200),
+  system_prompt: requiredText(),
+  llm_model_id: int(),
+  multimodal_model_id: int(),
+  chat_llm_fallback_id: int(),
+  turn_detection_threshold: num(0, 1),
+  secondary_language_ids: z.array(int()),
+  knowledgebase_id: int(),
+  knowledgebase_mode: oneOf(KNOWLEDGEBASE_MODES),
+  phone_number_id: int(),
+  tool_ids: z.array(int()),
+  tools: z.array(BuiltInTool),
+  voice_stability: num(0, 1),
+  voice_similarity: num(0, 1),
+  speech_speed: num(0.7, 1.2),
+  llm_temperature: num(0, 1),
+  tts_emotion_enabled: z.boolean(),
+  synthesizer_provider_id: int(),
+  transcriber_provider_id: int(),
+  allow_interruptions: z.boolean(),
+  fillers: z.boolean(),
+  filler_config: FillerConfig,
+  record: z.boolean(),
+  enable_noise_cancellation: z.boolean(),
+  wait_for_customer: z.boolean(),
+  max_duration: int(20, 1200),
+  max_silence_duration: int(1, 360),
+  max_initial_silence_duration: int(1, 120),
+  ringing_time: int(1, 60),
+  reengagement_interval: int(7, 600),
+  reengagement_prompt: str(1000),
+  end_call_on_voicemail: z.boolean(),
+  voice_mail_message: str(1000),
+  endpoint_type: oneOf(ENDPOINT_TYPES),
+  endpoint_sensitivity: num(0, 5),
+  interrupt_sensitivity: num(0, 5),
+  min_interrupt_words: int(0, 10),
+  ambient_sound: oneOf(AMBIENT_SOUNDS),
+  ambient_sound_volume: num(0, 1),
+  is_webhook_active: z.boolean(),
+  webhook_url: url(),
+  send_webhook_only_on_completed: z.boolean(),
+  include_recording_in_webhook: z.boolean(),
+  post_call_evaluation: z.boolean(),
+  post_call_schema: z.array(PostCallSchemaItem),
+  variables: freeObject(),
+  conversation_inactivity_timeout: int(1, 1440),
+  conversation_ended_retrigger: z.boolean(),
+  conversation_ended_webhook_url: url(),
+};
+type Fields = typeof fields;
+type FieldName = keyof Fields;
+
+/** Fields required on create (spec: the Create column). */
+export const REQUIRED_ON_CREATE = ['name', 'voice_id', 'language_id', 'type', 'mode', 'timezone', 'initial_message', 'system_prompt'] as const satisfies readonly FieldName[];
+
+/**
+ * Fields whose null means "clear" or "back to the default" on update (spec: the
+ * Constraints column); on create a null is the same as leaving the field out.
+ * `filler_config` is included: an empty configuration is the same as none.
+ */
+export const NULLABLE = [
+  'chat_llm_fallback_id',
+  'turn_detection_threshold',
+  'knowledgebase_id',
+  'phone_number_id',
+  'synthesizer_provider_id',
+  'transcriber_provider_id',
+  'max_initial_silence_duration',
+  'reengagement_prompt',
+  'voice_mail_message',
+  'min_interrupt_words',
+  'webhook_url',
+  'conversation_inactivity_timeout',
+  'conversation_ended_webhook_url',
+  'filler_config',
+] as const satisfies readonly FieldName[];
+
+/** The collections an update replaces whole (spec: Update rules). */
+export const REPLACING_COLLECTIONS = ['secondary_language_ids', 'tool_ids', 'tools', 'variables', 'post_call_schema', 'filler_config'] as const;
+
+type Shaped = { [K in FieldName]: z.ZodType };
+
+function shape(required: readonly string[]): Shaped {
+  const out = {} as Record<string, z.ZodType>;
+  for (const [name, schema] of Object.entries(fields) as [FieldName, z.ZodType][]) {
+    const nullable = (NULLABLE as readonly string[]).includes(name) ? schema.nullable() : schema;
+    out[name] = required.includes(name) ? nullable : nullable.optional();
+  }
+  return out as Shaped;
+}
+
+/** `POST /user/assistant`. */
+export const CreateAssistantBody = z.object(shape(REQUIRED_ON_CREATE)) as unknown as z.ZodType<AssistantInput>;
+/** `PUT /user/assistant/{id}`: any subset. */
+export const UpdateAssistantBody = z.object(shape([])) as unknown as z.ZodType<AssistantInput>;
+
+/** The parsed input: every field possibly absent; nullable ones possibly null. */
+export type AssistantInput = {
+  [K in FieldName]?: z.output<Fields[K]> | (K extends (typeof NULLABLE)[number] ? null : never);
+};
+
+/** The settings an assistant stores: every field of the table with its value or default. */
+export interface AssistantSettings {
+  name: string;
+  voice_id: number;
+  language_id: number;
+  type: (typeof ASSISTANT_TYPES)[number];
+  mode: Mode;
+  timezone: string;
+  initial_message: string;
+  system_prompt: string;
+  llm_model_id: number | null;
+  multimodal_model_id: number | null;
+  chat_llm_fallback_id: number | null;
+  turn_detection_threshold: number | null;
+  secondary_language_ids: number[];
+  knowledgebase_id: number | null;
+  knowledgebase_mode: (typeof KNOWLEDGEBASE_MODES)[number];
+  phone_number_id: number | null;
+  tool_ids: number[];
+  tools: BuiltInTool[];
+  voice_stability: number;
+  voice_similarity: number;
+  speech_speed: number;
+  llm_temperature: number;
+  tts_emotion_enabled: boolean;
+  synthesizer_provider_id: number | null;
+  transcriber_provider_id: number | null;
+  allow_interruptions: boolean;
+  fillers: boolean;
+  filler_config: FillerConfig | null;
+  record: boolean;
+  enable_noise_cancellation: boolean;
+  wait_for_customer: boolean;
+  max_duration: number;
+  max_silence_duration: number;
+  max_initial_silence_duration: number | null;
+  ringing_time: number;
+  reengagement_interval: number;
+  reengagement_prompt: string | null;
+  end_call_on_voicemail: boolean;
+  voice_mail_message: string | null;
+  endpoint_type: (typeof ENDPOINT_TYPES)[number];
+  endpoint_sensitivity: number;
+  interrupt_sensitivity: number;
+  min_interrupt_words: number | null;
+  ambient_sound: (typeof AMBIENT_SOUNDS)[number];
+  ambient_sound_volume: number;
+  is_webhook_active: boolean;
+  webhook_url: string | null;
+  send_webhook_only_on_completed: boolean;
+  include_recording_in_webhook: boolean;
+  post_call_evaluation: boolean;
+  post_call_schema: PostCallSchemaItem[];
+  variables: Record<string, unknown>;
+  conversation_inactivity_timeout: number | null;
+  conversation_ended_retrigger: boolean;
+  conversation_ended_webhook_url: string | null;
+}
+
+/** Defaults of the optional fields that do not depend on the mode or the language (spec: Constraints / default). */
+export const DEFAULTS = {
+  chat_llm_fallback_id: null,
+  turn_detection_threshold: null,
+  secondary_language_ids: [],
+  knowledgebase_id: null,
+  knowledgebase_mode: 'function_call',
+  phone_number_id: null,
+  tool_ids: [],
+  tools: [],
+  voice_stability: 0.7,
+  voice_similarity: 0.5,
+  speech_speed: 1,
+  llm_temperature: 0.1,
+  tts_emotion_enabled: true,
+  allow_interruptions: true,
+  fillers: false,
+  filler_config: null,
+  record: false,
+  enable_noise_cancellation: true,
+  wait_for_customer: false,
+  max_duration: 600,
+  max_silence_duration: 40,
+  max_initial_silence_duration: null,
+  ringing_time: 30,
+  reengagement_interval: 30,
+  reengagement_prompt: null,
+  end_call_on_voicemail: true,
+  voice_mail_message: null,
+  endpoint_type: 'vad',
+  endpoint_sensitivity: 0.5,
+  interrupt_sensitivity: 0.5,
+  min_interrupt_words: null,
+  ambient_sound: 'off',
+  ambient_sound_volume: 0.5,
+  is_webhook_active: false,
+  webhook_url: null,
+  send_webhook_only_on_completed: true,
+  include_recording_in_webhook: true,
+  post_call_evaluation: true,
+  post_call_schema: [],
+  variables: {},
+  conversation_inactivity_timeout: 30,
+  conversation_ended_retrigger: false,
+  conversation_ended_webhook_url: null,
+} as const satisfies Partial<AssistantSettings>;
+
+export type AssistantStatus = 'inactive' | 'active';
+
+/** The stored assistant. */
+export interface Assistant extends AssistantSettings {
+  id: number;
+  account_id: number;
+  uuid: string;
+  status: AssistantStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+export const AssistantListQuery = pageQuery(10);
+
+/** The record returned by create and update (spec: Assistant record as returned by create and update). */
+export function serialiseAssistantSummary(a: Assistant) {
+  return { id: a.id, name: a.name, status: a.status, type: a.type, mode: a.mode };
+}
+
+/** The read record (decisions: Assistant read record): every stored field plus id, uuid, status and timestamps. */
+export function serialiseAssistant(a: Assistant) {
+  const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, ...settings } = a;
+  return {
+    id,
+    uuid,
+    name,
+    status,
+    type,
+    mode,
+    ...structuredClone(settings),
+    created_at: formatIsoUtc(created_at),
+    updated_at: formatIsoUtc(updated_at),
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * Assistant rules (spec: Assistant; Create-time rules 1-4; Update rules; decisions:
+ * Mode change defaults, Voices and languages, Secondary languages).
+ */
+import { ErrorBag, cloneJson } from '../../core/validation.js';
+import type { Mode } from '../catalog/data.js';
+import type { AccountCtx } from '../context.js';
+import { ASSISTANT_MESSAGES, assistantErrors } from './errors.js';
+import { DEFAULTS, type Assistant, type AssistantInput, type AssistantSettings } from './schema.js';
+
+type Provided = AssistantInput;
+
+/** The settings that depend on the engine mode, at the new mode's defaults (decisions: Mode change defaults). */
+function modeDefaults(ctx: AccountCtx, mode: Mode, languageId: number): Partial<AssistantSettings> {
+  const language = ctx.catalog.language(languageId);
+  const pipeline = mode === 'pipeline';
+  return {
+    llm_model_id: pipeline ? ctx.catalog.defaultModel('llm').id : null,
+    multimodal_model_id: pipeline ? null : ctx.catalog.defaultModel(mode).id,
+    chat_llm_fallback_id: null,
+    turn_detection_threshold: null,
+    synthesizer_provider_id: language?.default_synthesizer_provider_id ?? null,
+    transcriber_provider_id: pipeline ? (language?.default_transcriber_provider_id ?? null) : null,
+    knowledgebase_mode: 'function_call',
+    fillers: false,
+    allow_interruptions: true,
+  };
+}
+
+/** Applies the provided fields over `base`; a null on a provider means the language default (spec: Assistant table). */
+function applyInput(ctx: AccountCtx, base: AssistantSettings, input: Provided): AssistantSettings {
+  const next = { ...base } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(input)) {
+    if (value !== undefined) next[key] = cloneJson(value);
+  }
+  const settings = next as unknown as AssistantSettings;
+  const language = ctx.catalog.language(settings.language_id);
+  if (input.synthesizer_provider_id === null) settings.synthesizer_provider_id = language?.default_synthesizer_provider_id ?? null;
+  if (input.transcriber_provider_id === null) {
+    settings.transcriber_provider_id = settings.mode === 'pipeline' ? (language?.default_transcriber_provider_id ?? null) : null;
+  }
+  return settings;
+}
+
+/** A language change keeps a provider only if it speaks the new language; otherwise the language default takes over. */
+function followLanguage(ctx: AccountCtx, settings: AssistantSettings, input: Provided): void {
+  const language = ctx.catalog.language(settings.language_id);
+  if (!language) return;
+  const synth = settings.synthesizer_provider_id === null ? undefined : ctx.catalog.synthesizer(settings.synthesizer_provider_id);
+  if (input.synthesizer_provider_id === undefined && (!synth || !synth.language_ids.includes(language.id))) {
+    settings.synthesizer_provider_id = language.default_synthesizer_provider_id;
+  }
+  if (settings.mode !== 'pipeline') return;
+  const trans = settings.transcriber_provider_id === null ? undefined : ctx.catalog.transcriber(settings.transcriber_provider_id);
+  if (input.transcriber_provider_id === undefined && (!trans || !trans.language_ids.includes(language.id))) {
+    settings.transcriber_provider_id = language.default_transcriber_provider_id;
+  }
+}
+
+/** Every rule that needs the catalog, the account or more than one field (spec: Create-time rules; decisions). */
+function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, selfId?: number): void {
+  const bag = new ErrorBag();
+  const { catalog } = ctx;
+  const pipeline = s.mode === 'pipeline';
+
+  const language = catalog.language(s.language_id);
+  if (!language) bag.rule('language_id', 'exists');
+  s.secondary_language_ids.forEach((id, i) => {
+    if (!catalog.language(id)) bag.rule(`secondary_language_ids.${i}`, 'exists');
+  });
+
+  const voice = catalog.voice(s.voice_id);
+  if (!voice) bag.rule('voice_id', 'exists');
+  else if (!voice.modes.includes(s.mode)) bag.add('voice_id', ASSISTANT_MESSAGES.voiceIncompatible);
+
+  // Rule 1: the model that drives the mode is required, and must be of that mode's type.
+  if (pipeline) {
+    if (s.llm_model_id === null) bag.add('llm_model_id', ASSISTANT_MESSAGES.llmModelRequired);
+    else if (catalog.model(s.llm_model_id)?.type !== 'llm') bag.rule('llm_model_id', 'exists');
+    for (const field of ['multimodal_model_id', 'chat_llm_fallback_id', 'turn_detection_threshold'] as const) {
+      if (input[field] !== undefined && input[field] !== null) bag.add(field, ASSISTANT_MESSAGES.realtimeOnly(field));
+    }
+  } else {
+    if (s.multimodal_model_id === null) bag.add('multimodal_model_id', ASSISTANT_MESSAGES.multimodalModelRequired);
+    else if (catalog.model(s.multimodal_model_id)?.type !== s.mode) bag.rule('multimodal_model_id', 'exists');
+    for (const field of ['llm_model_id', 'transcriber_provider_id'] as const) {
+      if (input[field] !== undefined && input[field] !== null) bag.add(field, ASSISTANT_MESSAGES.pipelineOnly(field));
+    }
+    if (s.fillers) bag.add('fillers', ASSISTANT_MESSAGES.pipelineOnly('fillers'));
+    if (!s.allow_interruptions) bag.add('allow_interruptions', ASSISTANT_MESSAGES.interruptionsRequired);
+    if (s.knowledgebase_mode === 'prompt') bag.add('knowledgebase_mode', ASSISTANT_MESSAGES.knowledgebaseModeFunctionCall);
+  }
+  if (s.chat_llm_fallback_id !== null && catalog.model(s.chat_llm_fallback_id)?.type !== 'llm') bag.rule('chat_llm_fallback_id', 'exists');
+
+  if (s.synthesizer_provider_id !== null) {
+    const provider = catalog.synthesizer(s.synthesizer_provider_id);
+    if (!provider) bag.rule('synthesizer_provider_id', 'exists');
+    else if (language && !provider.language_ids.includes(language.id)) bag.add('synthesizer_provider_id', ASSISTANT_MESSAGES.providerLanguage('synthesizer'));
+  }
+  if (s.transcriber_provider_id !== null && pipeline) {
+    const provider = catalog.transcriber(s.transcriber_provider_id);
+    if (!provider) bag.rule('transcriber_provider_id', 'exists');
+    else if (language && !provider.language_ids.includes(language.id)) bag.add('transcriber_provider_id', ASSISTANT_MESSAGES.providerLanguage('transcriber'));
+  }
+
+  if (s.knowledgebase_id !== null && !ctx.knowledgebases.get(s.knowledgebase_id)) bag.rule('knowledgebase_id', 'exists');
+
+  // Rules 2 and 3: the number belongs to the account; an inbound assistant cannot take a caller ID or a held number.
+  if (s.phone_number_id !== null) {
+    const number = ctx.phoneNumbers.get(s.phone_number_id);
+    if (!number) bag.rule('phone_number_id', 'exists');
+    else if (s.type === 'inbound') {
+      if (number.type === 'caller_id') bag.add('phone_number_id', ASSISTANT_MESSAGES.callerIdInbound);
+      else if (ctx.assistants.where('inbound_number', number.id).some((a) => a.id !== selfId)) bag.add('phone_number_id', ASSISTANT_MESSAGES.numberTaken);
+    }
+  }
+
+  // Rule 3 for tools, and the plan's mid-call tool maximum (decisions: Plan).
+  const seenTools = new Set<number>();
+  s.tool_ids.forEach((id, i) => {
+    if (!ctx.tools.get(id)) bag.rule(`tool_ids.${i}`, 'exists');
+    else if (seenTools.has(id)) bag.rule(`tool_ids.${i}`, 'distinct');
+    seenTools.add(id);
+  });
+  if (input.tool_ids && input.tool_ids.length > ctx.account.plan.max_tools) bag.rule('tool_ids', 'maxArray', { max: ctx.account.plan.max_tools });
+
+  s.tools.forEach((tool, i) => {
+    if (tool.type === 'warm_call_transfer' && !ctx.phoneNumbers.get(tool.outbound_phone_id)) bag.rule(`tools.${i}.outbound_phone_id`, 'exists');
+  });
+
+  const names = new Set<string>();
+  s.post_call_schema.forEach((item, i) => {
+    if (names.has(item.name)) bag.rule(`post_call_schema.${i}.name`, 'distinct');
+    names.add(item.name);
+  });
+
+  if (s.is_webhook_active && s.webhook_url === null) bag.add('webhook_url', ASSISTANT_MESSAGES.webhookUrlRequired);
+
+  // Rule 4: every violation is one 422.
+  bag.throwIfAny();
+}
+
+function settingsOf(a: Assistant): AssistantSettings {
+  const { id: _id, account_id: _account, uuid: _uuid, status: _status, created_at: _c, updated_at: _u, ...settings } = a;
+  return cloneJson(settings);
+}
+
+function finish(s: AssistantSettings): AssistantSettings {
+  // decisions: Secondary languages: duplicates removed, the primary may stay.
+  s.secondary_language_ids = [...new Set(s.secondary_language_ids)];
+  return s;
+}
+
+/**
+ * Creates an assistant, `inactive` (spec: Create assistant).
+ * @example createAssistant(ctx, { name: 'Sales', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', ... })
+ */
+export function createAssistant(ctx: AccountCtx, input: Provided): Assistant {
+  const mode = input.mode!;
+  const base = { ...cloneJson(DEFAULTS), ...modeDefaults(ctx, mode, input.language_id!) } as AssistantSettings;
+  // Rule 1: on create the mode's model is required, not defaulted.
+  if (mode === 'pipeline') base.llm_model_id = null;
+  else base.multimodal_model_id = null;
+  const settings = applyInput(ctx, base, input);
+  checkSettings(ctx, settings, input);
+  const now = ctx.now();
+  return ctx.assistants.insert({ ...finish(settings), uuid: ctx.random.uuid(), status: 'inactive', created_at: now, updated_at: now });
+}
+
+/**
+ * Updates an assistant: omitted fields keep their values, null clears, collections
+ * replace, a mode change resets mode-specific settings first (spec: Update rules).
+ */
+export function updateAssistant(ctx: AccountCtx, id: number, input: Provided): Assistant {
+  const stored = findAssistant(ctx, id);
+  let base = settingsOf(stored);
+  const mode = input.mode ?? stored.mode;
+  if (mode !== stored.mode) base = { ...base, ...modeDefaults(ctx, mode, input.language_id ?? stored.language_id) };
+  const settings = applyInput(ctx, base, input);
+  if (settings.language_id !== stored.language_id) followLanguage(ctx, settings, input);
+  checkSettings(ctx, settings, input, stored.id);
+  return ctx.assistants.update(stored.id, { ...finish(settings), updated_at: ctx.now() });
+}
+
+/** Deletes an assistant and its configuration (spec: Delete assistant). */
+export function deleteAssistant(ctx: AccountCtx, id: number): void {
+  ctx.assistants.delete(findAssistant(ctx, id).id);
+}
+
+/** The assistant, or 404 shape A when it is missing or foreign. */
+export function findAssistant(ctx: AccountCtx, id: number): Assistant {
+  const assistant = ctx.assistants.get(id);
+  if (!assistant) throw assistantErrors.notFound();
+  return assistant;
+}
+
+/** The account's assistants in id order (decisions: List assistants). */
+export function listAssistants(ctx: AccountCtx): Assistant[] {
+  return ctx.assistants.list();
+}
+
+/** The account's outbound assistants (decisions: Outbound assistants). */
+export function listOutboundAssistants(ctx: AccountCtx): Assistant[] {
+  return ctx.assistants.list().filter((a) => a.type === 'outbound');
+}
+

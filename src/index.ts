@@ -1,0 +1,12 @@
+/**
+ * voxsim: a local, stateful, deterministic simulator of the Voice and Chat Assistant
+ * Platform API.
+ * @example
+ * import { createSimulator } from 'voxsim'
+ * const sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' })
+ */
+export { createSimulator, Simulator, type SimulatorOptions } from './simulator.js';
+export { VirtualClock, parseDuration, type Duration, type ClockEvent, type ClockMode } from './core/clock.js';
+export type { SimRequest, SimResponse } from './core/http.js';
+export { DEFAULT_API_KEY } from './domain/accounts/schema.js';
+export { VERSION } from './version.js';

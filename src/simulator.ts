@@ -1,0 +1,130 @@
+/**
+ * The Simulator: owns the clock, the random source, the tables and the control plane,
+ * and answers transport-neutral requests. Adapters (MSW, Express) only translate.
+ */
+import { VirtualClock, realNow } from './core/clock.js';
+import { shapeA, COMMON_MESSAGES } from './core/errors.js';
+import { Router, header, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
+import { SeededRandom } from './core/random.js';
+import { parseInstant } from './core/time.js';
+import { parseInput } from './core/validation.js';
+import { Control } from './control/control.js';
+import { controlRoutes } from './control/routes.js';
+import { accountRoutes } from './domain/accounts/routes.js';
+import { AccountInput, DEFAULT_ACCOUNT } from './domain/accounts/schema.js';
+import { authenticate, createAccount } from './domain/accounts/service.js';
+import { assistantRoutes } from './domain/assistants/routes.js';
+import { catalogRoutes } from './domain/catalog/routes.js';
+import { accountCtx } from './domain/context.js';
+import { Database } from './domain/db.js';
+import type { RouteCtx } from './domain/routing.js';
+
+export interface SimulatorOptions {
+  /** Seed of every generated value (uuids, names, numbers). Default 1. */
+  seed?: number;
+  /** Start of the virtual clock (ISO text, epoch ms or Date). Default: now, truncated to the second. */
+  startAt?: string | number | Date;
+  /**
+   * Accounts to create instead of the default one (whose key is `sim_test_key`).
+   * Each takes the fields of `POST /__sim/accounts`.
+   */
+  accounts?: AccountInput[];
+  /** Sees unexpected exceptions (the answer is a 500 either way). */
+  onError?: (error: unknown, request: SimRequest) => void;
+}
+
+const ROUTES: readonly RouteDef<RouteCtx>[] = [...accountRoutes, ...assistantRoutes, ...catalogRoutes, ...controlRoutes];
+
+function toEpoch(start: SimulatorOptions['startAt']): number {
+  if (start === undefined) return Math.floor(realNow() / 1000) * 1000;
+  if (start instanceof Date) return start.getTime();
+  if (typeof start === 'number') return start;
+  const ms = parseInstant(start);
+  if (ms === undefined) throw new RangeError(`startAt is not an ISO 8601 time: ${start}`);
+  return ms;
+}
+
+/**
+ * One simulated platform. Build a fresh one per test; it is cheap.
+ * @example
+ * const sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' })
+ * const res = await sim.handle({ method: 'GET', path: '/user/me', headers: { authorization: 'Bearer sim_test_key' } })
+ */
+export class Simulator {
+  readonly clock: VirtualClock;
+  readonly db = new Database();
+  readonly control: Control;
+  private randomSource: SeededRandom;
+  private currentSeed: number;
+  private readonly startMs: number;
+  private readonly accountInputs: AccountInput[] | undefined;
+  private readonly router: Router<RouteCtx>;
+
+  constructor(options: SimulatorOptions = {}) {
+    this.currentSeed = options.seed ?? 1;
+    this.startMs = toEpoch(options.startAt);
+    this.clock = new VirtualClock(this.startMs);
+    this.randomSource = new SeededRandom(this.currentSeed);
+    this.accountInputs = options.accounts?.map((a) => parseInput(AccountInput, a, 'control'));
+    this.control = new Control(this);
+    this.router = new Router<RouteCtx>(ROUTES, {
+      context: (request, route) => this.context(request, route),
+      beforeHandle: (route, request) => {
+        if (this.control.takeFault(route.method, route.path, request.path)) throw route.failure?.() ?? shapeA(500, COMMON_MESSAGES.serverError);
+      },
+      ...(options.onError && { onError: options.onError }),
+    });
+    this.createAccounts();
+  }
+
+  /** The seeded random source (replaced on reset). */
+  get random(): SeededRandom {
+    return this.randomSource;
+  }
+
+  get seed(): number {
+    return this.currentSeed;
+  }
+
+  /** Answers one request; `path` is relative to the base URL (e.g. `/user/me`, `/__sim/health`). */
+  handle(request: SimRequest): Promise<SimResponse> {
+    return this.router.handle(request);
+  }
+
+  /** Empties the state, re-creates the accounts, re-seeds (`seed`, else the current seed) and sets the clock (`start`, else the first start). */
+  reset(options: { seed?: number | undefined; start?: string | number | undefined } = {}): void {
+    this.currentSeed = options.seed ?? this.currentSeed;
+    this.randomSource = new SeededRandom(this.currentSeed);
+    this.clock.reset(options.start === undefined ? this.startMs : toEpoch(options.start));
+    this.db.clear();
+    this.createAccounts();
+  }
+
+  /** Stops realtime timers; call when a long-lived simulator is discarded. */
+  dispose(): void {
+    this.clock.dispose();
+  }
+
+  private createAccounts(): void {
+    for (const input of this.accountInputs ?? [DEFAULT_ACCOUNT]) createAccount(this, input);
+  }
+
+  private context(request: SimRequest, route: RouteDef<RouteCtx>): RouteCtx {
+    if (route.auth === 'none' || route.auth === 'control') return { account: null, sim: this };
+    const account = authenticate(this, header(request, 'authorization'));
+    if (!account) {
+      // Authentication failures (decisions: Laravel-like 401).
+      if (route.auth === 'bearer') throw shapeA(401, COMMON_MESSAGES.unauthenticated);
+      return { account: null, sim: this };
+    }
+    return { account: accountCtx(account, this.db, this.clock, this.randomSource), sim: this };
+  }
+}
+
+/**
+ * Creates a simulator.
+ * @example const sim = createSimulator({ seed: 7, startAt: '2026-03-02T09:00:00Z' })
+ */
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  return new Simulator(options);
+}

@@ -1,0 +1,2 @@
+/** The package version, reported by `/__sim/health`. */
+export const VERSION = '0.1.0';
