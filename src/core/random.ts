@@ -22,20 +22,17 @@ function splitmix32(seed: number): () => number {
 class Sfc32 implements Randomizer {
   state: RandomState = [0, 0, 0, 0];
 
-  constructor(seed: number | number[]) {
-    this.seed(seed);
-  }
-
-  seed(seed: number | number[]): void {
+  // faker calls next() and seed() detached from the object, so they are bound fields.
+  seed = (seed: number | number[]): void => {
     const parts = Array.isArray(seed) ? seed : [seed];
     let mix = 0x6a09e667;
     for (const part of parts) mix = Math.imul(mix ^ (part >>> 0), 0x5bd1e995) ^ (part / 0x100000000);
     const gen = splitmix32(mix);
     this.state = [gen(), gen(), gen(), gen()];
     for (let i = 0; i < 12; i++) this.nextUint32();
-  }
+  };
 
-  nextUint32(): number {
+  nextUint32 = (): number => {
     let [a, b, c, d] = this.state;
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;
@@ -45,10 +42,12 @@ class Sfc32 implements Randomizer {
     c = (c + t) >>> 0;
     this.state = [a, b, c, d];
     return t;
-  }
+  };
 
-  next(): number {
-    return this.nextUint32() / 0x100000000;
+  next = (): number => this.nextUint32() / 0x100000000;
+
+  constructor(seed: number | number[]) {
+    this.seed(seed);
   }
 }
 

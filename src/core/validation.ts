@@ -74,6 +74,8 @@ function laravelMessage(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return ruleMessage('required', path);
+      // z.int() reports a non-number as "expected number"; the platform's rule is "integer".
+      if ((issue as { inst?: { _zod?: { def?: { format?: string } } } }).inst?._zod?.def?.format === 'safeint') return ruleMessage('integer', path);
       return ruleMessage(TYPE_RULE[issue.expected] ?? 'format', path);
     case 'too_small': {
       const min = Number(issue.minimum);

@@ -1,0 +1,72 @@
+/**
+ * Same seed + same requests + same clock moves = byte-identical responses
+ * (ARCHITECTURE §2 Randomness).
+ */
+import { describe, expect, it } from 'vitest';
+import { createSimulator, type Simulator } from '../src/simulator.js';
+import { multimodalAssistant, pipelineAssistant } from './support/fixtures.js';
+
+type Step = { method: string; path: string; body?: unknown; key?: string } | { advance: string };
+
+const SCRIPT: Step[] = [
+  { method: 'POST', path: '/__sim/accounts', body: { balance: 7.25 } },
+  { method: 'POST', path: '/__sim/accounts', body: {} },
+  { method: 'GET', path: '/__sim/accounts' },
+  { method: 'POST', path: '/__sim/phone-numbers', body: { account_id: 1, type: 'sip', phone_number: '+14155550130' } },
+  { method: 'POST', path: '/user/assistant', body: pipelineAssistant({ phone_number_id: 1 }) },
+  { advance: '17m' },
+  { method: 'POST', path: '/user/assistant', body: multimodalAssistant() },
+  { method: 'POST', path: '/user/assistant', body: pipelineAssistant({ voice_id: 999 }) },
+  { method: 'PUT', path: '/user/assistant/2', body: { mode: 'dualplex', voice_id: 20 } },
+  { advance: '3h' },
+  { method: 'GET', path: '/user/assistants/get' },
+  { method: 'GET', path: '/user/assistants/outbound' },
+  { method: 'GET', path: '/user/assistant/1' },
+  { method: 'GET', path: '/user/knowledgebases' },
+  { method: 'GET', path: '/user/tools' },
+  { method: 'GET', path: '/user/assistants/phone-numbers?type=inbound' },
+  { method: 'DELETE', path: '/user/assistant/1' },
+  { method: 'GET', path: '/user/me' },
+  { method: 'GET', path: '/__sim/clock' },
+];
+
+async function play(sim: Simulator): Promise<string[]> {
+  const bodies: string[] = [];
+  for (const step of SCRIPT) {
+    if ('advance' in step) {
+      await sim.clock.advance(step.advance);
+      continue;
+    }
+    const res = await sim.handle({
+      method: step.method,
+      path: step.path,
+      headers: { authorization: `Bearer ${step.key ?? 'sim_test_key'}` },
+      body: step.body === undefined ? null : JSON.stringify(step.body),
+    });
+    bodies.push(`${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return bodies;
+}
+
+describe('determinism', () => {
+  it('gives byte-identical responses for the same seed, requests and clock moves', async () => {
+    const a = await play(createSimulator({ seed: 42, startAt: '2026-03-02T09:00:00Z' }));
+    const b = await play(createSimulator({ seed: 42, startAt: '2026-03-02T09:00:00Z' }));
+    expect(a).toHaveLength(SCRIPT.filter((s) => !('advance' in s)).length);
+    expect(a.join('\n')).toBe(b.join('\n'));
+  });
+
+  it('gives different generated values for a different seed', async () => {
+    const a = await play(createSimulator({ seed: 42, startAt: '2026-03-02T09:00:00Z' }));
+    const b = await play(createSimulator({ seed: 43, startAt: '2026-03-02T09:00:00Z' }));
+    expect(a[0]).not.toBe(b[0]);
+    expect(a.join('\n')).not.toBe(b.join('\n'));
+  });
+
+  it('replays identically after a reset to the same seed', async () => {
+    const sim = createSimulator({ seed: 42, startAt: '2026-03-02T09:00:00Z' });
+    const first = await play(sim);
+    sim.reset();
+    expect(await play(sim)).toEqual(first);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The contract harness: every case runs through the MSW handlers and through the
+ * Express server (STYLE 10), against a fresh simulator per test.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { createApp } from '../../src/adapters/express.js';
+import { handlers } from '../../src/adapters/msw.js';
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.js';
+
+export const START = '2026-03-02T09:00:00Z';
+export const KEY = 'sim_test_key';
+export const MSW_BASE = 'https://api.voxsim.test/api';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  /** API key; `null` sends no Authorization header. Default: the default account's key. */
+  key?: string | null;
+  headers?: Record<string, string>;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  raw?: string;
+  query?: Record<string, string | number>;
+}
+
+export interface Api {
+  sim: Simulator;
+  transport: string;
+  call<T = any>(method: string, path: string, body?: unknown, options?: CallOptions): Promise<ApiResponse<T>>;
+  get<T = any>(path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+  post<T = any>(path: string, body?: unknown, options?: CallOptions): Promise<ApiResponse<T>>;
+  put<T = any>(path: string, body?: unknown, options?: CallOptions): Promise<ApiResponse<T>>;
+  patch<T = any>(path: string, body?: unknown, options?: CallOptions): Promise<ApiResponse<T>>;
+  del<T = any>(path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+}
+
+interface Transport {
+  name: 'msw' | 'express';
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Serves `sim`; returns the base URL. */
+  open(sim: Simulator): Promise<string>;
+  close(): Promise<void>;
+}
+
+function mswTransport(): Transport {
+  const server = setupServer();
+  return {
+    name: 'msw',
+    start: async () => server.listen({ onUnhandledRequest: 'bypass' }),
+    stop: async () => server.close(),
+    open: async (sim) => {
+      server.use(...handlers(sim, { baseUrl: MSW_BASE }));
+      return MSW_BASE;
+    },
+    close: async () => server.resetHandlers(),
+  };
+}
+
+function expressTransport(): Transport {
+  let server: Server | undefined;
+  return {
+    name: 'express',
+    start: async () => {},
+    stop: async () => {},
+    open: (sim) =>
+      new Promise((resolve) => {
+        server = createApp(sim, { basePath: '/api' }).listen(0, '127.0.0.1', () => {
+          resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/api`);
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        if (!server) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+        server = undefined;
+      }),
+  };
+}
+
+export const TRANSPORTS = [mswTransport(), expressTransport()];
+
+function client(sim: Simulator, transport: string, base: string): Api {
+  const call = async (method: string, path: string, body?: unknown, options: CallOptions = {}) => {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const key = options.key === undefined ? KEY : options.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let payload: string | undefined;
+    if (options.raw !== undefined) payload = options.raw;
+    else if (body !== undefined) payload = JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const qs = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : '';
+    const res = await fetch(`${base}${path}${qs}`, { method, headers, body: payload });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+  };
+  return {
+    sim,
+    transport,
+    call,
+    get: (path, options) => call('GET', path, undefined, options),
+    post: (path, body, options) => call('POST', path, body, options),
+    put: (path, body, options) => call('PUT', path, body, options),
+    patch: (path, body, options) => call('PATCH', path, body, options),
+    del: (path, options) => call('DELETE', path, undefined, options),
+  };
+}
+
+/**
+ * Declares a contract suite run once per transport; `api()` is a client of a fresh
+ * simulator (seed 1, clock at START) for each test.
+ */
+export function contract(name: string, body: (api: () => Api) => void, options: SimulatorOptions = {}): void {
+  describe.each(TRANSPORTS)(`${name} [$name]`, (transport) => {
+    let current: Api | undefined;
+    beforeAll(() => transport.start());
+    afterAll(() => transport.stop());
+    beforeEach(async () => {
+      const sim = createSimulator({ seed: 1, startAt: START, ...options });
+      current = client(sim, transport.name, await transport.open(sim));
+    });
+    afterEach(async () => {
+      current?.sim.dispose();
+      await transport.close();
+    });
+    body(() => current!);
+  });
+}

@@ -1,0 +1,260 @@
+import { describe, expect, it } from 'vitest';
+import { Table } from '../../src/core/store.js';
+
+interface Lead {
+  id: number;
+  account_id: number;
+  campaign_id: number | null;
+  status: string;
+  name: string;
+  tags: string[];
+}
+
+function leads(): Table<Lead> {
+  return new Table<Lead>('leads')
+    .index('account', (l) => l.account_id)
+    .index('campaign', (l) => l.campaign_id)
+    .index('status', (l) => l.status);
+}
+
+function lead(patch: Partial<Omit<Lead, 'id'>> = {}): Omit<Lead, 'id'> {
+  return { account_id: 1, campaign_id: 10, status: 'pending', name: 'Ada', tags: [], ...patch };
+}
+
+const ids = (rows: { id: number }[]): number[] => rows.map((r) => r.id);
+
+describe('Table', () => {
+  it('gives inserted rows the ids 1, 2, 3', () => {
+    const table = leads();
+    expect([table.insert(lead()), table.insert(lead()), table.insert(lead())].map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+
+  it('returns the inserted row with its data and id', () => {
+    const table = leads();
+    expect(table.insert(lead({ name: 'Grace' }))).toEqual({ id: 1, account_id: 1, campaign_id: 10, status: 'pending', name: 'Grace', tags: [] });
+  });
+
+  it('gets a row by id', () => {
+    const table = leads();
+    table.insert(lead({ name: 'Ada' }));
+    table.insert(lead({ name: 'Grace' }));
+    expect(table.get(2)?.name).toBe('Grace');
+    expect(table.get(3)).toBeUndefined();
+  });
+
+  it('counts its rows', () => {
+    const table = leads();
+    table.insert(lead());
+    table.insert(lead());
+    expect(table.size).toBe(2);
+  });
+
+  it('lists every row in ascending id order', () => {
+    const table = leads();
+    table.insert(lead());
+    table.insert(lead());
+    table.insert(lead());
+    table.delete(2);
+    expect(ids(table.all())).toEqual([1, 3]);
+  });
+
+  it('finds rows by index key in ascending id order', () => {
+    const table = leads();
+    table.insert(lead({ account_id: 1 }));
+    table.insert(lead({ account_id: 2 }));
+    table.insert(lead({ account_id: 1 }));
+    expect(ids(table.where('account', 1))).toEqual([1, 3]);
+    expect(ids(table.where('account', 2))).toEqual([2]);
+  });
+
+  it('finds nothing under an unused key', () => {
+    const table = leads();
+    table.insert(lead());
+    expect(table.where('account', 99)).toEqual([]);
+    expect(table.count('account', 99)).toBe(0);
+    expect(table.first('account', 99)).toBeUndefined();
+  });
+
+  it('refuses a query on an index it does not have', () => {
+    const table = leads();
+    expect(() => table.where('phone', '+1')).toThrow('leads has no index "phone"');
+  });
+
+  it('counts the rows under a key', () => {
+    const table = leads();
+    table.insert(lead({ status: 'pending' }));
+    table.insert(lead({ status: 'called' }));
+    table.insert(lead({ status: 'pending' }));
+    expect(table.count('status', 'pending')).toBe(2);
+    expect(table.count('status', 'called')).toBe(1);
+  });
+
+  it('returns the first row under a key', () => {
+    const table = leads();
+    table.insert(lead({ status: 'called' }));
+    table.insert(lead({ status: 'pending' }));
+    table.insert(lead({ status: 'pending' }));
+    expect(table.first('status', 'pending')?.id).toBe(2);
+  });
+
+  it('indexes rows that existed before the index was declared', () => {
+    const table = new Table<Lead>('leads');
+    table.insert(lead({ status: 'called' }));
+    table.insert(lead({ status: 'pending' }));
+    table.index('status', (l) => l.status);
+    expect(ids(table.where('status', 'pending'))).toEqual([2]);
+  });
+
+  it('applies an update to the stored row and returns it', () => {
+    const table = leads();
+    table.insert(lead());
+    const updated = table.update(1, { name: 'Grace', tags: ['vip'] });
+    expect(updated).toEqual({ id: 1, account_id: 1, campaign_id: 10, status: 'pending', name: 'Grace', tags: ['vip'] });
+    expect(table.get(1)).toEqual(updated);
+  });
+
+  it('moves an updated row from its old index key to the new one', () => {
+    const table = leads();
+    table.insert(lead({ status: 'pending' }));
+    table.insert(lead({ status: 'pending' }));
+    table.update(1, { status: 'called' });
+    expect(ids(table.where('status', 'pending'))).toEqual([2]);
+    expect(ids(table.where('status', 'called'))).toEqual([1]);
+    expect(table.count('status', 'pending')).toBe(1);
+  });
+
+  it('lists a key in ascending id order after a row moved back to it', () => {
+    const table = leads();
+    table.insert(lead({ status: 'pending' }));
+    table.insert(lead({ status: 'pending' }));
+    table.insert(lead({ status: 'pending' }));
+    table.update(1, { status: 'called' });
+    table.update(1, { status: 'pending' });
+    table.update(2, { status: 'called' });
+    table.update(2, { status: 'pending' });
+    expect(ids(table.where('status', 'pending'))).toEqual([1, 2, 3]);
+    expect(table.first('status', 'pending')?.id).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps the other indexes when an update changes one key', () => {
+    const table = leads();
+    table.insert(lead({ account_id: 1, status: 'pending' }));
+    table.update(1, { status: 'called' });
+    expect(ids(table.where('account', 1))).toEqual([1]);
+  });
+
+  it('refuses to update a row that does not exist', () => {
+    const table = leads();
+    expect(() => table.update(5, { name: 'x' })).toThrow('leads 5 does not exist');
+  });
+
+  it('removes a deleted row from the table and its indexes', () => {
+    const table = leads();
+    table.insert(lead({ status: 'pending' }));
+    table.insert(lead({ status: 'pending' }));
+    const removed = table.delete(1);
+    expect(removed?.id).toBe(1);
+    expect(table.get(1)).toBeUndefined();
+    expect(ids(table.where('status', 'pending'))).toEqual([2]);
+    expect(table.count('account', 1)).toBe(1);
+    expect(table.size).toBe(1);
+  });
+
+  it('answers undefined when deleting a row that does not exist', () => {
+    expect(leads().delete(1)).toBeUndefined();
+  });
+
+  it('reports the next id without using it', () => {
+    const table = leads();
+    expect(table.nextId).toBe(1);
+    expect(table.nextId).toBe(1);
+    table.insert(lead());
+    expect(table.nextId).toBe(2);
+  });
+
+  it('does not reuse the id of a deleted row', () => {
+    const table = leads();
+    table.insert(lead());
+    table.insert(lead());
+    table.delete(2);
+    expect(table.nextId).toBe(3);
+    expect(table.insert(lead()).id).toBe(3);
+  });
+
+  it('leaves a row with a null key out of that index', () => {
+    const table = leads();
+    table.insert(lead({ campaign_id: null }));
+    table.insert(lead({ campaign_id: 10 }));
+    expect(ids(table.where('campaign', 10))).toEqual([2]);
+    expect(ids(table.where('account', 1))).toEqual([1, 2]);
+  });
+
+  it('adds a row to an index when its key changes from null', () => {
+    const table = leads();
+    table.insert(lead({ campaign_id: null }));
+    table.update(1, { campaign_id: 20 });
+    expect(ids(table.where('campaign', 20))).toEqual([1]);
+  });
+
+  it('removes a row from an index when its key changes to null', () => {
+    const table = leads();
+    table.insert(lead({ campaign_id: 20 }));
+    table.update(1, { campaign_id: null });
+    expect(table.where('campaign', 20)).toEqual([]);
+    expect(table.count('campaign', 20)).toBe(0);
+  });
+
+  it('restores a snapshot with its rows, indexes and sequence', () => {
+    const table = leads();
+    table.insert(lead({ status: 'pending' }));
+    table.insert(lead({ status: 'called' }));
+    table.insert(lead({ status: 'pending' }));
+    table.delete(3);
+    const snap = table.snapshot();
+    const copy = leads();
+    copy.insert(lead({ status: 'other' }));
+    copy.restore(snap);
+    expect(copy.all()).toEqual(table.all());
+    expect(ids(copy.where('status', 'pending'))).toEqual([1]);
+    expect(copy.where('status', 'other')).toEqual([]);
+    expect(copy.nextId).toBe(4);
+  });
+
+  it('describes a snapshot as the sequence and the rows', () => {
+    const table = leads();
+    table.insert(lead({ name: 'Ada' }));
+    expect(table.snapshot()).toEqual({ seq: 1, rows: [{ id: 1, account_id: 1, campaign_id: 10, status: 'pending', name: 'Ada', tags: [] }] });
+  });
+
+  it('keeps a snapshot unchanged when the table changes afterwards', () => {
+    const table = leads();
+    table.insert(lead({ name: 'Ada', tags: ['a'] }));
+    const snap = table.snapshot();
+    table.update(1, { name: 'Grace' });
+    table.get(1)!.tags.push('b');
+    table.insert(lead());
+    expect(snap).toEqual({ seq: 1, rows: [{ id: 1, account_id: 1, campaign_id: 10, status: 'pending', name: 'Ada', tags: ['a'] }] });
+  });
+
+  it('keeps a snapshot unchanged when restored rows are mutated', () => {
+    const table = leads();
+    table.insert(lead({ name: 'Ada', tags: ['a'] }));
+    const snap = table.snapshot();
+    const copy = leads();
+    copy.restore(snap);
+    copy.get(1)!.tags.push('b');
+    copy.update(1, { name: 'Grace' });
+    expect(snap.rows[0]).toEqual({ id: 1, account_id: 1, campaign_id: 10, status: 'pending', name: 'Ada', tags: ['a'] });
+  });
+
+  it('clears its rows and indexes and restarts ids at 1', () => {
+    const table = leads();
+    table.insert(lead());
+    table.insert(lead());
+    table.clear();
+    expect(table.size).toBe(0);
+    expect(table.where('account', 1)).toEqual([]);
+    expect(table.nextId).toBe(1);
+    expect(table.insert(lead()).id).toBe(1);
+  });
+});
