@@ -56,12 +56,14 @@ export class Simulator {
   readonly control: Control;
   private randomSource: SeededRandom;
   private currentSeed: number;
+  private readonly initialSeed: number;
   private readonly startMs: number;
   private readonly accountInputs: AccountInput[] | undefined;
   private readonly router: Router<RouteCtx>;
 
   constructor(options: SimulatorOptions = {}) {
-    this.currentSeed = options.seed ?? 1;
+    this.initialSeed = options.seed ?? 1;
+    this.currentSeed = this.initialSeed;
     this.startMs = toEpoch(options.startAt);
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
@@ -70,7 +72,7 @@ export class Simulator {
     this.router = new Router<RouteCtx>(ROUTES, {
       context: (request, route) => this.context(request, route),
       beforeHandle: (route, request) => {
-        if (this.control.takeFault(route.method, route.path, request.path)) throw route.failure?.() ?? shapeA(500, COMMON_MESSAGES.serverError);
+        if (route.family !== 'control' && this.control.takeFault(route.method, route.path, request.path)) throw route.failure?.() ?? shapeA(500, COMMON_MESSAGES.serverError);
       },
       ...(options.onError && { onError: options.onError }),
     });
@@ -91,9 +93,9 @@ export class Simulator {
     return this.router.handle(request);
   }
 
-  /** Empties the state, re-creates the accounts, re-seeds (`seed`, else the current seed) and sets the clock (`start`, else the first start). */
+  /** Empties the state, re-creates the accounts, re-seeds (`seed`, else the simulator's own seed) and sets the clock (`start`, else the simulator's start). */
   reset(options: { seed?: number | undefined; start?: string | number | undefined } = {}): void {
-    this.currentSeed = options.seed ?? this.currentSeed;
+    this.currentSeed = options.seed ?? this.initialSeed;
     this.randomSource = new SeededRandom(this.currentSeed);
     this.clock.reset(options.start === undefined ? this.startMs : toEpoch(options.start));
     this.db.clear();

@@ -22,6 +22,11 @@ import {
   type FaultRule,
 } from './schema.js';
 
+/** `/user//me/?x` -> `/user/me`: how paths are compared for fault rules. */
+function normalisePath(path: string): string {
+  return '/' + path.split('?')[0]!.split('/').filter(Boolean).join('/');
+}
+
 /** Input of a control operation as callers write it (validated at run time). */
 type Loose = Record<string, unknown>;
 
@@ -57,7 +62,7 @@ export class Control {
     advance: async (input: Loose) => {
       const body = parseInput(AdvanceBody, input, 'control');
       if (body.to !== undefined && parseInstant(body.to)! < this.sim.clock.now()) {
-        throw shapeB({ to: ['The to must be a time after the current simulated time.'] });
+        throw shapeB({ to: ['The to may not be before the current simulated time.'] });
       }
       const ran = body.to !== undefined ? await this.sim.clock.advanceTo(parseInstant(body.to)!) : await this.sim.clock.advance(body.by!);
       return serialiseClockMove(this.sim.clock, ran);
@@ -92,13 +97,14 @@ export class Control {
 
   readonly faults = {
     /**
-     * `POST /__sim/faults`: the next `times` valid requests to `method path` (a route
-     * pattern such as `/user/assistant/:id`, or a concrete path) fail with the route's
-     * documented failure, changing nothing.
+     * `POST /__sim/faults`: the next `times` requests to `method path` (a route pattern
+     * such as `/user/assistant/:id`, or a concrete path) that pass authentication and
+     * validation fail with the route's documented failure, changing nothing. Control
+     * routes are never faulted.
      */
     add: (input: Loose) => {
       const body = parseInput(FaultBody, input, 'control');
-      const rule: FaultRule = { id: ++this.faultSeq, method: body.method, path: body.path, times: body.times };
+      const rule: FaultRule = { id: ++this.faultSeq, method: body.method, path: normalisePath(body.path), times: body.times };
       this.faultRules.push(rule);
       return { ...rule };
     },
@@ -113,7 +119,7 @@ export class Control {
 
   /** Consumes a fault rule matching the request, if any. */
   takeFault(method: string, routePath: string, requestPath: string): boolean {
-    const normalised = '/' + requestPath.split('?')[0]!.split('/').filter(Boolean).join('/');
+    const normalised = normalisePath(requestPath);
     const rule = this.faultRules.find((r) => r.method === method && (r.path === routePath || r.path === normalised));
     if (!rule) return false;
     rule.times -= 1;

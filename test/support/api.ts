@@ -54,7 +54,7 @@ function mswTransport(): Transport {
   const server = setupServer();
   return {
     name: 'msw',
-    start: async () => server.listen({ onUnhandledRequest: 'bypass' }),
+    start: async () => server.listen({ onUnhandledFrame: 'bypass' }),
     stop: async () => server.close(),
     open: async (sim) => {
       server.use(...handlers(sim, { baseUrl: MSW_BASE }));

@@ -1,0 +1,871 @@
+/**
+ * The control API (ARCHITECTURE §6; decisions: Control API names): every `/__sim`
+ * route over both transports, and the same operation through `sim.control` in-process
+ * giving the same answer (STYLE 8).
+ */
+import { expect, it } from 'vitest';
+import { SimError } from '../../src/core/errors.js';
+import { createSimulator, type Simulator } from '../../src/simulator.js';
+import { contract, START, type Api } from '../support/api.js';
+import { pipelineAssistant } from '../support/fixtures.js';
+
+const START_MS = Date.parse(START);
+const CREATED_AT = '2026-03-02T09:00:00.000000Z';
+const DEFAULT_PLAN = { max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 5 };
+const DEFAULT_ACCOUNT = {
+  id: 1,
+  name: 'Voxsim Test Account',
+  email: 'test@voxsim.test',
+  api_key: 'sim_test_key',
+  balance: 100,
+  has_payment_method: true,
+  timezone: 'UTC',
+  plan: DEFAULT_PLAN,
+};
+/** Every create field given. */
+const SECOND_ACCOUNT_INPUT = {
+  name: 'Second Co',
+  email: 'ops@second.test',
+  api_key: 'sim_second_key',
+  balance: 12.5,
+  has_payment_method: false,
+  timezone: 'Europe/Berlin',
+  plan: { max_campaigns: 3, max_calls_in_parallel: 2, max_tools: 1 },
+};
+const NAMED = { name: 'Third Co', email: 'ops@third.test', api_key: 'sim_third_key' };
+
+/** A simulator like the harness builds, used in-process only. */
+function fresh(options: { seed?: number; startAt?: string } = {}): Simulator {
+  return createSimulator({ seed: 1, startAt: START, ...options });
+}
+
+/** The status and body of the SimError an in-process control operation throws. */
+async function refusal(operation: () => unknown): Promise<{ status: number; body: unknown }> {
+  try {
+    await operation();
+  } catch (error) {
+    if (error instanceof SimError) return { status: error.status, body: error.body };
+    throw error;
+  }
+  throw new Error('the operation was accepted');
+}
+
+async function createAssistant(api: Api, overrides: Record<string, unknown> = {}): Promise<number> {
+  const res = await api.post('/user/assistant', pipelineAssistant(overrides));
+  expect(res.status).toBe(201);
+  return res.body.data.id as number;
+}
+
+contract('control: health and unknown routes', (api) => {
+  it('reports ok, the version and the simulated time', async () => {
+    const res = await api().get('/__sim/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ ok: true, version: '0.1.0', now: '2026-03-02T09:00:00Z' });
+  });
+
+  it('reports the simulated time after the clock moved', async () => {
+    await api().sim.control.clock.advance({ by: '90s' });
+    const res = await api().get('/__sim/health');
+    expect(res.body.now).toBe('2026-03-02T09:01:30Z');
+  });
+
+  it('answers the same health in-process', async () => {
+    const res = await api().get('/__sim/health');
+    expect(api().sim.control.health()).toStrictEqual(res.body);
+  });
+
+  it('needs no Authorization header', async () => {
+    const res = await api().get('/__sim/health', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+  });
+
+  it('answers an unknown /__sim route with 404 shape A', async () => {
+    const res = await api().get('/__sim/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: 'The route __sim/nothing-here could not be found.' });
+  });
+});
+
+contract('control: clock', (api) => {
+  it('shows the clock at the start in manual mode with nothing pending', async () => {
+    const res = await api().get('/__sim/clock');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, mode: 'manual', speed: 1, pending_events: 0 });
+  });
+
+  it('shows the same clock in-process', async () => {
+    const res = await api().get('/__sim/clock');
+    expect(api().sim.control.clock.get()).toStrictEqual(res.body);
+  });
+
+  it('advances by a duration with units', async () => {
+    const res = await api().post('/__sim/clock/advance', { by: '90s' });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:01:30Z', now_ms: START_MS + 90_000, ran: 0 });
+  });
+
+  it('keeps the advanced time on the clock', async () => {
+    await api().post('/__sim/clock/advance', { by: '90s' });
+    const res = await api().get('/__sim/clock');
+    expect(res.body.now).toBe('2026-03-02T09:01:30Z');
+    expect(res.body.now_ms).toBe(START_MS + 90_000);
+  });
+
+  it('advances by a compound duration', async () => {
+    const res = await api().post('/__sim/clock/advance', { by: '1h30m' });
+    expect(res.body).toStrictEqual({ now: '2026-03-02T10:30:00Z', now_ms: START_MS + 5_400_000, ran: 0 });
+  });
+
+  it('advances by a number of milliseconds', async () => {
+    const res = await api().post('/__sim/clock/advance', { by: 60_000 });
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:01:00Z', now_ms: START_MS + 60_000, ran: 0 });
+  });
+
+  it('advances to an ISO time', async () => {
+    const res = await api().post('/__sim/clock/advance', { to: '2026-03-03T00:00:00Z' });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ now: '2026-03-03T00:00:00Z', now_ms: Date.parse('2026-03-03T00:00:00Z'), ran: 0 });
+  });
+
+  it('accepts advancing to the current time', async () => {
+    const res = await api().post('/__sim/clock/advance', { to: START });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, ran: 0 });
+  });
+
+  it('rejects advancing to a time one second in the past with 422 shape B on to', async () => {
+    const res = await api().post('/__sim/clock/advance', { to: '2026-03-02T08:59:59Z' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      message: 'The to may not be before the current simulated time.',
+      errors: { to: ['The to may not be before the current simulated time.'] },
+    });
+  });
+
+  it('leaves the clock where it was after a refused advance', async () => {
+    await api().post('/__sim/clock/advance', { to: '2026-03-01T00:00:00Z' });
+    expect((await api().get('/__sim/clock')).body.now).toBe('2026-03-02T09:00:00Z');
+  });
+
+  it('rejects an advance with neither by nor to with 422 shape B', async () => {
+    const res = await api().post('/__sim/clock/advance', {});
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'Give exactly one of by or to.', errors: { by: ['Give exactly one of by or to.'] } });
+  });
+
+  it('rejects an advance with both by and to with 422 shape B', async () => {
+    const res = await api().post('/__sim/clock/advance', { by: '1s', to: '2026-03-02T10:00:00Z' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'Give exactly one of by or to.', errors: { by: ['Give exactly one of by or to.'] } });
+  });
+
+  it('rejects a duration it cannot read with 422 shape B on by', async () => {
+    const res = await api().post('/__sim/clock/advance', { by: 'soon' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      message: 'The by must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).',
+      errors: { by: ['The by must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).'] },
+    });
+  });
+
+  it('rejects a negative duration with 422 shape B on by', async () => {
+    const res = await api().post('/__sim/clock/advance', { by: -1000 });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['by']);
+  });
+
+  it('rejects a to that is not an ISO time with 422 shape B on to', async () => {
+    const res = await api().post('/__sim/clock/advance', { to: 'tomorrow' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The to must be an ISO 8601 time.', errors: { to: ['The to must be an ISO 8601 time.'] } });
+  });
+
+  it('advances the same way in-process', async () => {
+    const res = await api().post('/__sim/clock/advance', { by: '90s' });
+    const sim = fresh();
+    expect(await sim.control.clock.advance({ by: '90s' })).toStrictEqual(res.body);
+    expect(sim.control.clock.get().now).toBe('2026-03-02T09:01:30Z');
+  });
+
+  it('refuses the same advance in-process with the same error', async () => {
+    const res = await api().post('/__sim/clock/advance', { to: '2026-03-02T08:59:59Z' });
+    expect(await refusal(() => api().sim.control.clock.advance({ to: '2026-03-02T08:59:59Z' }))).toStrictEqual({ status: 422, body: res.body });
+  });
+
+  it('runs until idle with nothing pending and leaves the time as it is', async () => {
+    const res = await api().post('/__sim/clock/run-until-idle');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, ran: 0 });
+  });
+
+  it('accepts max_events of 1 on run-until-idle', async () => {
+    const res = await api().post('/__sim/clock/run-until-idle', { max_events: 1 });
+    expect(res.status).toBe(200);
+    expect(res.body.ran).toBe(0);
+  });
+
+  it('rejects max_events of 0 with 422 shape B', async () => {
+    const res = await api().post('/__sim/clock/run-until-idle', { max_events: 0 });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      message: 'The max events must be between 1 and 10000000.',
+      errors: { max_events: ['The max events must be between 1 and 10000000.'] },
+    });
+  });
+
+  it('runs until idle the same way in-process', async () => {
+    await api().sim.control.clock.advance({ by: '1m' });
+    const res = await api().post('/__sim/clock/run-until-idle', {});
+    expect(await api().sim.control.clock.runUntilIdle()).toStrictEqual(res.body);
+  });
+
+  it('switches to realtime at a speed and answers the clock object', async () => {
+    const res = await api().put('/__sim/clock', { mode: 'realtime', speed: 60 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mode: 'realtime', speed: 60, pending_events: 0 });
+    expect(Object.keys(res.body).sort()).toEqual(['mode', 'now', 'now_ms', 'pending_events', 'speed']);
+    expect(res.body.now_ms).toBeGreaterThanOrEqual(START_MS);
+    expect(res.body.now).toBe(new Date(res.body.now_ms).toISOString().replace('.000Z', 'Z'));
+  });
+
+  it('switches back from realtime to manual, where time stands still', async () => {
+    await api().put('/__sim/clock', { mode: 'realtime', speed: 60 });
+    const res = await api().put('/__sim/clock', { mode: 'manual' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ mode: 'manual', speed: 60, pending_events: 0 });
+    const later = await api().get('/__sim/clock');
+    expect(later.body.now_ms).toBe(res.body.now_ms);
+  });
+
+  it('answers the clock object when set to manual', async () => {
+    const res = await api().put('/__sim/clock', { mode: 'manual' });
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, mode: 'manual', speed: 1, pending_events: 0 });
+  });
+
+  it('sets the mode the same way in-process', async () => {
+    const res = await api().put('/__sim/clock', { mode: 'manual', speed: 30 });
+    expect(fresh().control.clock.setMode({ mode: 'manual', speed: 30 })).toStrictEqual(res.body);
+  });
+
+  it('rejects an unknown clock mode with 422 shape B on mode', async () => {
+    const res = await api().put('/__sim/clock', { mode: 'fast' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The selected mode is invalid.', errors: { mode: ['The selected mode is invalid.'] } });
+  });
+
+  it('rejects a speed of 0 with 422 shape B on speed', async () => {
+    const res = await api().put('/__sim/clock', { mode: 'realtime', speed: 0 });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The speed must be greater than 0.', errors: { speed: ['The speed must be greater than 0.'] } });
+    expect((await api().get('/__sim/clock')).body.mode).toBe('manual');
+  });
+
+  it('refuses the same clock mode in-process with the same error', async () => {
+    const res = await api().put('/__sim/clock', { mode: 'fast' });
+    expect(await refusal(() => api().sim.control.clock.setMode({ mode: 'fast' }))).toStrictEqual({ status: 422, body: res.body });
+  });
+});
+
+contract('control: reset', (api) => {
+  it('goes back to the simulator\'s own seed on a plain reset after a seeded one', async () => {
+    await api().post('/__sim/reset', { seed: 5 });
+    const res = await api().post('/__sim/reset', {});
+    expect(res.body).toStrictEqual({ ok: true, seed: 1, now: '2026-03-02T09:00:00Z' });
+  });
+
+  it('answers ok with the seed and the start time', async () => {
+    await api().post('/__sim/clock/advance', { by: '2h' });
+    const res = await api().post('/__sim/reset');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ ok: true, seed: 1, now: '2026-03-02T09:00:00Z' });
+  });
+
+  it('sets the clock back to the start', async () => {
+    await api().post('/__sim/clock/advance', { by: '2h' });
+    await api().post('/__sim/reset', {});
+    expect((await api().get('/__sim/clock')).body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, mode: 'manual', speed: 1, pending_events: 0 });
+  });
+
+  it('puts a realtime clock back in manual mode at speed 1', async () => {
+    await api().put('/__sim/clock', { mode: 'realtime', speed: 60 });
+    await api().post('/__sim/reset', {});
+    expect((await api().get('/__sim/clock')).body).toMatchObject({ mode: 'manual', speed: 1 });
+  });
+
+  it('empties the assistants', async () => {
+    await createAssistant(api());
+    await api().post('/__sim/reset', {});
+    const res = await api().get('/user/assistants/get');
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(0);
+    expect(res.body.data).toEqual([]);
+  });
+
+  it('re-creates the default account with its key and a balance of 100', async () => {
+    await api().patch('/__sim/accounts/1', { balance: 5 });
+    await api().post('/__sim/reset', {});
+    const res = await api().get('/user/me');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ name: 'Voxsim Test Account', email: 'test@voxsim.test', total_balance: 100 });
+  });
+
+  it('removes the accounts created since the start', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    await api().post('/__sim/reset', {});
+    expect((await api().get('/__sim/accounts')).body).toStrictEqual({ data: [DEFAULT_ACCOUNT] });
+    expect((await api().get('/user/me', { key: 'sim_second_key' })).status).toBe(401);
+  });
+
+  it('re-creates the default account fixtures', async () => {
+    await api().post('/__sim/reset', {});
+    const kbs = await api().get('/user/knowledgebases');
+    expect(kbs.body.data.map((kb: { id: number }) => kb.id)).toEqual([1, 2, 3]);
+    const tools = await api().get('/user/tools');
+    expect(tools.body.map((t: { id: number }) => t.id)).toEqual([1, 2, 3]);
+  });
+
+  it('uses the given seed and start', async () => {
+    const res = await api().post('/__sim/reset', { seed: 5, start: '2026-06-01T00:00:00Z' });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ ok: true, seed: 5, now: '2026-06-01T00:00:00Z' });
+    expect((await api().get('/__sim/clock')).body.now_ms).toBe(Date.parse('2026-06-01T00:00:00Z'));
+  });
+
+  it('numbers the next assistant 1 again', async () => {
+    await createAssistant(api());
+    await createAssistant(api());
+    await api().post('/__sim/reset', {});
+    expect(await createAssistant(api())).toBe(1);
+  });
+
+  it('re-seeds, so the next assistant gets the uuid a fresh simulator with that seed gives', async () => {
+    await createAssistant(api());
+    await api().post('/__sim/reset', { seed: 5, start: '2026-06-01T00:00:00Z' });
+    await createAssistant(api());
+    const afterReset = await api().get('/user/assistant/1');
+
+    const other = fresh({ seed: 5, startAt: '2026-06-01T00:00:00Z' });
+    const headers = { authorization: 'Bearer sim_test_key' };
+    await other.handle({ method: 'POST', path: '/user/assistant', headers, body: JSON.stringify(pipelineAssistant()) });
+    const reference = await other.handle({ method: 'GET', path: '/user/assistant/1', headers });
+    expect(afterReset.body.data).toStrictEqual((reference.body as { data: unknown }).data);
+  });
+
+  it('re-seeds with the same seed, so the first uuid repeats', async () => {
+    await createAssistant(api());
+    const before = (await api().get('/user/assistant/1')).body.data.uuid as string;
+    await createAssistant(api());
+    await api().post('/__sim/reset', {});
+    await createAssistant(api());
+    expect((await api().get('/user/assistant/1')).body.data.uuid).toBe(before);
+  });
+
+  it('clears the fault rules', async () => {
+    await api().post('/__sim/faults', { method: 'GET', path: '/user/me' });
+    await api().post('/__sim/reset', {});
+    expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
+    expect((await api().get('/user/me')).status).toBe(200);
+  });
+
+  it('rejects a negative seed and a start that is not a time with 422 shape B, changing nothing', async () => {
+    await createAssistant(api());
+    const res = await api().post('/__sim/reset', { seed: -1, start: 'soon' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ seed: ['The seed must be between 0 and 2147483647.'], start: ['The start must be an ISO 8601 time.'] });
+    expect((await api().get('/user/assistant/1')).status).toBe(200);
+  });
+
+  it('resets the same way in-process', async () => {
+    const res = await api().post('/__sim/reset', { seed: 5, start: '2026-06-01T00:00:00Z' });
+    const sim = fresh();
+    expect(sim.control.reset({ seed: 5, start: '2026-06-01T00:00:00Z' })).toStrictEqual(res.body);
+  });
+
+  it('refuses the same reset in-process with the same error', async () => {
+    const res = await api().post('/__sim/reset', { seed: 'five' });
+    expect(res.status).toBe(422);
+    expect(await refusal(() => api().sim.control.reset({ seed: 'five' }))).toStrictEqual({ status: 422, body: res.body });
+  });
+});
+
+contract('control: accounts', (api) => {
+  it('creates an account with every field given and answers 201 with it', async () => {
+    const res = await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    expect(res.status).toBe(201);
+    expect(res.body).toStrictEqual({ id: 2, ...SECOND_ACCOUNT_INPUT });
+  });
+
+  it('gives an account created with only name, email and key the default balance, payment method, timezone and plan', async () => {
+    const res = await api().post('/__sim/accounts', NAMED);
+    expect(res.status).toBe(201);
+    expect(res.body).toStrictEqual({ id: 2, ...NAMED, balance: 100, has_payment_method: true, timezone: 'UTC', plan: DEFAULT_PLAN });
+  });
+
+  it('generates the name, email and api key of an account created with an empty body', async () => {
+    const res = await api().post('/__sim/accounts', {});
+    expect(res.status).toBe(201);
+    expect(res.body).toStrictEqual({
+      id: 2,
+      name: expect.stringMatching(/\S/),
+      email: expect.stringMatching(/^[^@\s]+@example\.test$/),
+      api_key: expect.stringMatching(/^sim_[a-z0-9]{32}$/),
+      balance: 100,
+      has_payment_method: true,
+      timezone: 'UTC',
+      plan: DEFAULT_PLAN,
+    });
+  });
+
+  it('lets a generated api key authenticate as the generated account', async () => {
+    const created = await api().post('/__sim/accounts', {});
+    const res = await api().get('/user/me', { key: created.body.api_key });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ name: created.body.name, email: created.body.email, total_balance: 100 });
+  });
+
+  it('generates the same account as another simulator with the same seed, in-process', async () => {
+    const res = await api().post('/__sim/accounts', {});
+    expect(fresh().control.accounts.create({})).toStrictEqual(res.body);
+  });
+
+  it('generates a different account under another seed', async () => {
+    const res = await api().post('/__sim/accounts', {});
+    const other = fresh({ seed: 2 }).control.accounts.create({});
+    expect(other.api_key).not.toBe(res.body.api_key);
+  });
+
+  it('generates the same account again after a reset', async () => {
+    const first = await api().post('/__sim/accounts', {});
+    await api().post('/__sim/reset', {});
+    const again = await api().post('/__sim/accounts', {});
+    expect(again.body).toStrictEqual(first.body);
+  });
+
+  it('generates only the fields not given', async () => {
+    const res = await api().post('/__sim/accounts', { name: 'Given Co' });
+    expect(res.body.name).toBe('Given Co');
+    expect(res.body.api_key).toMatch(/^sim_[a-z0-9]{32}$/);
+  });
+
+  it('merges a partial plan over the default plan', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, plan: { max_tools: 2 } });
+    expect(res.body.plan).toStrictEqual({ max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 2 });
+  });
+
+  it('lets the new key authenticate as the new account', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    const res = await api().get('/user/me', { key: 'sim_second_key' });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ name: 'Second Co', email: 'ops@second.test', total_balance: 12.5 });
+  });
+
+  it('gives the new account its own three knowledge bases', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    const res = await api().get('/user/knowledgebases', { key: 'sim_second_key' });
+    expect(res.body.data.map((kb: { id: number; name: string }) => [kb.id, kb.name])).toEqual([
+      [4, 'Product FAQ'],
+      [5, 'Returns policy'],
+      [6, 'Clinic opening hours'],
+    ]);
+  });
+
+  it('gives the new account its own three tools', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    const res = await api().get('/user/tools', { key: 'sim_second_key' });
+    expect(res.body.map((t: { id: number }) => t.id)).toEqual([4, 5, 6]);
+    expect((await api().get('/user/tools')).body.map((t: { id: number }) => t.id)).toEqual([1, 2, 3]);
+  });
+
+  it('accepts a balance of 0 and a key of 8 characters', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, api_key: 'abcd1234', balance: 0 });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ api_key: 'abcd1234', balance: 0 });
+  });
+
+  it('rejects an api key that is already taken with 422 shape B on api_key, creating nothing', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, api_key: 'sim_test_key' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The api key has already been taken.', errors: { api_key: ['The api key has already been taken.'] } });
+    expect((await api().get('/__sim/accounts')).body.data).toHaveLength(1);
+  });
+
+  it('rejects a timezone that is not Area/City with 422 shape B on timezone', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, timezone: 'Mars/Base' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The timezone must be a valid zone.', errors: { timezone: ['The timezone must be a valid zone.'] } });
+  });
+
+  it('rejects a balance below 0 with 422 shape B on balance', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, balance: -0.01 });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The balance must be at least 0.', errors: { balance: ['The balance must be at least 0.'] } });
+  });
+
+  it('rejects an api key of 7 characters with 422 shape B on api_key', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, api_key: 'abc1234' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The api key must be at least 8 characters.', errors: { api_key: ['The api key must be at least 8 characters.'] } });
+  });
+
+  it('lists the accounts in {data}', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    const res = await api().get('/__sim/accounts');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ data: [DEFAULT_ACCOUNT, { id: 2, ...SECOND_ACCOUNT_INPUT }] });
+  });
+
+  it('lists the same accounts in-process', async () => {
+    await api().sim.control.accounts.create(SECOND_ACCOUNT_INPUT);
+    const res = await api().get('/__sim/accounts');
+    expect(api().sim.control.accounts.list()).toStrictEqual(res.body);
+  });
+
+  it('creates the same account in-process', async () => {
+    const res = await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    expect(fresh().control.accounts.create(SECOND_ACCOUNT_INPUT)).toStrictEqual(res.body);
+  });
+
+  it('refuses the same account in-process with the same error', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, api_key: 'sim_test_key' });
+    expect(await refusal(() => api().sim.control.accounts.create({ ...NAMED, api_key: 'sim_test_key' }))).toStrictEqual({ status: 422, body: res.body });
+  });
+
+  it('changes the balance of an account, visible on GET /user/me', async () => {
+    const res = await api().patch('/__sim/accounts/1', { balance: 42.5 });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ ...DEFAULT_ACCOUNT, balance: 42.5 });
+    expect((await api().get('/user/me')).body.total_balance).toBe(42.5);
+  });
+
+  it('changes the name, email, payment method and timezone of an account', async () => {
+    const patch = { name: 'Renamed Co', email: 'new@voxsim.test', has_payment_method: false, timezone: 'Asia/Tokyo' };
+    const res = await api().patch('/__sim/accounts/1', patch);
+    expect(res.body).toStrictEqual({ ...DEFAULT_ACCOUNT, ...patch });
+  });
+
+  it('merges a plan change into the current plan', async () => {
+    await api().patch('/__sim/accounts/1', { plan: { max_campaigns: 2 } });
+    const res = await api().patch('/__sim/accounts/1', { plan: { max_tools: 1 } });
+    expect(res.body.plan).toStrictEqual({ max_campaigns: 2, max_calls_in_parallel: 10, max_tools: 1 });
+  });
+
+  it('moves authentication to a changed api key', async () => {
+    await api().patch('/__sim/accounts/1', { api_key: 'sim_rotated_key' });
+    expect((await api().get('/user/me')).status).toBe(401);
+    expect((await api().get('/user/me', { key: 'sim_rotated_key' })).status).toBe(200);
+  });
+
+  it('accepts an account keeping its own api key', async () => {
+    const res = await api().patch('/__sim/accounts/1', { api_key: 'sim_test_key', balance: 1 });
+    expect(res.status).toBe(200);
+    expect(res.body.balance).toBe(1);
+  });
+
+  it("rejects a change to another account's api key with 422 shape B on api_key", async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    const res = await api().patch('/__sim/accounts/2', { api_key: 'sim_test_key' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ api_key: ['The api key has already been taken.'] });
+  });
+
+  it('rejects an invalid change with 422 shape B and changes nothing', async () => {
+    const res = await api().patch('/__sim/accounts/1', { balance: -1, name: 'Ignored' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ balance: ['The balance must be at least 0.'] });
+    expect((await api().get('/user/me')).body).toStrictEqual({ name: 'Voxsim Test Account', email: 'test@voxsim.test', total_balance: 100 });
+  });
+
+  it('answers an unknown account id with 404 shape A', async () => {
+    const res = await api().patch('/__sim/accounts/99', { balance: 1 });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: 'Account not found.' });
+  });
+
+  it('answers a non-numeric account id with 404 shape A', async () => {
+    const res = await api().patch('/__sim/accounts/first', { balance: 1 });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: 'Account not found.' });
+  });
+
+  it('changes an account the same way in-process', async () => {
+    const res = await api().patch('/__sim/accounts/1', { balance: 7, plan: { max_tools: 3 } });
+    expect(fresh().control.accounts.patch(1, { balance: 7, plan: { max_tools: 3 } })).toStrictEqual(res.body);
+  });
+
+  it('refuses an unknown account in-process with the same error', async () => {
+    const res = await api().patch('/__sim/accounts/99', { balance: 1 });
+    expect(await refusal(() => api().sim.control.accounts.patch(99, { balance: 1 }))).toStrictEqual({ status: 404, body: res.body });
+  });
+});
+
+contract('control: phone numbers', (api) => {
+  it('adds a sip number and answers 201 with it as the account list shows it', async () => {
+    const res = await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550123' });
+    expect(res.status).toBe(201);
+    expect(res.body).toStrictEqual({
+      id: 1,
+      phone_number: '+14155550123',
+      country_code: 'US',
+      type: 'sip',
+      type_label: 'SIP trunk',
+      sms_capable: false,
+      region: 'us1',
+      has_active_subscription: false,
+      created_at: CREATED_AT,
+    });
+  });
+
+  it('adds a caller-ID number with its label', async () => {
+    const res = await api().post('/__sim/phone-numbers', { account_id: 1, type: 'caller_id', phone_number: '+14155550123' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type: 'caller_id', type_label: 'Caller ID' });
+  });
+
+  it('reads the country and region of a GB number', async () => {
+    const res = await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+442071838750' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ phone_number: '+442071838750', country_code: 'GB', region: 'ie1' });
+  });
+
+  it('stamps the number with the current simulated time', async () => {
+    await api().sim.control.clock.advance({ by: '1h' });
+    const res = await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550123' });
+    expect(res.body.created_at).toBe('2026-03-02T10:00:00.000000Z');
+  });
+
+  it('numbers the added phone numbers in sequence', async () => {
+    await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550123' });
+    const res = await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550124' });
+    expect(res.body.id).toBe(2);
+  });
+
+  it('gives the number to the named account only', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    await api().post('/__sim/phone-numbers', { account_id: 2, type: 'sip', phone_number: '+14155550123' });
+    expect((await api().get('/user/assistants/phone-numbers', { key: 'sim_second_key' })).body.map((n: { phone_number: string }) => n.phone_number)).toEqual([
+      '+14155550123',
+    ]);
+    expect((await api().get('/user/assistants/phone-numbers')).body).toEqual([]);
+  });
+
+  it('rejects a number not in E.164 with 422 shape B on phone_number', async () => {
+    const res = await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '4155550123' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      message: 'The phone number must be a valid phone number in E.164 format.',
+      errors: { phone_number: ['The phone number must be a valid phone number in E.164 format.'] },
+    });
+  });
+
+  it('rejects a number already added, even to another account, with 422 shape B on phone_number', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550123' });
+    const res = await api().post('/__sim/phone-numbers', { account_id: 2, type: 'caller_id', phone_number: '+14155550123' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The phone number has already been taken.', errors: { phone_number: ['The phone number has already been taken.'] } });
+  });
+
+  it('rejects an unknown account with 422 shape B on account_id', async () => {
+    const res = await api().post('/__sim/phone-numbers', { account_id: 99, type: 'sip', phone_number: '+14155550123' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The selected account id is invalid.', errors: { account_id: ['The selected account id is invalid.'] } });
+  });
+
+  it('rejects the type normal with 422 shape B on type', async () => {
+    const res = await api().post('/__sim/phone-numbers', { account_id: 1, type: 'normal', phone_number: '+14155550123' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The selected type is invalid.', errors: { type: ['The selected type is invalid.'] } });
+  });
+
+  it('names every missing field', async () => {
+    const res = await api().post('/__sim/phone-numbers', {});
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      account_id: ['The account id field is required.'],
+      type: ['The type field is required.'],
+      phone_number: ['The phone number field is required.'],
+    });
+  });
+
+  it('adds nothing when refused', async () => {
+    await api().post('/__sim/phone-numbers', { account_id: 1, type: 'normal', phone_number: '+14155550123' });
+    expect((await api().get('/user/assistants/phone-numbers')).body).toEqual([]);
+  });
+
+  it('adds the same number in-process', async () => {
+    const input = { account_id: 1, type: 'sip', phone_number: '+442071838750' };
+    const res = await api().post('/__sim/phone-numbers', input);
+    expect(fresh().control.phoneNumbers.add(input)).toStrictEqual(res.body);
+  });
+
+  it('refuses the same number in-process with the same error', async () => {
+    const input = { account_id: 1, type: 'sip', phone_number: '12345' };
+    const res = await api().post('/__sim/phone-numbers', input);
+    expect(await refusal(() => api().sim.control.phoneNumbers.add(input))).toStrictEqual({ status: 422, body: res.body });
+  });
+});
+
+contract('control: faults', (api) => {
+  const DELETE_FAULT = { method: 'DELETE', path: '/user/assistant/:id' };
+
+  it('matches a rule path written with a trailing slash', async () => {
+    const id = await createAssistant(api());
+    const rule = await api().post('/__sim/faults', { method: 'DELETE', path: `/user/assistant/${id}/` });
+    expect(rule.body.path).toBe(`/user/assistant/${id}`);
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(500);
+  });
+
+  it('never faults a control route', async () => {
+    await api().post('/__sim/faults', { method: 'DELETE', path: '/__sim/faults' });
+    const cleared = await api().del('/__sim/faults');
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toEqual({ ok: true });
+    expect((await api().get('/__sim/faults')).body).toEqual({ data: [] });
+  });
+
+  it('adds a fault rule and answers 201 with it, times defaulting to 1', async () => {
+    const res = await api().post('/__sim/faults', DELETE_FAULT);
+    expect(res.status).toBe(201);
+    expect(res.body).toStrictEqual({ id: 1, method: 'DELETE', path: '/user/assistant/:id', times: 1 });
+  });
+
+  it("answers the route's documented failure while the fault holds, and keeps the assistant", async () => {
+    const id = await createAssistant(api());
+    await api().post('/__sim/faults', DELETE_FAULT);
+    const res = await api().del(`/user/assistant/${id}`);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: 'Failed to delete assistant.' });
+    expect((await api().get(`/user/assistant/${id}`)).status).toBe(200);
+  });
+
+  it('lets the next request succeed once the fault is used up', async () => {
+    const id = await createAssistant(api());
+    await api().post('/__sim/faults', DELETE_FAULT);
+    await api().del(`/user/assistant/${id}`);
+    const res = await api().del(`/user/assistant/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Assistant deleted successfully.' });
+    expect((await api().get(`/user/assistant/${id}`)).status).toBe(404);
+  });
+
+  it('fails only the concrete path a fault names', async () => {
+    const first = await createAssistant(api());
+    const second = await createAssistant(api());
+    await api().post('/__sim/faults', { method: 'DELETE', path: `/user/assistant/${second}` });
+    expect((await api().del(`/user/assistant/${first}`)).status).toBe(200);
+    const res = await api().del(`/user/assistant/${second}`);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: 'Failed to delete assistant.' });
+  });
+
+  it('fails as many requests as times says', async () => {
+    const id = await createAssistant(api());
+    await api().post('/__sim/faults', { ...DELETE_FAULT, times: 2 });
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(500);
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(500);
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(200);
+  });
+
+  it('answers 500 Server Error. on a route without a documented failure', async () => {
+    await api().post('/__sim/faults', { method: 'GET', path: '/user/me' });
+    const res = await api().get('/user/me');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: 'Server Error.' });
+    expect((await api().get('/user/me')).status).toBe(200);
+  });
+
+  it('fails only the method a fault names', async () => {
+    const id = await createAssistant(api());
+    await api().post('/__sim/faults', DELETE_FAULT);
+    expect((await api().get(`/user/assistant/${id}`)).status).toBe(200);
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(500);
+  });
+
+  it('lists the rules with the times left', async () => {
+    const id = await createAssistant(api());
+    await api().post('/__sim/faults', { ...DELETE_FAULT, times: 2 });
+    await api().post('/__sim/faults', { method: 'GET', path: '/user/me' });
+    await api().del(`/user/assistant/${id}`);
+    const res = await api().get('/__sim/faults');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({
+      data: [
+        { id: 1, method: 'DELETE', path: '/user/assistant/:id', times: 1 },
+        { id: 2, method: 'GET', path: '/user/me', times: 1 },
+      ],
+    });
+  });
+
+  it('drops a rule from the list once it is used up', async () => {
+    await api().post('/__sim/faults', { method: 'GET', path: '/user/me' });
+    await api().get('/user/me');
+    expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
+  });
+
+  it('clears every rule', async () => {
+    const id = await createAssistant(api());
+    await api().post('/__sim/faults', DELETE_FAULT);
+    const res = await api().del('/__sim/faults');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ ok: true });
+    expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(200);
+  });
+
+  it('does not spend a fault on a request refused by validation', async () => {
+    await api().post('/__sim/faults', { method: 'GET', path: '/user/assistants/voices' });
+    const invalid = await api().get('/user/assistants/voices', { query: { mode: 'bogus' } });
+    expect(invalid.status).toBe(422);
+    expect((await api().get('/__sim/faults')).body.data).toHaveLength(1);
+    expect((await api().get('/user/assistants/voices')).status).toBe(500);
+  });
+
+  it('does not spend a fault on an unauthenticated request', async () => {
+    const id = await createAssistant(api());
+    await api().post('/__sim/faults', DELETE_FAULT);
+    expect((await api().del(`/user/assistant/${id}`, { key: null })).status).toBe(401);
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(500);
+  });
+
+  it('answers a delete of a missing assistant with the fault, spending it (faults fire before the lookup)', async () => {
+    await api().post('/__sim/faults', DELETE_FAULT);
+    const res = await api().del('/user/assistant/99');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: 'Failed to delete assistant.' });
+    expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
+  });
+
+  it('rejects an invalid rule with 422 shape B naming the fields', async () => {
+    const res = await api().post('/__sim/faults', { method: 'delete', path: 'user/me', times: 0 });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      method: ['The selected method is invalid.'],
+      path: ['The path must start with /.'],
+      times: ['The times must be between 1 and 1000.'],
+    });
+    expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
+  });
+
+  it('adds, lists and clears the same way in-process', async () => {
+    const added = await api().post('/__sim/faults', { ...DELETE_FAULT, times: 3 });
+    const listed = await api().get('/__sim/faults');
+    const cleared = await api().del('/__sim/faults');
+    const sim = fresh();
+    expect(sim.control.faults.add({ ...DELETE_FAULT, times: 3 })).toStrictEqual(added.body);
+    expect(sim.control.faults.list()).toStrictEqual(listed.body);
+    expect(sim.control.faults.clear()).toStrictEqual(cleared.body);
+    expect(sim.control.faults.list()).toStrictEqual({ data: [] });
+  });
+
+  it('fails HTTP requests with a fault added in-process', async () => {
+    const id = await createAssistant(api());
+    api().sim.control.faults.add(DELETE_FAULT);
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(500);
+  });
+
+  it('refuses the same rule in-process with the same error', async () => {
+    const res = await api().post('/__sim/faults', { method: 'DELETE' });
+    expect(await refusal(() => api().sim.control.faults.add({ method: 'DELETE' }))).toStrictEqual({ status: 422, body: res.body });
+  });
+});
