@@ -135,6 +135,7 @@ export class VirtualClock {
   private realAnchor = 0;
   private simAnchor = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Infinity;
 
   constructor(start: number) {
     this.current = start;
@@ -256,9 +257,11 @@ export class VirtualClock {
   restore(snapshot: ClockSnapshot): void {
     this.reset(snapshot.now);
     this.seq = snapshot.seq;
-    for (const event of snapshot.events) {
-      this.pending.set(event.id, { ...event });
-      this.heap.push({ ...event });
+    for (const saved of snapshot.events) {
+      // One object in both places: the queue recognises live entries by identity.
+      const event = { ...saved };
+      this.pending.set(event.id, event);
+      this.heap.push(event);
     }
     this.setMode(snapshot.mode, snapshot.speed);
   }
@@ -303,12 +306,17 @@ export class VirtualClock {
   }
 
   private armRealtime(): void {
-    if (this.clockMode !== 'realtime' || this.timer) return;
+    if (this.clockMode !== 'realtime') return;
     const next = this.nextPending();
     if (!next) return;
+    // A timer already waiting for an earlier (or the same) event stays; a later one is re-armed.
+    if (this.timer && this.timerAt <= next.at) return;
+    this.disarmRealtime();
     const wait = Math.max(0, (next.at - this.now()) / this.clockSpeed);
+    this.timerAt = next.at;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.timerAt = Infinity;
       void this.serial(() => this.runTo(this.now())).finally(() => this.armRealtime());
     }, Math.min(wait, 2_147_483_647));
     this.timer.unref?.();
@@ -317,5 +325,6 @@ export class VirtualClock {
   private disarmRealtime(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerAt = Infinity;
   }
 }

@@ -36,7 +36,7 @@ class Sfc32 implements Randomizer {
     let [a, b, c, d] = this.state;
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
+    a = (b ^ (b >>> 9)) >>> 0;
     b = (c + (c << 3)) >>> 0;
     c = ((c << 21) | (c >>> 11)) >>> 0;
     c = (c + t) >>> 0;

@@ -430,6 +430,20 @@ describe('VirtualClock snapshot, restore and reset', () => {
   });
 });
 
+describe('VirtualClock restored queue', () => {
+  it('runs restored events in order', async () => {
+    const { clock } = recordingClock();
+    clock.schedule(START + 90_000, 'c', {});
+    clock.schedule(START + 120_000, 'b', {});
+    const snap = clock.snapshot();
+    const { clock: copy, log } = recordingClock();
+    copy.restore(snap);
+    expect(await copy.runUntilIdle()).toBe(2);
+    expect(log).toEqual(['c@90000', 'b@120000']);
+    expect(copy.pendingCount).toBe(0);
+  });
+});
+
 describe('VirtualClock realtime mode', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -497,6 +511,23 @@ describe('VirtualClock realtime mode', () => {
     clock.setMode('realtime', 60);
     clock.schedule(START + 60_000, 'tick', 'first');
     clock.schedule(START + 120_000, 'tick', 'second');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(log).toEqual(['first@60000']);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(log).toEqual(['first@60000', 'second@120000']);
+    clock.dispose();
+  });
+
+  it('fires an earlier event scheduled after a later one on time', async () => {
+    fakeRealTime();
+    const clock = new VirtualClock(START);
+    const log: string[] = [];
+    clock.on('tick', (event) => {
+      log.push(`${String(event.payload)}@${clock.now() - START}`);
+    });
+    clock.setMode('realtime', 60);
+    clock.schedule(START + 120_000, 'tick', 'second');
+    clock.schedule(START + 60_000, 'tick', 'first');
     await vi.advanceTimersByTimeAsync(1000);
     expect(log).toEqual(['first@60000']);
     await vi.advanceTimersByTimeAsync(1000);

