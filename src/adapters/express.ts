@@ -3,6 +3,7 @@
  * the core, so malformed JSON gets the same answer as under MSW.
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { COMMON_MESSAGES } from '../core/errors.js';
 import type { SimRequest } from '../core/http.js';
 import type { Simulator } from '../simulator.js';
 
@@ -42,12 +43,12 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
     res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));
   });
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ message: `The route ${req.path.replace(/^\//, '')} could not be found.` });
+    res.status(404).json({ message: COMMON_MESSAGES.routeNotFound(req.path) });
   });
   // Body-reading failures (too large, bad encoding) keep the platform's shape A.
   app.use((error: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
     const status = typeof error.status === 'number' && error.status >= 400 && error.status < 600 ? error.status : 500;
-    res.status(status).json({ message: status === 413 ? 'The request body is too large.' : status === 500 ? 'Server Error.' : (error.message ?? 'Bad request.') });
+    res.status(status).json({ message: status === 413 ? 'The request body is too large.' : status === 500 ? COMMON_MESSAGES.serverError : (error.message ?? 'Bad request.') });
   });
   return app;
 }

@@ -10,6 +10,7 @@ export class Database {
   readonly assistants = new Table<Assistant>('assistants')
     .index('account', (a) => a.account_id)
     .index('uuid', (a) => a.uuid)
+    .index('phone_number', (a) => a.phone_number_id)
     .index('inbound_number', (a) => (a.type === 'inbound' ? a.phone_number_id : null))
     .index('knowledgebase', (a) => a.knowledgebase_id);
   readonly phoneNumbers = new Table<PhoneNumber>('phone_numbers')

@@ -3,34 +3,20 @@ import { z } from 'zod';
 import { formatIsoUtc } from '../../core/time.js';
 import { int, oneOf, queryInt } from '../../core/validation.js';
 import { TYPE_LABELS, type PhoneNumber } from '../phone-numbers/schema.js';
-import { MODEL_TYPES, MODES, type Language, type Model, type Provider, type Voice } from './data.js';
+import { MODEL_TYPES, MODES, type KnowledgebaseTemplate, type Language, type Model, type Provider, type ToolTemplate, type Voice } from './data.js';
+
+interface OwnedRecord {
+  id: number;
+  account_id: number;
+  created_at: number;
+  updated_at: number;
+}
 
 /** A knowledge base of an account (copied from the fixtures when the account is created). */
-export interface Knowledgebase {
-  id: number;
-  account_id: number;
-  name: string;
-  description: string;
-  status: string;
-  documents_count: number;
-  created_at: number;
-  updated_at: number;
-}
+export interface Knowledgebase extends KnowledgebaseTemplate, OwnedRecord {}
 
 /** A custom mid-call tool of an account. */
-export interface Tool {
-  id: number;
-  account_id: number;
-  name: string;
-  description: string;
-  endpoint: string;
-  method: string;
-  timeout: number;
-  headers: Record<string, string>;
-  schema: Record<string, unknown>;
-  created_at: number;
-  updated_at: number;
-}
+export interface Tool extends ToolTemplate, OwnedRecord {}
 
 export const VoicesQuery = z.object({ mode: oneOf(MODES).optional(), language_id: queryInt().pipe(int()).optional() });
 export const ModelsQuery = z.object({ type: oneOf(MODEL_TYPES).default('llm') });

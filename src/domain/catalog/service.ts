@@ -35,7 +35,7 @@ export function listEligibleNumbers(ctx: AccountCtx, type?: 'inbound' | 'outboun
   return ctx.phoneNumbers
     .list()
     .filter((n) => type !== 'inbound' || (n.type !== 'caller_id' && !held(n)))
-    .map((number) => ({ number, available: !ctx.assistants.list().some((a) => a.phone_number_id === number.id) }));
+    .map((number) => ({ number, available: ctx.assistants.where('phone_number', number.id).length === 0 }));
 }
 
 export function listKnowledgebases(ctx: AccountCtx): Knowledgebase[] {
