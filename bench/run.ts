@@ -6,6 +6,7 @@
  *   roundtrip.core            assistant create + list through sim.handle
  *   roundtrip.msw             the same through MSW handlers vs a bare MSW handler answering the same JSON (target ratio < 1.5)
  *   roundtrip.express         the same through the Express app vs a bare Express route answering the same JSON
+ *   leads.filtered_page       GET /user/leads with filters over 50,000 leads of one campaign, inside the core (target < 5 ms)
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -14,6 +15,7 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { createApp } from '../src/adapters/express.js';
 import { handlers } from '../src/adapters/msw.js';
+import { createLead } from '../src/domain/leads/service.js';
 import { createSimulator } from '../src/simulator.js';
 
 const AUTH = { authorization: 'Bearer sim_test_key', 'content-type': 'application/json' };
@@ -151,8 +153,38 @@ async function benchExpress(bodies: { created: string; list: string }): Promise<
   emit({ bench: 'roundtrip.express', ...result.subject, baseline: result.baseline, ratio });
 }
 
+async function benchLeads(): Promise<void> {
+  const sim = createSimulator({ seed: 1, startAt: START });
+  const auth = { authorization: 'Bearer sim_test_key' };
+  const assistant = await sim.handle({ method: 'POST', path: '/user/assistant', headers: auth, body: ASSISTANT });
+  const campaign = await sim.handle({
+    method: 'POST',
+    path: '/user/campaign',
+    headers: auth,
+    body: JSON.stringify({ name: 'Bench', assistant_id: (assistant.body as { data: { id: number } }).data.id }),
+  });
+  const campaignId = (campaign.body as { data: { id: number } }).data.id;
+  const ctx = sim.accountScope(1)!;
+  const LEADS = 50_000;
+  const setup = performance.now();
+  for (let i = 0; i < LEADS; i++) {
+    createLead(ctx, { campaign_id: campaignId, phone_number: `+1415${String(2_000_000 + i).padStart(7, '0')}`, variables: { n: i } });
+    // Leads are created over a few days so date filters have something to cut.
+    if (i % 10_000 === 9_999) await sim.clock.advance('1d');
+  }
+  const setupMs = performance.now() - setup;
+  for (const lead of sim.db.leads.all()) if (lead.id % 3 === 0) sim.db.leads.update(lead.id, { status: 'completed' });
+  const query = { campaign_id: String(campaignId), status: 'created', phone_number: '41520', date_from: '2026-03-03', per_page: '15', page: '3' };
+  const check = await sim.handle({ method: 'GET', path: '/user/leads', headers: auth, query });
+  const page = check.body as { total: number; data: unknown[] };
+  const samples = await time(() => sim.handle({ method: 'GET', path: '/user/leads', headers: auth, query }), 200, 20);
+  const s = stats(samples);
+  emit({ bench: 'leads.filtered_page', leads: LEADS, matched: page.total, returned: page.data.length, ...s, setup_ms: round(setupMs), target_ms: 5, ok: s.mean_ms < 5 });
+}
+
 const bodies = await sampleBodies();
 await benchCreateSimulator();
 await benchCore();
 await benchMsw(bodies);
 await benchExpress(bodies);
+await benchLeads();

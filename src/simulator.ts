@@ -14,8 +14,14 @@ import { accountRoutes } from './domain/accounts/routes.js';
 import { AccountInput, DEFAULT_ACCOUNT } from './domain/accounts/schema.js';
 import { authenticate, createAccount } from './domain/accounts/service.js';
 import { assistantRoutes } from './domain/assistants/routes.js';
+import { callRoutes } from './domain/calls/routes.js';
+import { campaignRoutes } from './domain/campaigns/routes.js';
 import { catalogRoutes } from './domain/catalog/routes.js';
-import { accountCtx } from './domain/context.js';
+import { accountCtx, type AccountCtx } from './domain/context.js';
+import { leadRoutes } from './domain/leads/routes.js';
+import { phoneNumberRoutes } from './domain/phone-numbers/routes.js';
+import { PERIOD_END_EVENT, endBillingPeriod, type PeriodEndPayload } from './domain/phone-numbers/service.js';
+import { registerEngineSeams } from './engine/seams.js';
 import { Database } from './domain/db.js';
 import type { RouteCtx } from './domain/routing.js';
 
@@ -33,7 +39,16 @@ export interface SimulatorOptions {
   onError?: (error: unknown, request: SimRequest) => void;
 }
 
-const ROUTES: readonly RouteDef<RouteCtx>[] = [...accountRoutes, ...assistantRoutes, ...catalogRoutes, ...controlRoutes];
+const ROUTES: readonly RouteDef<RouteCtx>[] = [
+  ...accountRoutes,
+  ...assistantRoutes,
+  ...catalogRoutes,
+  ...phoneNumberRoutes,
+  ...campaignRoutes,
+  ...leadRoutes,
+  ...callRoutes,
+  ...controlRoutes,
+];
 
 function toEpoch(start: SimulatorOptions['startAt']): number {
   if (start === undefined) return Math.floor(realNow() / 1000) * 1000;
@@ -76,6 +91,7 @@ export class Simulator {
       },
       ...(options.onError && { onError: options.onError }),
     });
+    this.registerClockHandlers();
     this.createAccounts();
   }
 
@@ -105,6 +121,21 @@ export class Simulator {
   /** Stops realtime timers; call when a long-lived simulator is discarded. */
   dispose(): void {
     this.clock.dispose();
+  }
+
+  /** The scope of one account, for clock events that act on its behalf. */
+  accountScope(accountId: number): AccountCtx | undefined {
+    const account = this.db.accounts.get(accountId);
+    return account ? accountCtx(account, this.db, this.clock, this.randomSource) : undefined;
+  }
+
+  private registerClockHandlers(): void {
+    this.clock.on(PERIOD_END_EVENT, (event) => {
+      const payload = event.payload as PeriodEndPayload;
+      const ctx = this.accountScope(payload.account_id);
+      if (ctx) endBillingPeriod(ctx, payload);
+    });
+    registerEngineSeams(this.clock);
   }
 
   private createAccounts(): void {

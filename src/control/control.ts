@@ -7,12 +7,15 @@ import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseInput } from '../core/validation.js';
 import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
 import { createAccount, patchAccount } from '../domain/accounts/service.js';
-import { serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
+import { InsertCallBody, serialiseCall } from '../domain/calls/schema.js';
+import { insertCall } from '../domain/calls/service.js';
+import { serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { InsertNumberBody, insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import type { Simulator } from '../simulator.js';
 import { VERSION } from '../version.js';
 import {
   AdvanceBody,
+  ChargesQuery,
   ClockModeBody,
   FaultBody,
   ResetBody,
@@ -93,6 +96,19 @@ export class Control {
   readonly phoneNumbers = {
     /** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
     add: (input: Loose) => serialisePhoneNumber(insertPhoneNumber(this.sim, parseInput(InsertNumberBody, input, 'control'))),
+  };
+
+  readonly calls = {
+    /** `POST /__sim/calls`: a finished call record, as `GET /user/calls/{id}` shows it. */
+    insert: (input: Loose) => serialiseCall(insertCall(this.sim, parseInput(InsertCallBody, input, 'control'))),
+  };
+
+  readonly charges = {
+    /** `GET /__sim/charges?account_id`: monthly number charges, oldest first. */
+    list: (input: Loose = {}) => {
+      const { account_id } = parseInput(ChargesQuery, input, 'control');
+      return { data: this.sim.db.charges.all().filter((c) => account_id === undefined || c.account_id === account_id).map(serialiseCharge) };
+    },
   };
 
   readonly faults = {

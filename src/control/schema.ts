@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { parseDuration, type VirtualClock } from '../core/clock.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
-import { int } from '../core/validation.js';
+import { int, queryInt } from '../core/validation.js';
 
 const duration = z.union([z.number(), z.string()]).refine(
   (d) => {
@@ -44,6 +44,9 @@ export interface FaultRule {
   path: string;
   times: number;
 }
+
+/** `GET /__sim/charges` (a number in the query string, or an integer in-process). */
+export const ChargesQuery = z.object({ account_id: queryInt().pipe(int(1)).optional() });
 
 /** Any JSON object; the control operation validates it (so in-process calls get the same checks). */
 export const AnyObject = z.record(z.string(), z.unknown());

@@ -72,6 +72,19 @@ export class SeededRandom {
     return this.fakerInstance;
   }
 
+  /**
+   * An independent generator for a purpose and its inputs (e.g. one number search),
+   * so its values depend only on the seed and those inputs, not on what was drawn before.
+   * @example SeededRandom.derive(7, 'search', 'US', '415').int(0, 9)
+   */
+  static derive(seed: number, ...labels: (string | number)[]): SeededRandom {
+    let hash = 0x811c9dc5 ^ seed;
+    for (const char of labels.join('\u0000')) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+    const derived = new SeededRandom(seed);
+    derived.generator.seed([seed, hash >>> 0]);
+    return derived;
+  }
+
   /** A float in [0, 1). */
   next(): number {
     return this.generator.next();

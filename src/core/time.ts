@@ -73,3 +73,12 @@ export function parseInstant(text: string): number | undefined {
   const dt = DateTime.fromISO(text, { zone: 'UTC' });
   return dt.isValid ? dt.toMillis() : undefined;
 }
+
+/**
+ * `ms` plus `months` calendar months in UTC, clamped to the month's last day
+ * (decisions: Billing period: Jan 31 -> Feb 28/29).
+ * @example addMonthsUtc(Date.parse('2026-01-31T10:00:00Z'), 1) // 2026-02-28T10:00:00Z
+ */
+export function addMonthsUtc(ms: number, months: number): number {
+  return DateTime.fromMillis(ms, { zone: 'utc' }).plus({ months }).toMillis();
+}

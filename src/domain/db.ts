@@ -2,8 +2,11 @@
 import { Table, type TableSnapshot } from '../core/store.js';
 import type { Account } from './accounts/schema.js';
 import type { Assistant } from './assistants/schema.js';
+import type { Call } from './calls/schema.js';
+import type { Campaign } from './campaigns/schema.js';
 import type { Knowledgebase, Tool } from './catalog/schema.js';
-import type { PhoneNumber } from './phone-numbers/schema.js';
+import type { Lead, SecondaryContact } from './leads/schema.js';
+import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
 
 export class Database {
   readonly accounts = new Table<Account>('accounts').index('api_key', (a) => a.api_key);
@@ -16,11 +19,44 @@ export class Database {
   readonly phoneNumbers = new Table<PhoneNumber>('phone_numbers')
     .index('account', (n) => n.account_id)
     .index('number', (n) => n.phone_number);
+  readonly numberOffers = new Table<NumberOffer>('number_offers')
+    .index('account', (o) => o.account_id)
+    .index('account_number', (o) => `${o.account_id}:${o.phone_number}`);
+  readonly charges = new Table<Charge>('charges').index('account', (c) => c.account_id);
   readonly knowledgebases = new Table<Knowledgebase>('knowledgebases').index('account', (k) => k.account_id);
   readonly tools = new Table<Tool>('tools').index('account', (t) => t.account_id);
+  readonly campaigns = new Table<Campaign>('campaigns')
+    .index('account', (c) => c.account_id)
+    .index('assistant', (c) => c.assistant_id);
+  readonly leads = new Table<Lead>('leads')
+    .index('account', (l) => l.account_id)
+    .index('campaign', (l) => l.campaign_id)
+    .index('campaign_status', (l) => `${l.campaign_id}:${l.status}`)
+    .index('account_status', (l) => `${l.account_id}:${l.status}`)
+    .index('campaign_number', (l) => `${l.campaign_id}:${l.phone_number}`);
+  readonly secondaryContacts = new Table<SecondaryContact>('secondary_contacts')
+    .index('account', (c) => c.account_id)
+    .index('lead', (c) => c.lead_id);
+  readonly calls = new Table<Call>('calls')
+    .index('account', (c) => c.account_id)
+    .index('assistant', (c) => c.assistant_id)
+    .index('campaign', (c) => c.campaign_id)
+    .index('account_status', (c) => `${c.account_id}:${c.status}`);
 
   private tables(): Table<{ id: number }>[] {
-    return [this.accounts, this.assistants, this.phoneNumbers, this.knowledgebases, this.tools] as unknown as Table<{ id: number }>[];
+    return [
+      this.accounts,
+      this.assistants,
+      this.phoneNumbers,
+      this.numberOffers,
+      this.charges,
+      this.knowledgebases,
+      this.tools,
+      this.campaigns,
+      this.leads,
+      this.secondaryContacts,
+      this.calls,
+    ] as unknown as Table<{ id: number }>[];
   }
 
   clear(): void {

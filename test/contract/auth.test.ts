@@ -96,7 +96,7 @@ contract('route-level errors', (api) => {
   it('answers a route that throws unexpectedly with 500 shape A and keeps serving', async () => {
     const sim = api().sim;
     // Break one table method to stand for an unexpected failure inside a service.
-    (sim.db.assistants as unknown as { where: unknown }).where = () => {
+    (sim.db.assistants as unknown as { select: unknown }).select = () => {
       throw new Error('boom');
     };
     const failed = await api().get('/user/assistants/get');

@@ -12,6 +12,7 @@ import { pipelineAssistant } from '../support/fixtures.js';
 const START_MS = Date.parse(START);
 const CREATED_AT = '2026-03-02T09:00:00.000000Z';
 const DEFAULT_PLAN = { max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 5 };
+const DEFAULT_RATES = { ai_per_minute: 0.1, carrier_per_minute: 0.01 };
 const DEFAULT_ACCOUNT = {
   id: 1,
   name: 'Voxsim Test Account',
@@ -21,6 +22,7 @@ const DEFAULT_ACCOUNT = {
   has_payment_method: true,
   timezone: 'UTC',
   plan: DEFAULT_PLAN,
+  rates: DEFAULT_RATES,
 };
 /** Every create field given. */
 const SECOND_ACCOUNT_INPUT = {
@@ -393,13 +395,13 @@ contract('control: accounts', (api) => {
   it('creates an account with every field given and answers 201 with it', async () => {
     const res = await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
     expect(res.status).toBe(201);
-    expect(res.body).toStrictEqual({ id: 2, ...SECOND_ACCOUNT_INPUT });
+    expect(res.body).toStrictEqual({ id: 2, ...SECOND_ACCOUNT_INPUT, rates: DEFAULT_RATES });
   });
 
   it('gives an account created with only name, email and key the default balance, payment method, timezone and plan', async () => {
     const res = await api().post('/__sim/accounts', NAMED);
     expect(res.status).toBe(201);
-    expect(res.body).toStrictEqual({ id: 2, ...NAMED, balance: 100, has_payment_method: true, timezone: 'UTC', plan: DEFAULT_PLAN });
+    expect(res.body).toStrictEqual({ id: 2, ...NAMED, balance: 100, has_payment_method: true, timezone: 'UTC', plan: DEFAULT_PLAN, rates: DEFAULT_RATES });
   });
 
   it('generates the name, email and api key of an account created with an empty body', async () => {
@@ -414,6 +416,7 @@ contract('control: accounts', (api) => {
       has_payment_method: true,
       timezone: 'UTC',
       plan: DEFAULT_PLAN,
+      rates: DEFAULT_RATES,
     });
   });
 
@@ -512,7 +515,7 @@ contract('control: accounts', (api) => {
     await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
     const res = await api().get('/__sim/accounts');
     expect(res.status).toBe(200);
-    expect(res.body).toStrictEqual({ data: [DEFAULT_ACCOUNT, { id: 2, ...SECOND_ACCOUNT_INPUT }] });
+    expect(res.body).toStrictEqual({ data: [DEFAULT_ACCOUNT, { id: 2, ...SECOND_ACCOUNT_INPUT, rates: DEFAULT_RATES }] });
   });
 
   it('lists the same accounts in-process', async () => {
@@ -867,5 +870,264 @@ contract('control: faults', (api) => {
   it('refuses the same rule in-process with the same error', async () => {
     const res = await api().post('/__sim/faults', { method: 'DELETE' });
     expect(await refusal(() => api().sim.control.faults.add({ method: 'DELETE' }))).toStrictEqual({ status: 422, body: res.body });
+  });
+});
+
+contract('control: calls, charges and rates', (api) => {
+  const CALL = { client_phone_number: '+14155550123', created_at: '2026-03-01T10:15:30Z' };
+
+  async function buyNumber(key = 'sim_test_key'): Promise<{ id: number; phone_number: string }> {
+    const found = await api().get('/user/phone-numbers/search', { key });
+    const res = await api().post('/user/phone-numbers/purchase', { phone_number: found.body.data[0].phone_number }, { key });
+    expect(res.status).toBe(201);
+    return res.body.data;
+  }
+
+  it('inserts a call and answers 201 with the record as GET /user/calls/{id} shows it', async () => {
+    const assistant = await createAssistant(api());
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, status: 'no-answer', duration: 0 });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ id: 1, assistant_id: assistant, assistant_name: 'Sales Assistant', status: 'no-answer', created_at: '2026-03-01 10:15:30' });
+    expect((await api().get('/user/calls/1')).body).toStrictEqual(res.body);
+  });
+
+  it('fills a finished outbound call stamped now when only the assistant and client are given', async () => {
+    const assistant = await createAssistant(api());
+    const res = await api().post('/__sim/calls', { assistant_id: assistant, client_phone_number: '+14155550123' });
+    expect(res.body).toStrictEqual({
+      id: 1,
+      assistant_id: assistant,
+      assistant_name: 'Sales Assistant',
+      campaign_id: null,
+      campaign_name: null,
+      type: 'outbound',
+      duration: 0,
+      assistant_phone_number: '',
+      client_phone_number: '+14155550123',
+      status: 'completed',
+      transcript: '',
+      variables: {},
+      evaluation: {},
+      webhook_response: null,
+      carrier_cost: 0,
+      total_cost: 0,
+      answered_by: 'human',
+      recording_url: null,
+      created_at: '2026-03-02 09:00:00',
+      updated_at: '2026-03-02 09:00:00',
+    });
+  });
+
+  it('inserts a call for the named account only', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    const assistant = await api().post('/user/assistant', pipelineAssistant(), { key: 'sim_second_key' });
+    const res = await api().post('/__sim/calls', { ...CALL, account_id: 2, assistant_id: assistant.body.data.id });
+    expect(res.status).toBe(201);
+    expect((await api().get('/user/calls', { key: 'sim_second_key' })).body.total).toBe(1);
+    expect((await api().get('/user/calls')).body.total).toBe(0);
+  });
+
+  it('rejects an unknown assistant with 422 shape B on assistant_id', async () => {
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: 99 });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The selected assistant id is invalid.', errors: { assistant_id: ['The selected assistant id is invalid.'] } });
+  });
+
+  it("rejects another account's assistant with 422 shape B on assistant_id", async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    const assistant = await api().post('/user/assistant', pipelineAssistant(), { key: 'sim_second_key' });
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant.body.data.id });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ assistant_id: ['The selected assistant id is invalid.'] });
+  });
+
+  it('rejects a created_at that is not an ISO time with 422 shape B on created_at', async () => {
+    const assistant = await createAssistant(api());
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, created_at: 'yesterday' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The created at must be an ISO 8601 time.', errors: { created_at: ['The created at must be an ISO 8601 time.'] } });
+  });
+
+  it('rejects an unknown account with 422 shape B on account_id', async () => {
+    const res = await api().post('/__sim/calls', { ...CALL, account_id: 99, assistant_id: 1 });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The selected account id is invalid.', errors: { account_id: ['The selected account id is invalid.'] } });
+  });
+
+  it('rejects an unknown campaign with 422 shape B on campaign_id', async () => {
+    const assistant = await createAssistant(api());
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, campaign_id: 99 });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ campaign_id: ['The selected campaign id is invalid.'] });
+  });
+
+  it('rejects an unknown status with 422 shape B on status', async () => {
+    const assistant = await createAssistant(api());
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, status: 'done' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ status: ['The selected status is invalid.'] });
+  });
+
+  it('names every missing field', async () => {
+    const res = await api().post('/__sim/calls', {});
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      assistant_id: ['The assistant id field is required.'],
+      client_phone_number: ['The client phone number field is required.'],
+    });
+  });
+
+  it('inserts nothing when refused', async () => {
+    const assistant = await createAssistant(api());
+    await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, created_at: 'yesterday' });
+    expect((await api().get('/user/calls')).body.total).toBe(0);
+    expect((await api().post('/__sim/calls', { ...CALL, assistant_id: assistant })).body.id).toBe(1);
+  });
+
+  it('inserts the same call in-process', async () => {
+    const assistant = await createAssistant(api());
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant });
+    const sim = fresh();
+    const headers = { authorization: 'Bearer sim_test_key' };
+    await sim.handle({ method: 'POST', path: '/user/assistant', headers, body: JSON.stringify(pipelineAssistant()) });
+    expect(sim.control.calls.insert({ ...CALL, assistant_id: assistant })).toStrictEqual(res.body);
+  });
+
+  it('refuses the same call in-process with the same error', async () => {
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: 99 });
+    expect(await refusal(() => api().sim.control.calls.insert({ ...CALL, assistant_id: 99 }))).toStrictEqual({ status: 422, body: res.body });
+  });
+
+  it('refuses an account_id that is not a whole number', async () => {
+    const res = await api().get('/__sim/charges', { query: { account_id: 'abc' } });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The account id must be an integer.', errors: { account_id: ['The account id must be an integer.'] } });
+  });
+
+  it('lists no charges before any purchase', async () => {
+    const res = await api().get('/__sim/charges');
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ data: [] });
+  });
+
+  it('lists the charges of every account, oldest first', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    await api().patch('/__sim/accounts/2', { has_payment_method: true });
+    const first = await buyNumber();
+    await api().sim.control.clock.advance({ by: '1h' });
+    const second = await buyNumber('sim_second_key');
+    const res = await api().get('/__sim/charges');
+    expect(res.body).toStrictEqual({
+      data: [
+        {
+          id: 1,
+          account_id: 1,
+          phone_number_id: first.id,
+          phone_number: first.phone_number,
+          amount: 1.15,
+          billing_price_id: 'price_us_local_monthly',
+          period_start: CREATED_AT,
+          period_end: '2026-04-02T09:00:00.000000Z',
+          created_at: CREATED_AT,
+        },
+        {
+          id: 2,
+          account_id: 2,
+          phone_number_id: second.id,
+          phone_number: second.phone_number,
+          amount: 1.15,
+          billing_price_id: 'price_us_local_monthly',
+          period_start: '2026-03-02T10:00:00.000000Z',
+          period_end: '2026-04-02T10:00:00.000000Z',
+          created_at: '2026-03-02T10:00:00.000000Z',
+        },
+      ],
+    });
+  });
+
+  it('lists the charges of one account with ?account_id', async () => {
+    await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
+    await api().patch('/__sim/accounts/2', { has_payment_method: true });
+    await buyNumber();
+    const second = await buyNumber('sim_second_key');
+    const res = await api().get('/__sim/charges', { query: { account_id: 2 } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((c: { id: number; account_id: number; phone_number: string }) => [c.id, c.account_id, c.phone_number])).toEqual([[2, 2, second.phone_number]]);
+  });
+
+  it('lists no charges for an account without any', async () => {
+    await buyNumber();
+    expect((await api().get('/__sim/charges', { query: { account_id: 99 } })).body).toStrictEqual({ data: [] });
+  });
+
+  it('lists the same charges in-process', async () => {
+    await buyNumber();
+    await api().sim.control.clock.advance({ by: '31d' });
+    const all = await api().get('/__sim/charges');
+    const one = await api().get('/__sim/charges', { query: { account_id: 1 } });
+    expect(all.body.data).toHaveLength(2);
+    expect(api().sim.control.charges.list()).toStrictEqual(all.body);
+    expect(api().sim.control.charges.list({ account_id: 1 })).toStrictEqual(one.body);
+  });
+
+  it('creates an account with the rates given', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, rates: { ai_per_minute: 0.25, carrier_per_minute: 0.02 } });
+    expect(res.status).toBe(201);
+    expect(res.body.rates).toStrictEqual({ ai_per_minute: 0.25, carrier_per_minute: 0.02 });
+  });
+
+  it('fills a rate not given with its default on create', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, rates: { carrier_per_minute: 0.05 } });
+    expect(res.body.rates).toStrictEqual({ ai_per_minute: 0.1, carrier_per_minute: 0.05 });
+  });
+
+  it('accepts rates of 0', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, rates: { ai_per_minute: 0, carrier_per_minute: 0 } });
+    expect(res.status).toBe(201);
+    expect(res.body.rates).toStrictEqual({ ai_per_minute: 0, carrier_per_minute: 0 });
+  });
+
+  it('merges a rates change into the current rates', async () => {
+    await api().patch('/__sim/accounts/1', { rates: { carrier_per_minute: 0.03 } });
+    const res = await api().patch('/__sim/accounts/1', { rates: { ai_per_minute: 0.12 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ ...DEFAULT_ACCOUNT, rates: { ai_per_minute: 0.12, carrier_per_minute: 0.03 } });
+    expect((await api().get('/__sim/accounts')).body.data[0].rates).toStrictEqual({ ai_per_minute: 0.12, carrier_per_minute: 0.03 });
+  });
+
+  it('rejects a negative rate on create with 422 shape B on the nested field, creating nothing', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, rates: { ai_per_minute: -0.01 } });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The rates.ai per minute must be at least 0.', errors: { 'rates.ai_per_minute': ['The rates.ai per minute must be at least 0.'] } });
+    expect((await api().get('/__sim/accounts')).body.data).toHaveLength(1);
+  });
+
+  it('rejects a negative rate on patch with 422 shape B and changes nothing', async () => {
+    const res = await api().patch('/__sim/accounts/1', { rates: { ai_per_minute: 0.5, carrier_per_minute: -1 } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ 'rates.carrier_per_minute': ['The rates.carrier per minute must be at least 0.'] });
+    expect((await api().get('/__sim/accounts')).body.data[0].rates).toStrictEqual(DEFAULT_RATES);
+  });
+
+  it('rejects rates that are not an object with 422 shape B on rates', async () => {
+    const res = await api().patch('/__sim/accounts/1', { rates: 0.1 });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The rates must be an object.', errors: { rates: ['The rates must be an object.'] } });
+  });
+
+  it('rejects a rate given as a string with 422 shape B', async () => {
+    const res = await api().patch('/__sim/accounts/1', { rates: { ai_per_minute: '0.1' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ 'rates.ai_per_minute': ['The rates.ai per minute must be a number.'] });
+  });
+
+  it('changes the rates the same way in-process', async () => {
+    const res = await api().patch('/__sim/accounts/1', { rates: { ai_per_minute: 0.3 } });
+    expect(fresh().control.accounts.patch(1, { rates: { ai_per_minute: 0.3 } })).toStrictEqual(res.body);
+  });
+
+  it('refuses the same rates in-process with the same error', async () => {
+    const res = await api().patch('/__sim/accounts/1', { rates: { ai_per_minute: -1 } });
+    expect(await refusal(() => api().sim.control.accounts.patch(1, { rates: { ai_per_minute: -1 } }))).toStrictEqual({ status: 422, body: res.body });
   });
 });

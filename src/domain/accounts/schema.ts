@@ -13,6 +13,14 @@ export interface Plan {
 
 export const DEFAULT_PLAN: Plan = { max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 5 };
 
+/** Per-minute prices of calls (decisions: Billing defaults), in micro-dollars. */
+export interface Rates {
+  ai_per_minute_micros: number;
+  carrier_per_minute_micros: number;
+}
+
+export const DEFAULT_RATES: Rates = { ai_per_minute_micros: 100_000, carrier_per_minute_micros: 10_000 };
+
 export interface Account {
   id: number;
   name: string;
@@ -22,6 +30,7 @@ export interface Account {
   has_payment_method: boolean;
   timezone: string;
   plan: Plan;
+  rates: Rates;
   created_at: number;
 }
 
@@ -43,6 +52,10 @@ const planInput = z.object({
   max_tools: int(0, 100).optional(),
 });
 
+const price = () =>
+  z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).max(1000, { error: RULE_MESSAGES.maxNumeric.replace(':max', '1000') });
+const ratesInput = z.object({ ai_per_minute: price().optional(), carrier_per_minute: price().optional() });
+
 const accountFields = {
   name: str(255).min(1).optional(),
   email: str(255).email({ error: 'The :attribute must be a valid email address.' }).optional(),
@@ -56,6 +69,7 @@ const accountFields = {
   has_payment_method: z.boolean().optional(),
   timezone: timezone.optional(),
   plan: planInput.optional(),
+  rates: ratesInput.optional(),
 };
 
 /** `POST /__sim/accounts` and `createSimulator({accounts})`. */
@@ -77,6 +91,7 @@ export function serialiseAccount(a: Account) {
     has_payment_method: a.has_payment_method,
     timezone: a.timezone,
     plan: { ...a.plan },
+    rates: { ai_per_minute: fromMicros(a.rates.ai_per_minute_micros), carrier_per_minute: fromMicros(a.rates.carrier_per_minute_micros) },
   };
 }
 

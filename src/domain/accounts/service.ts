@@ -5,7 +5,14 @@ import { ErrorBag } from '../../core/validation.js';
 import { provisionCatalog } from '../catalog/service.js';
 import { accountCtx } from '../context.js';
 import type { SimState } from '../core-services.js';
-import { DEFAULT_BALANCE_USD, DEFAULT_PLAN, type Account, type AccountInput, type AccountPatch } from './schema.js';
+import { DEFAULT_BALANCE_USD, DEFAULT_PLAN, DEFAULT_RATES, type Account, type AccountInput, type AccountPatch, type Rates } from './schema.js';
+
+function ratesOf(input: AccountInput['rates'], base: Rates): Rates {
+  return {
+    ai_per_minute_micros: input?.ai_per_minute === undefined ? base.ai_per_minute_micros : toMicros(input.ai_per_minute),
+    carrier_per_minute_micros: input?.carrier_per_minute === undefined ? base.carrier_per_minute_micros : toMicros(input.carrier_per_minute),
+  };
+}
 
 export const ACCOUNT_MESSAGES = {
   notFound: 'Account not found.',
@@ -35,6 +42,7 @@ export function createAccount(state: SimState, input: AccountInput): Account {
     has_payment_method: input.has_payment_method ?? true,
     timezone: input.timezone ?? 'UTC',
     plan: { ...DEFAULT_PLAN, ...input.plan },
+    rates: ratesOf(input.rates, DEFAULT_RATES),
     created_at: state.clock.now(),
   });
   provisionCatalog(accountCtx(account, state.db, state.clock, state.random));
@@ -54,6 +62,7 @@ export function patchAccount(state: SimState, id: number, patch: AccountPatch): 
     ...(patch.has_payment_method !== undefined && { has_payment_method: patch.has_payment_method }),
     ...(patch.timezone !== undefined && { timezone: patch.timezone }),
     ...(patch.plan !== undefined && { plan: { ...account.plan, ...patch.plan } }),
+    ...(patch.rates !== undefined && { rates: ratesOf(patch.rates, account.rates) }),
   });
 }
 

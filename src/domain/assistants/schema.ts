@@ -7,6 +7,7 @@ import { pageQuery } from '../../core/pagination.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, num, oneOf, str, strBetween, url } from '../../core/validation.js';
 import { MODES, type Mode } from '../catalog/data.js';
+import { E164, E164_RULE } from '../phone-numbers/schema.js';
 
 export const ASSISTANT_TYPES = ['inbound', 'outbound'] as const;
 export const KNOWLEDGEBASE_MODES = ['function_call', 'prompt'] as const;
@@ -15,9 +16,7 @@ export const AMBIENT_SOUNDS = ['off', 'office', 'city', 'forest', 'crowded_room'
 export const SCHEMA_TYPES = ['string', 'number', 'bool'] as const;
 export const FILLER_KEYS = ['positive', 'negative', 'question', 'neutral'] as const;
 
-/** E.164: a plus, a non-zero digit, then 6 to 14 digits. */
-export const E164 = /^\+[1-9]\d{6,14}$/;
-const e164 = () => z.string().regex(E164, { error: 'The :attribute must be a phone number in E.164 format.' });
+const e164 = () => z.string().regex(E164, { error: E164_RULE });
 const requiredText = (max?: number) => str(max).min(1);
 const timezone = () => z.string().refine(isTimezone, { error: RULE_MESSAGES.timezone });
 

@@ -5,6 +5,7 @@
 import { ErrorBag, cloneJson } from '../../core/validation.js';
 import type { Mode } from '../catalog/data.js';
 import type { AccountCtx } from '../context.js';
+import { isUsable } from '../phone-numbers/service.js';
 import { ASSISTANT_MESSAGES, assistantErrors } from './errors.js';
 import { DEFAULTS, type Assistant, type AssistantInput, type AssistantSettings } from './schema.js';
 
@@ -108,7 +109,8 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
   // Rules 2 and 3: the number belongs to the account; an inbound assistant cannot take a caller ID or a held number.
   if (s.phone_number_id !== null) {
     const number = ctx.phoneNumbers.get(s.phone_number_id);
-    if (!number) bag.rule('phone_number_id', 'exists');
+    // A released number is still the account's until its period ends, but cannot be newly assigned.
+    if (!number || (input.phone_number_id !== undefined && !isUsable(number))) bag.rule('phone_number_id', 'exists');
     else if (s.type === 'inbound') {
       if (number.type === 'caller_id') bag.add('phone_number_id', ASSISTANT_MESSAGES.callerIdInbound);
       else if (ctx.assistants.where('inbound_number', number.id).some((a) => a.id !== selfId)) bag.add('phone_number_id', ASSISTANT_MESSAGES.numberTaken);

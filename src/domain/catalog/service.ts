@@ -2,6 +2,7 @@
 import { shapeA } from '../../core/errors.js';
 import type { AccountCtx } from '../context.js';
 import type { PhoneNumber } from '../phone-numbers/schema.js';
+import { isUsable } from '../phone-numbers/service.js';
 import type { Mode, ModelType, Provider } from './data.js';
 import type { Knowledgebase, Tool } from './schema.js';
 
@@ -28,13 +29,14 @@ export function listProviders(providers: readonly Provider[], languageId?: numbe
 
 /**
  * Numbers an assistant may use (decisions: Numbers eligible for an assistant): inbound
- * excludes caller-ID numbers and numbers held by an inbound assistant.
+ * excludes caller-ID numbers and numbers held by an inbound assistant; a released number
+ * waiting for its period to end is no longer offered.
  */
 export function listEligibleNumbers(ctx: AccountCtx, type?: 'inbound' | 'outbound'): { number: PhoneNumber; available: boolean }[] {
   const held = (n: PhoneNumber) => ctx.assistants.where('inbound_number', n.id).length > 0;
   return ctx.phoneNumbers
     .list()
-    .filter((n) => type !== 'inbound' || (n.type !== 'caller_id' && !held(n)))
+    .filter((n) => isUsable(n) && (type !== 'inbound' || (n.type !== 'caller_id' && !held(n))))
     .map((number) => ({ number, available: ctx.assistants.where('phone_number', number.id).length === 0 }));
 }
 

@@ -1,5 +1,13 @@
-/** Phone numbers owned by accounts (spec: Phone number (account list)). */
+/** Phone numbers (spec: Phone number (account list), Available number, Phone numbers endpoints). */
+import { z } from 'zod';
+import { fromMicros } from '../../core/money.js';
 import { formatIsoUtc } from '../../core/time.js';
+import { RULE_MESSAGES, oneOf } from '../../core/validation.js';
+
+/** E.164: a plus, a non-zero digit, then 6 to 14 digits. */
+export const E164 = /^\+[1-9]\d{6,14}$/;
+/** The message of the E.164 format rule (`:attribute` is the field). */
+export const E164_RULE = 'The :attribute must be a phone number in E.164 format.';
 
 export const NUMBER_TYPES = ['normal', 'sip', 'caller_id'] as const;
 export type NumberType = (typeof NUMBER_TYPES)[number];
@@ -10,6 +18,25 @@ export const TYPE_LABELS: Record<NumberType, string> = {
   caller_id: 'Caller ID',
 };
 
+/** The countries numbers can be searched in (spec: Search numbers). */
+export const SEARCH_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT'] as const;
+export type SearchCountry = (typeof SEARCH_COUNTRIES)[number];
+export const ADDRESS_REQUIREMENTS = ['none', 'local', 'foreign', 'inventory'] as const;
+
+/** The monthly subscription of a purchased (`normal`) number. */
+export interface Subscription {
+  /** 0 for the month after purchase, then 1, 2, ... */
+  period: number;
+  price_micros: number;
+  billing_price_id: string;
+  period_start: number;
+  period_end: number;
+  /** A cancelled subscription ends the number at `period_end`. */
+  cancelled: boolean;
+  /** The clock event that renews or ends it. */
+  event_id: number;
+}
+
 export interface PhoneNumber {
   id: number;
   account_id: number;
@@ -19,8 +46,48 @@ export interface PhoneNumber {
   sms_capable: boolean;
   region: string;
   has_active_subscription: boolean;
+  subscription: Subscription | null;
   created_at: number;
 }
+
+/** A number this account was shown by a search; purchase accepts only these. */
+export interface NumberOffer {
+  id: number;
+  account_id: number;
+  phone_number: string;
+  phone_number_formatted: string;
+  country_code: SearchCountry;
+  price_micros: number;
+  billing_price_id: string;
+  address_requirements: (typeof ADDRESS_REQUIREMENTS)[number];
+  sms_capable: boolean;
+  created_at: number;
+}
+
+/** A monthly charge of a number subscription, to the payment method on file. */
+export interface Charge {
+  id: number;
+  account_id: number;
+  phone_number_id: number;
+  phone_number: string;
+  amount_micros: number;
+  billing_price_id: string;
+  period_start: number;
+  period_end: number;
+  created_at: number;
+}
+
+export const SearchQuery = z.object({
+  country_code: oneOf(SEARCH_COUNTRIES).default('US'),
+  contains: z
+    .string()
+    .max(10, { error: RULE_MESSAGES.maxString.replace(':max', '10') })
+    .regex(/^\d*$/, { error: RULE_MESSAGES.digits })
+    .optional(),
+});
+export type SearchQuery = z.infer<typeof SearchQuery>;
+
+export const PurchaseBody = z.object({ phone_number: z.string().min(1) });
 
 /** A number as the account list shows it. */
 export function serialisePhoneNumber(n: PhoneNumber) {
@@ -34,5 +101,37 @@ export function serialisePhoneNumber(n: PhoneNumber) {
     region: n.region,
     has_active_subscription: n.has_active_subscription,
     created_at: formatIsoUtc(n.created_at),
+  };
+}
+
+/** A search result (spec: Available number). */
+export function serialiseOffer(o: NumberOffer) {
+  return {
+    phone_number: o.phone_number,
+    phone_number_formatted: o.phone_number_formatted,
+    country_code: o.country_code,
+    price: fromMicros(o.price_micros),
+    billing_price_id: o.billing_price_id,
+    address_requirements: o.address_requirements,
+    sms_capable: o.sms_capable,
+  };
+}
+
+/** The purchase answer's record (spec: Purchase number). */
+export function serialisePurchased(n: PhoneNumber) {
+  return { id: n.id, phone_number: n.phone_number, country_code: n.country_code, type: n.type, sms_capable: n.sms_capable };
+}
+
+export function serialiseCharge(c: Charge) {
+  return {
+    id: c.id,
+    account_id: c.account_id,
+    phone_number_id: c.phone_number_id,
+    phone_number: c.phone_number,
+    amount: fromMicros(c.amount_micros),
+    billing_price_id: c.billing_price_id,
+    period_start: formatIsoUtc(c.period_start),
+    period_end: formatIsoUtc(c.period_end),
+    created_at: formatIsoUtc(c.created_at),
   };
 }

@@ -1,21 +1,63 @@
-/** Phone numbers that reach an account outside the purchase flow (control API: sip and caller-ID numbers). */
+/**
+ * Phone numbers: search, purchase, list, release, and the monthly subscription on the
+ * clock (spec: Phone numbers; Phone number release behaviour; decisions: Release of a
+ * normal number, Billing period).
+ */
 import parsePhoneNumber from 'libphonenumber-js/max';
 import { z } from 'zod';
-import { ErrorBag, int, oneOf } from '../../core/validation.js';
+import { shapeC } from '../../core/errors.js';
+import { toMicros } from '../../core/money.js';
+import { SeededRandom } from '../../core/random.js';
+import { addMonthsUtc, formatSqlUtc } from '../../core/time.js';
+import { ErrorBag, int, oneOf, ruleMessage } from '../../core/validation.js';
+import countries from '../../../fixtures/number-countries.json' with { type: 'json' };
+import type { AccountCtx } from '../context.js';
 import type { SimState } from '../core-services.js';
-import type { PhoneNumber } from './schema.js';
+import { E164, E164_RULE, type NumberOffer, type PhoneNumber, type SearchCountry, type SearchQuery } from './schema.js';
 
 export const PHONE_MESSAGES = {
+  purchased: 'Phone number purchased successfully.',
+  noPaymentMethod: 'A payment method is required to purchase a phone number. Please add a payment method to your account.',
+  inUse: 'This phone number is already in use.',
+  notOffered: 'This phone number is not available for purchase. Please search for available numbers first.',
+  notFound: 'Phone number not found.',
+  cancelled: (until: string) => `Subscription cancelled. The phone number stays active until ${until} UTC, then it is released.`,
+  alreadyCancelled: 'The subscription of this phone number is already cancelled.',
+  deleted: 'Phone number deleted successfully.',
+  callerIdDeleted: 'Caller ID deleted and removed from the telephony provider.',
   invalidNumber: 'The phone number must be a valid phone number in E.164 format.',
   taken: 'The phone number has already been taken.',
 } as const;
 
-export const InsertNumberBody = z.object({
-  account_id: int(1),
-  type: oneOf(['sip', 'caller_id']),
-  phone_number: z.string().min(1),
-});
-export type InsertNumberInput = z.infer<typeof InsertNumberBody>;
+export const phoneErrors = {
+  noPaymentMethod: () => shapeC(402, PHONE_MESSAGES.noPaymentMethod),
+  inUse: () => shapeC(400, PHONE_MESSAGES.inUse),
+  notOffered: () => shapeC(400, PHONE_MESSAGES.notOffered),
+  notFound: () => shapeC(404, PHONE_MESSAGES.notFound),
+  alreadyCancelled: () => shapeC(400, PHONE_MESSAGES.alreadyCancelled),
+};
+
+/** Clock event that renews a subscription or, once cancelled, ends the number. */
+export const PERIOD_END_EVENT = 'phone_number.period_end';
+export interface PeriodEndPayload {
+  account_id: number;
+  phone_number_id: number;
+}
+
+interface CountryPlan {
+  country_code: SearchCountry;
+  prefixes: string[];
+  pattern: string;
+  price: number;
+  address_requirements: NumberOffer['address_requirements'];
+  sms_capable: boolean;
+}
+
+const COUNTRY_PLANS = new Map((countries as CountryPlan[]).map((c) => [c.country_code, c]));
+const CALLING_CODES: Record<SearchCountry, string> = { US: '1', CA: '1', GB: '44', AU: '61', IL: '972', PL: '48', FI: '358', NL: '31', DK: '45', IT: '39' };
+/** How many numbers a search answers at most. */
+export const SEARCH_RESULTS = 10;
+const SEARCH_ATTEMPTS = 400;
 
 /** The provisioning region of a number's country. Divergence: the platform's region names are not shown; ours are short codes. */
 export function regionOf(country: string): string {
@@ -26,11 +68,168 @@ export function regionOf(country: string): string {
 
 /** Reads an E.164 number and its country; `undefined` when it is not a valid number. */
 export function readE164(text: string): { number: string; country: string } | undefined {
-  if (!/^\+[1-9]\d{6,14}$/.test(text)) return undefined;
+  if (!E164.test(text)) return undefined;
   const parsed = parsePhoneNumber(text);
   if (!parsed?.isValid() || !parsed.country) return undefined;
   return { number: parsed.number, country: parsed.country };
 }
+
+/** Whether a number can still place and take calls: a cancelled subscription has left the rotation. */
+export function isUsable(n: PhoneNumber): boolean {
+  return n.type !== 'normal' || n.has_active_subscription;
+}
+
+/**
+ * Purchasable numbers: a function of the seed, the country and `contains` alone, so the
+ * same search answers the same numbers, less those already taken (spec: Search numbers).
+ * Every answer is remembered as an offer to this account; purchase accepts only offers.
+ */
+export function searchNumbers(ctx: AccountCtx, query: SearchQuery): NumberOffer[] {
+  const plan = COUNTRY_PLANS.get(query.country_code)!;
+  const contains = query.contains ?? '';
+  const random = SeededRandom.derive(ctx.seed, 'number-search', plan.country_code, contains);
+  const found = new Map<string, string>();
+  for (let attempt = 0; attempt < SEARCH_ATTEMPTS && found.size < SEARCH_RESULTS; attempt++) {
+    const prefix = plan.prefixes[random.int(0, plan.prefixes.length - 1)]!;
+    let national = prefix + plan.pattern.replace(/N/g, () => String(random.int(2, 9))).replace(/X/g, () => String(random.int(0, 9)));
+    if (contains.length > 0) {
+      if (contains.length > national.length) break;
+      const at = random.int(0, national.length - contains.length);
+      national = national.slice(0, at) + contains + national.slice(at + contains.length);
+    }
+    const parsed = parsePhoneNumber(`+${CALLING_CODES[plan.country_code]}${national}`);
+    if (!parsed?.isValid() || parsed.country !== plan.country_code) continue;
+    if (!parsed.number.slice(1).includes(contains) || found.has(parsed.number) || ctx.numberInUse(parsed.number)) continue;
+    found.set(parsed.number, parsed.formatInternational());
+  }
+  const now = ctx.now();
+  return [...found].map(([number, formatted]) => {
+    const offer = {
+      phone_number: number,
+      phone_number_formatted: formatted,
+      country_code: plan.country_code,
+      price_micros: toMicros(plan.price),
+      billing_price_id: `price_${plan.country_code.toLowerCase()}_local_monthly`,
+      address_requirements: plan.address_requirements,
+      sms_capable: plan.sms_capable,
+      created_at: now,
+    };
+    const known = ctx.numberOffers.where('account_number', `${ctx.account.id}:${number}`)[0];
+    return known ? ctx.numberOffers.update(known.id, offer) : ctx.numberOffers.insert(offer);
+  });
+}
+
+/**
+ * Buys a number from this account's search results: a `normal` number with a monthly
+ * subscription charged to the payment method and renewed on the clock (spec: Purchase number).
+ */
+export function purchaseNumber(ctx: AccountCtx, text: string): PhoneNumber {
+  if (!E164.test(text)) new ErrorBag().add('phone_number', ruleMessage(E164_RULE, 'phone_number')).throwIfAny();
+  if (!ctx.account.has_payment_method) throw phoneErrors.noPaymentMethod();
+  if (ctx.numberInUse(text)) throw phoneErrors.inUse();
+  const offer = ctx.numberOffers.where('account_number', `${ctx.account.id}:${text}`)[0];
+  if (!offer) throw phoneErrors.notOffered();
+  const now = ctx.now();
+  const number = ctx.phoneNumbers.insert({
+    phone_number: offer.phone_number,
+    country_code: offer.country_code,
+    type: 'normal',
+    sms_capable: offer.sms_capable,
+    region: regionOf(offer.country_code),
+    has_active_subscription: true,
+    subscription: null,
+    created_at: now,
+  });
+  return startPeriod(ctx, number, 0);
+}
+
+/** Charges billing period `index` (0 = the month after purchase) and schedules its end. */
+function startPeriod(ctx: AccountCtx, number: PhoneNumber, index: number): PhoneNumber {
+  const offerPrice = number.subscription?.price_micros ?? toMicros(COUNTRY_PLANS.get(number.country_code as SearchCountry)!.price);
+  const priceId = number.subscription?.billing_price_id ?? `price_${number.country_code.toLowerCase()}_local_monthly`;
+  const periodStart = addMonthsUtc(number.created_at, index);
+  const periodEnd = addMonthsUtc(number.created_at, index + 1);
+  ctx.charges.insert({
+    phone_number_id: number.id,
+    phone_number: number.phone_number,
+    amount_micros: offerPrice,
+    billing_price_id: priceId,
+    period_start: periodStart,
+    period_end: periodEnd,
+    created_at: ctx.now(),
+  });
+  const eventId = ctx.schedule<PeriodEndPayload>(periodEnd, PERIOD_END_EVENT, { account_id: ctx.account.id, phone_number_id: number.id });
+  return ctx.phoneNumbers.update(number.id, {
+    subscription: { period: index, price_micros: offerPrice, billing_price_id: priceId, period_start: periodStart, period_end: periodEnd, cancelled: false, event_id: eventId },
+  });
+}
+
+/** The clock reached the end of a billing period: renew, or release a cancelled number. */
+export function endBillingPeriod(ctx: AccountCtx, payload: PeriodEndPayload): void {
+  const number = ctx.phoneNumbers.get(payload.phone_number_id);
+  if (!number?.subscription) return;
+  if (number.subscription.cancelled) {
+    removeNumber(ctx, number);
+    return;
+  }
+  startPeriod(ctx, number, number.subscription.period + 1);
+}
+
+/** Numbers of all types, oldest first (spec: List phone numbers). */
+export function listNumbers(ctx: AccountCtx): PhoneNumber[] {
+  return ctx.phoneNumbers.list();
+}
+
+/** The number, or 404 shape C. */
+export function findNumber(ctx: AccountCtx, id: number): PhoneNumber {
+  const number = ctx.phoneNumbers.get(id);
+  if (!number) throw phoneErrors.notFound();
+  return number;
+}
+
+/**
+ * Releases a number (spec: Phone number release behaviour): a normal number's
+ * subscription is cancelled and the number stays until the period ends; sip and caller-ID
+ * numbers go at once. Either way inbound assistants and campaigns let go of it now.
+ * Answers the message of the release.
+ */
+export function releaseNumber(ctx: AccountCtx, id: number): string {
+  const number = findNumber(ctx, id);
+  if (number.type === 'normal') {
+    if (!number.subscription || number.subscription.cancelled) throw phoneErrors.alreadyCancelled();
+    ctx.phoneNumbers.update(number.id, { has_active_subscription: false, subscription: { ...number.subscription, cancelled: true } });
+    letGo(ctx, number, true);
+    return PHONE_MESSAGES.cancelled(formatSqlUtc(number.subscription.period_end));
+  }
+  removeNumber(ctx, number);
+  return number.type === 'caller_id' ? PHONE_MESSAGES.callerIdDeleted : PHONE_MESSAGES.deleted;
+}
+
+/** Inbound assistants (or, when it is gone for good, every assistant) unassign it; campaigns drop it. Calls keep their copy. */
+function letGo(ctx: AccountCtx, number: PhoneNumber, inboundOnly: boolean): void {
+  const now = ctx.now();
+  for (const assistant of ctx.assistants.where('phone_number', number.id)) {
+    if (!inboundOnly || assistant.type === 'inbound') ctx.assistants.update(assistant.id, { phone_number_id: null, updated_at: now });
+  }
+  for (const campaign of ctx.campaigns.list()) {
+    if (campaign.phone_number_ids.includes(number.id)) {
+      ctx.campaigns.update(campaign.id, { phone_number_ids: campaign.phone_number_ids.filter((n) => n !== number.id), updated_at: now });
+    }
+  }
+}
+
+function removeNumber(ctx: AccountCtx, number: PhoneNumber): void {
+  if (number.subscription) ctx.cancel(number.subscription.event_id);
+  letGo(ctx, number, false);
+  ctx.phoneNumbers.delete(number.id);
+}
+
+export const InsertNumberBody = z.object({
+  account_id: int(1),
+  type: oneOf(['sip', 'caller_id']),
+  phone_number: z.string().min(1),
+});
+export type InsertNumberInput = z.infer<typeof InsertNumberBody>;
 
 /**
  * Adds a sip or caller-ID number to an account (ARCHITECTURE §6: POST /__sim/phone-numbers).
@@ -51,6 +250,8 @@ export function insertPhoneNumber(state: SimState, input: InsertNumberInput): Ph
     sms_capable: false,
     region: regionOf(read!.country),
     has_active_subscription: false,
+    subscription: null,
     created_at: state.clock.now(),
   });
 }
+

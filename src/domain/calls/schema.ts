@@ -1,0 +1,109 @@
+/** Calls (spec: Call; List calls, Get call, Delete call; decisions: Start one call). */
+import { z } from 'zod';
+import { pageQuery } from '../../core/pagination.js';
+import { fromMicros } from '../../core/money.js';
+import { formatSqlUtc } from '../../core/time.js';
+import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/validation.js';
+import { DATES_ORDER_ERROR, dateFilters, datesInOrder } from '../leads/schema.js';
+
+export const CALL_STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
+export type CallType = (typeof CALL_TYPES)[number];
+export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
+
+export interface Call {
+  id: number;
+  account_id: number;
+  assistant_id: number | null;
+  assistant_name: string;
+  campaign_id: number | null;
+  campaign_name: string | null;
+  lead_id: number | null;
+  type: CallType;
+  duration: number;
+  assistant_phone_number: string;
+  client_phone_number: string;
+  status: CallStatus;
+  transcript: string;
+  variables: Record<string, unknown>;
+  /** Variables given when the call was started (make_call, lead variables). */
+  input_variables: Record<string, unknown>;
+  evaluation: Record<string, unknown>;
+  webhook_response: Record<string, unknown> | null;
+  carrier_cost_micros: number;
+  total_cost_micros: number;
+  answered_by: AnsweredBy;
+  recording_url: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const CallListQuery = pageQuery(15)
+  .extend({
+    status: oneOf(CALL_STATUSES).optional(),
+    type: oneOf(CALL_TYPES).optional(),
+    phone_number: z.string().max(64, { error: RULE_MESSAGES.maxString.replace(':max', '64') }).optional(),
+    assistant_id: queryInt().pipe(int()).optional(),
+    campaign_id: queryInt().pipe(int()).optional(),
+    ...dateFilters,
+  })
+  .refine(datesInOrder, DATES_ORDER_ERROR);
+export type CallListQuery = z.infer<typeof CallListQuery>;
+
+/** `POST /user/make_call` (decisions: Start one call). */
+export const MakeCallBody = z.object({
+  assistant_id: int(),
+  phone_number: z.string().min(1),
+  variables: freeObject().optional(),
+});
+
+/** `POST /__sim/calls`: a finished call record for tests that need history only. */
+export const InsertCallBody = z.object({
+  account_id: int(1).default(1),
+  assistant_id: int(),
+  campaign_id: int().nullable().optional(),
+  lead_id: int().nullable().optional(),
+  type: oneOf(CALL_TYPES).default('outbound'),
+  status: oneOf(CALL_STATUSES).default('completed'),
+  client_phone_number: z.string().min(1),
+  assistant_phone_number: z.string().min(1).optional(),
+  duration: int(0, 86_400).default(0),
+  transcript: z.string().default(''),
+  variables: freeObject().default({}),
+  evaluation: freeObject().default({}),
+  webhook_response: freeObject().nullable().default(null),
+  carrier_cost: z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).default(0),
+  total_cost: z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).default(0),
+  answered_by: oneOf(ANSWERED_BY).default('human'),
+  recording_url: z.string().url({ error: RULE_MESSAGES.url }).nullable().default(null),
+  created_at: z.string().optional(),
+});
+export type InsertCallInput = z.infer<typeof InsertCallBody>;
+
+/** A call as every route shows it (spec: Call table), plus the ids it belongs to. */
+export function serialiseCall(c: Call) {
+  return {
+    id: c.id,
+    assistant_id: c.assistant_id,
+    assistant_name: c.assistant_name,
+    campaign_id: c.campaign_id,
+    campaign_name: c.campaign_name,
+    type: c.type,
+    duration: c.duration,
+    assistant_phone_number: c.assistant_phone_number,
+    client_phone_number: c.client_phone_number,
+    status: c.status,
+    transcript: c.transcript,
+    variables: structuredClone(c.variables),
+    evaluation: structuredClone(c.evaluation),
+    webhook_response: c.webhook_response === null ? null : structuredClone(c.webhook_response),
+    carrier_cost: fromMicros(c.carrier_cost_micros),
+    total_cost: fromMicros(c.total_cost_micros),
+    answered_by: c.answered_by,
+    recording_url: c.recording_url,
+    created_at: formatSqlUtc(c.created_at),
+    updated_at: formatSqlUtc(c.updated_at),
+  };
+}

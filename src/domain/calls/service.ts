@@ -1,0 +1,173 @@
+/**
+ * Call records and starting one call (spec: Calls; decisions: Start one call,
+ * make_call checks in order, Balance and dialing, Assistant activation).
+ */
+import { shapeA } from '../../core/errors.js';
+import { parseInstant } from '../../core/time.js';
+import { dateWindow, partialNumberFilter } from '../leads/service.js';
+import { ErrorBag } from '../../core/validation.js';
+import { toMicros } from '../../core/money.js';
+import { accountCtx, type AccountCtx } from '../context.js';
+import type { SimState } from '../core-services.js';
+import { readE164 } from '../phone-numbers/service.js';
+import type { Call, CallListQuery, InsertCallInput } from './schema.js';
+
+export const CALL_MESSAGES = {
+  initiated: 'Call initiated successfully.',
+  deleted: 'Call deleted successfully.',
+  notFound: 'Call not found.',
+  assistantNotFound: 'Assistant not found.',
+  invalidNumber: 'Invalid phone number. Please provide the number in E.164 format, for example +14155550123.',
+  noAssistantNumber: 'The assistant has no phone number assigned. Assign a phone number to make calls.',
+  insufficientBalance: 'Insufficient balance to make call. Please top up your account.',
+} as const;
+
+export const callErrors = {
+  notFound: () => shapeA(404, CALL_MESSAGES.notFound),
+  assistantNotFound: () => shapeA(404, CALL_MESSAGES.assistantNotFound),
+  invalidNumber: () => shapeA(400, CALL_MESSAGES.invalidNumber),
+  noAssistantNumber: () => shapeA(400, CALL_MESSAGES.noAssistantNumber),
+  insufficientBalance: () => shapeA(422, CALL_MESSAGES.insufficientBalance),
+};
+
+/** Answered time is billed for at least this long (decisions: Billing defaults). */
+export const BILLING_MINIMUM_SECONDS = 30;
+
+/** Clock event that hands an initiated call to the call engine (ARCHITECTURE §4). */
+export const CALL_START_EVENT = 'call.start';
+export interface CallStartPayload {
+  account_id: number;
+  call_id: number;
+}
+
+/**
+ * The most a call of `maxDuration` seconds can cost: AI time per second (at least 30 s)
+ * plus carrier per started minute (decisions: Balance and dialing, Billing defaults).
+ */
+export function worstCaseCost(ctx: AccountCtx, maxDuration: number): number {
+  const { ai_per_minute_micros, carrier_per_minute_micros } = ctx.account.rates;
+  // AI time is billed with a 30 s minimum (decisions: Billing defaults).
+  const billedSeconds = Math.max(maxDuration, BILLING_MINIMUM_SECONDS);
+  return Math.ceil((ai_per_minute_micros * billedSeconds) / 60) + carrier_per_minute_micros * Math.ceil(maxDuration / 60);
+}
+
+/**
+ * Starts one outbound call: checks in the order of decisions.md, creates the call
+ * `initiated` and hands it to the call engine on the clock.
+ */
+export function makeCall(ctx: AccountCtx, input: { assistant_id: number; phone_number: string; variables?: Record<string, unknown> | undefined }): Call {
+  const client = readE164(input.phone_number);
+  if (!client) throw callErrors.invalidNumber();
+  const assistant = ctx.assistants.get(input.assistant_id);
+  if (!assistant || assistant.type !== 'outbound') throw callErrors.assistantNotFound();
+  const number = assistant.phone_number_id === null ? undefined : ctx.phoneNumbers.get(assistant.phone_number_id);
+  if (!number) throw callErrors.noAssistantNumber();
+  if (ctx.account.balance_micros < worstCaseCost(ctx, assistant.max_duration)) throw callErrors.insufficientBalance();
+  const now = ctx.now();
+  // decisions: Assistant activation happens when a call is initiated.
+  if (assistant.status !== 'active') ctx.assistants.update(assistant.id, { status: 'active' });
+  const call = ctx.calls.insert({
+    assistant_id: assistant.id,
+    assistant_name: assistant.name,
+    campaign_id: null,
+    campaign_name: null,
+    lead_id: null,
+    type: 'outbound',
+    duration: 0,
+    assistant_phone_number: number.phone_number,
+    client_phone_number: client.number,
+    status: 'initiated',
+    transcript: '',
+    variables: {},
+    input_variables: input.variables ?? {},
+    evaluation: {},
+    webhook_response: null,
+    carrier_cost_micros: 0,
+    total_cost_micros: 0,
+    answered_by: 'unknown',
+    recording_url: null,
+    created_at: now,
+    updated_at: now,
+  });
+  ctx.schedule<CallStartPayload>(now, CALL_START_EVENT, { account_id: ctx.account.id, call_id: call.id });
+  return call;
+}
+
+/** Calls matching every filter, newest first (spec: List calls). */
+export function listCalls(ctx: AccountCtx, q: CallListQuery): Call[] {
+  const bag = new ErrorBag();
+  if (q.assistant_id !== undefined && !ctx.assistants.get(q.assistant_id)) bag.rule('assistant_id', 'exists');
+  if (q.campaign_id !== undefined && !ctx.campaigns.get(q.campaign_id)) bag.rule('campaign_id', 'exists');
+  bag.throwIfAny();
+  const [from, to] = dateWindow(q, ctx.account.timezone);
+  const phone = q.phone_number === undefined ? undefined : partialNumberFilter(q.phone_number);
+  const keep = (c: Call) =>
+    (q.status === undefined || c.status === q.status) &&
+    (q.type === undefined || c.type === q.type) &&
+    (q.assistant_id === undefined || c.assistant_id === q.assistant_id) &&
+    (phone === undefined || phone(c.client_phone_number)) &&
+    c.created_at >= from &&
+    c.created_at < to;
+  let rows: Call[];
+  if (q.campaign_id !== undefined) rows = ctx.calls.where('campaign', q.campaign_id, keep);
+  else if (q.assistant_id !== undefined) rows = ctx.calls.where('assistant', q.assistant_id, keep);
+  else if (q.status !== undefined) rows = ctx.calls.where('account_status', `${ctx.account.id}:${q.status}`, keep);
+  else rows = ctx.calls.list(keep);
+  // Call history reads newest first.
+  return rows.reverse();
+}
+
+export function findCall(ctx: AccountCtx, id: number): Call {
+  const call = ctx.calls.get(id);
+  if (!call) throw callErrors.notFound();
+  return call;
+}
+
+/** Deletes the record with its transcript, recording and metadata (spec: Delete call). */
+export function deleteCall(ctx: AccountCtx, id: number): void {
+  ctx.calls.delete(findCall(ctx, id).id);
+}
+
+/**
+ * Inserts a finished call record (control API `POST /__sim/calls`), for tests that
+ * need history without running calls.
+ */
+export function insertCall(state: SimState, input: InsertCallInput): Call {
+  const bag = new ErrorBag();
+  const account = state.db.accounts.get(input.account_id);
+  if (!account) bag.rule('account_id', 'exists').throwIfAny();
+  const ctx = accountCtx(account!, state.db, state.clock, state.random);
+  const assistant = ctx.assistants.get(input.assistant_id);
+  if (!assistant) bag.rule('assistant_id', 'exists');
+  const campaign = input.campaign_id == null ? undefined : ctx.campaigns.get(input.campaign_id);
+  if (input.campaign_id != null && !campaign) bag.rule('campaign_id', 'exists');
+  if (input.lead_id != null && !ctx.leads.get(input.lead_id)) bag.rule('lead_id', 'exists');
+  const created = input.created_at === undefined ? ctx.now() : parseInstant(input.created_at);
+  if (created === undefined) bag.add('created_at', 'The created at must be an ISO 8601 time.');
+  bag.throwIfAny();
+  const number = assistant!.phone_number_id === null ? undefined : ctx.phoneNumbers.get(assistant!.phone_number_id);
+  return ctx.calls.insert({
+    assistant_id: assistant!.id,
+    assistant_name: assistant!.name,
+    campaign_id: campaign?.id ?? null,
+    campaign_name: campaign?.name ?? null,
+    lead_id: input.lead_id ?? null,
+    type: input.type,
+    duration: input.duration,
+    assistant_phone_number: input.assistant_phone_number ?? number?.phone_number ?? '',
+    client_phone_number: input.client_phone_number,
+    status: input.status,
+    transcript: input.transcript,
+    variables: input.variables,
+    input_variables: {},
+    evaluation: input.evaluation,
+    webhook_response: input.webhook_response,
+    carrier_cost_micros: toMicros(input.carrier_cost),
+    total_cost_micros: toMicros(input.total_cost),
+    answered_by: input.answered_by,
+    recording_url: input.recording_url,
+    created_at: created!,
+    updated_at: created!,
+  });
+}
+

@@ -1,0 +1,28 @@
+/** Campaign operations (spec: Endpoints > Campaigns; decisions: List campaigns, Delete campaign). */
+import { ok } from '../../core/http.js';
+import { pathId } from '../ids.js';
+import { userRoute } from '../routing.js';
+import { CreateCampaignBody, UpdateStatusBody, serialiseCampaign, serialiseStatusChange } from './schema.js';
+import { CAMPAIGN_MESSAGES, createCampaign, deleteCampaign, listCampaigns, startCampaign, stopCampaign } from './service.js';
+
+export const campaignRoutes = [
+  userRoute({
+    method: 'POST', path: '/user/campaign', body: CreateCampaignBody,
+    handle: ({ ctx, body }) => ok({ message: CAMPAIGN_MESSAGES.created, data: serialiseCampaign(createCampaign(ctx, body)) }, 201),
+  }),
+  userRoute({
+    method: 'GET', path: '/user/campaigns',
+    handle: ({ ctx }) => ok(listCampaigns(ctx).map(serialiseCampaign)),
+  }),
+  userRoute({
+    method: 'DELETE', path: '/user/campaign/:id',
+    handle: ({ ctx, params }) => (deleteCampaign(ctx, pathId(params.id)), ok({ message: CAMPAIGN_MESSAGES.deleted })),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/campaigns/update-status', body: UpdateStatusBody,
+    handle: ({ ctx, body }) =>
+      ok(body.action === 'start'
+        ? serialiseStatusChange(CAMPAIGN_MESSAGES.started, startCampaign(ctx, body.campaign_id))
+        : serialiseStatusChange(CAMPAIGN_MESSAGES.stopped, stopCampaign(ctx, body.campaign_id))),
+  }),
+];

@@ -1,0 +1,33 @@
+/** Lead operations (spec: Endpoints > Leads; decisions: Create lead, Delete lead). */
+import { ok } from '../../core/http.js';
+import { paginate } from '../../core/pagination.js';
+import { pathId } from '../ids.js';
+import { userRoute } from '../routing.js';
+import { CreateLeadBody, LeadListQuery, UpdateLeadBody, serialiseLead } from './schema.js';
+import { LEAD_MESSAGES, contactsOf, createLead, deleteLead, listLeads, updateLead } from './service.js';
+import type { AccountCtx } from '../context.js';
+import type { Lead } from './schema.js';
+
+/** A lead on the wire with its campaign and contacts. */
+function leadView(ctx: AccountCtx) {
+  return (lead: Lead) => serialiseLead(lead, ctx.campaigns.get(lead.campaign_id)!, contactsOf(ctx, lead));
+}
+
+export const leadRoutes = [
+  userRoute({
+    method: 'POST', path: '/user/lead', body: CreateLeadBody,
+    handle: ({ ctx, body }) => ok({ message: LEAD_MESSAGES.created, data: leadView(ctx)(createLead(ctx, body)) }),
+  }),
+  userRoute({
+    method: 'GET', path: '/user/leads', query: LeadListQuery,
+    handle: ({ ctx, query }) => ok(paginate(listLeads(ctx, query), query.page, query.per_page, leadView(ctx))),
+  }),
+  userRoute({
+    method: 'PUT', path: '/user/leads/:id', body: UpdateLeadBody,
+    handle: ({ ctx, body, params }) => (updateLead(ctx, pathId(params.id), body), ok({ message: LEAD_MESSAGES.updated })),
+  }),
+  userRoute({
+    method: 'DELETE', path: '/user/leads/:id',
+    handle: ({ ctx, params }) => (deleteLead(ctx, pathId(params.id)), ok({ message: LEAD_MESSAGES.deleted })),
+  }),
+];

@@ -1,0 +1,103 @@
+/** Leads (spec: Lead; List leads, Update lead; decisions: Create lead, Delete lead). */
+import { z } from 'zod';
+import { pageQuery } from '../../core/pagination.js';
+import { formatSqlUtc, isCalendarDate } from '../../core/time.js';
+import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/validation.js';
+
+export const LEAD_STATUSES = ['created', 'scheduled', 'processing', 'completed', 'rescheduled', 'reached-max-retries', 'blacklisted'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+/** The only statuses a client may set (spec: States > Lead). */
+export const CLIENT_LEAD_STATUSES = ['created', 'completed', 'reached-max-retries'] as const;
+
+/** A further number of a lead, dialed in order when the primary is not reached (decisions: Lead transitions). */
+export interface SecondaryContact {
+  id: number;
+  account_id: number;
+  lead_id: number;
+  position: number;
+  phone_number: string;
+  variables: Record<string, unknown>;
+  status: LeadStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface Lead {
+  id: number;
+  account_id: number;
+  campaign_id: number;
+  phone_number: string;
+  variables: Record<string, unknown>;
+  status: LeadStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+const phoneText = () => z.string().min(1).max(64, { error: RULE_MESSAGES.maxString.replace(':max', '64') });
+
+export const CreateLeadBody = z.object({
+  campaign_id: int(),
+  phone_number: phoneText(),
+  variables: freeObject().optional(),
+  allow_dupplicate: z.boolean().optional(),
+  secondary_contacts: z.array(z.object({ phone_number: phoneText(), variables: freeObject().optional() })).optional(),
+});
+export type CreateLeadInput = z.infer<typeof CreateLeadBody>;
+
+export const UpdateLeadBody = z.object({
+  campaign_id: int().optional(),
+  phone_number: phoneText().optional(),
+  status: oneOf(LEAD_STATUSES).optional(),
+  variables: freeObject().optional(),
+});
+export type UpdateLeadInput = z.infer<typeof UpdateLeadBody>;
+
+const calendarDate = () => z.string().refine(isCalendarDate, { error: RULE_MESSAGES.dateFormat.replace(':value', 'Y-m-d') });
+
+/** Date filters shared by the list routes (decisions: Dates in filters). */
+export const dateFilters = {
+  date_from: calendarDate().optional(),
+  date_to: calendarDate().optional(),
+};
+
+/** `date_to` may not come before `date_from`. */
+export function datesInOrder(q: { date_from?: string | undefined; date_to?: string | undefined }): boolean {
+  return q.date_from === undefined || q.date_to === undefined || q.date_to >= q.date_from;
+}
+export const DATES_ORDER_ERROR = { error: 'The date to must be a date after or equal to date from.', path: ['date_to'] };
+
+export const LeadListQuery = pageQuery(15)
+  .extend({
+    status: oneOf(LEAD_STATUSES).optional(),
+    campaign_id: queryInt().pipe(int()).optional(),
+    phone_number: z.string().max(64, { error: RULE_MESSAGES.maxString.replace(':max', '64') }).optional(),
+    ...dateFilters,
+  })
+  .refine(datesInOrder, DATES_ORDER_ERROR);
+export type LeadListQuery = z.infer<typeof LeadListQuery>;
+
+function serialiseContact(c: SecondaryContact) {
+  return {
+    id: c.id,
+    phone_number: c.phone_number,
+    variables: structuredClone(c.variables),
+    status: c.status,
+    created_at: formatSqlUtc(c.created_at),
+    updated_at: formatSqlUtc(c.updated_at),
+  };
+}
+
+/** A lead with its campaign (`{id, name}`) and secondary contacts (spec: Lead). */
+export function serialiseLead(l: Lead, campaign: { id: number; name: string }, contacts: SecondaryContact[]) {
+  return {
+    id: l.id,
+    campaign_id: l.campaign_id,
+    phone_number: l.phone_number,
+    variables: structuredClone(l.variables),
+    status: l.status,
+    created_at: formatSqlUtc(l.created_at),
+    updated_at: formatSqlUtc(l.updated_at),
+    campaign: { id: campaign.id, name: campaign.name },
+    secondary_contacts: contacts.map(serialiseContact),
+  };
+}

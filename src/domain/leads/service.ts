@@ -1,0 +1,160 @@
+/**
+ * Leads (spec: Lead; List leads; Update lead; decisions: Create lead, Delete lead,
+ * Dates in filters, Ids that point elsewhere).
+ */
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { shapeA } from '../../core/errors.js';
+import { dayRange } from '../../core/time.js';
+import { ErrorBag, attributeName } from '../../core/validation.js';
+import type { Campaign } from '../campaigns/schema.js';
+import type { AccountCtx } from '../context.js';
+import { CLIENT_LEAD_STATUSES, type CreateLeadInput, type Lead, type LeadListQuery, type SecondaryContact, type UpdateLeadInput } from './schema.js';
+
+export const LEAD_MESSAGES = {
+  created: 'Lead created successfully.',
+  updated: 'Lead updated successfully.',
+  deleted: 'Lead deleted successfully.',
+  notFound: 'Lead not found.',
+  invalidNumber: (attribute: string) => `The ${attribute} is not a valid phone number.`,
+  duplicate: 'The phone number has already been added to this campaign.',
+  statusNotSettable: 'The status may only be set to created, completed or reached-max-retries.',
+} as const;
+
+export const leadErrors = {
+  notFound: () => shapeA(404, LEAD_MESSAGES.notFound),
+};
+
+/**
+ * The country a national number is read in: the campaign's first caller number's,
+ * else its assistant's number's, else US. Divergence: the platform does not say.
+ */
+export function defaultCountry(ctx: AccountCtx, campaign: Campaign): CountryCode {
+  const callerId = campaign.phone_number_ids[0] ?? ctx.assistants.get(campaign.assistant_id)?.phone_number_id ?? null;
+  const number = callerId === null ? undefined : ctx.phoneNumbers.get(callerId);
+  return (number?.country_code as CountryCode | undefined) ?? 'US';
+}
+
+/**
+ * Reads national or messy input as E.164 (spec: Lead: input is formatted automatically).
+ * @example normalisePhone('(415) 555-0123', 'US') // '+14155550123'
+ */
+export function normalisePhone(text: string, country: CountryCode): string | undefined {
+  const parsed = parsePhoneNumberFromString(text.trim(), country);
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/**
+ * A partial-number filter (spec: List leads: phone_number, partial match): its digits
+ * are looked for in the number; a filter without digits matches as written.
+ */
+export function partialNumberFilter(filter: string): (number: string) => boolean {
+  const digits = filter.replace(/\D/g, '');
+  const needle = digits.length > 0 ? digits : filter;
+  return (number) => number.includes(needle);
+}
+
+/** The instants [from, to) that `date_from`..`date_to` cover as calendar days in `zone` (decisions: Dates in filters). */
+export function dateWindow(q: { date_from?: string | undefined; date_to?: string | undefined }, zone: string): [number, number] {
+  return [q.date_from ? dayRange(q.date_from, zone)[0] : -Infinity, q.date_to ? dayRange(q.date_to, zone)[1] : Infinity];
+}
+
+function ownCampaign(ctx: AccountCtx, id: number, bag: ErrorBag): Campaign | undefined {
+  const campaign = ctx.campaigns.get(id);
+  if (!campaign) bag.rule('campaign_id', 'exists');
+  return campaign;
+}
+
+function isDuplicate(ctx: AccountCtx, campaignId: number, phone: string, selfId?: number): boolean {
+  return ctx.leads.where('campaign_number', `${campaignId}:${phone}`).some((l) => l.id !== selfId);
+}
+
+/**
+ * Adds a lead, `created`, with its secondary contacts (decisions: Create lead).
+ * @example createLead(ctx, { campaign_id: 1, phone_number: '415 555 0123' })
+ */
+export function createLead(ctx: AccountCtx, input: CreateLeadInput): Lead {
+  const bag = new ErrorBag();
+  const campaign = ownCampaign(ctx, input.campaign_id, bag);
+  const country = campaign ? defaultCountry(ctx, campaign) : 'US';
+  const phone = normalisePhone(input.phone_number, country);
+  if (!phone) bag.add('phone_number', LEAD_MESSAGES.invalidNumber('phone number'));
+  else if (campaign && !input.allow_dupplicate && isDuplicate(ctx, campaign.id, phone)) bag.add('phone_number', LEAD_MESSAGES.duplicate);
+  const contactNumbers = (input.secondary_contacts ?? []).map((contact, i) => {
+    const normalised = normalisePhone(contact.phone_number, country);
+    if (!normalised) bag.add(`secondary_contacts.${i}.phone_number`, LEAD_MESSAGES.invalidNumber(attributeName(['secondary_contacts', i, 'phone_number'])));
+    return normalised;
+  });
+  bag.throwIfAny();
+
+  const now = ctx.now();
+  const lead = ctx.leads.insert({ campaign_id: campaign!.id, phone_number: phone!, variables: input.variables ?? {}, status: 'created', created_at: now, updated_at: now });
+  (input.secondary_contacts ?? []).forEach((contact, i) =>
+    ctx.secondaryContacts.insert({ lead_id: lead.id, position: i, phone_number: contactNumbers[i]!, variables: contact.variables ?? {}, status: 'created', created_at: now, updated_at: now }),
+  );
+  return lead;
+}
+
+/**
+ * Leads matching every filter given, in id order (spec: List leads). The smallest
+ * index that applies is read first; the other filters narrow it.
+ */
+export function listLeads(ctx: AccountCtx, q: LeadListQuery): Lead[] {
+  const bag = new ErrorBag();
+  if (q.campaign_id !== undefined) ownCampaign(ctx, q.campaign_id, bag);
+  bag.throwIfAny();
+  const [from, to] = dateWindow(q, ctx.account.timezone);
+  const phone = q.phone_number === undefined ? undefined : partialNumberFilter(q.phone_number);
+  const keep = (l: Lead) =>
+    (q.status === undefined || l.status === q.status) && (phone === undefined || phone(l.phone_number)) && l.created_at >= from && l.created_at < to;
+  if (q.campaign_id !== undefined && q.status !== undefined) return ctx.leads.where('campaign_status', `${q.campaign_id}:${q.status}`, keep);
+  if (q.campaign_id !== undefined) return ctx.leads.where('campaign', q.campaign_id, keep);
+  if (q.status !== undefined) return ctx.leads.where('account_status', `${ctx.account.id}:${q.status}`, keep);
+  return ctx.leads.list(keep);
+}
+
+export function findLead(ctx: AccountCtx, id: number): Lead {
+  const lead = ctx.leads.get(id);
+  if (!lead) throw leadErrors.notFound();
+  return lead;
+}
+
+/** A lead's secondary contacts in dialing order. */
+export function contactsOf(ctx: AccountCtx, lead: Lead): SecondaryContact[] {
+  return ctx.secondaryContacts.where('lead', lead.id).sort((a, b) => a.position - b.position);
+}
+
+/**
+ * Updates a lead: campaign move, number, a client-settable status, variables merged
+ * (spec: Update lead).
+ */
+export function updateLead(ctx: AccountCtx, id: number, input: UpdateLeadInput): Lead {
+  const lead = findLead(ctx, id);
+  const bag = new ErrorBag();
+  const campaign = input.campaign_id === undefined ? ctx.campaigns.get(lead.campaign_id) : ownCampaign(ctx, input.campaign_id, bag);
+  if (input.status !== undefined && !(CLIENT_LEAD_STATUSES as readonly string[]).includes(input.status)) bag.add('status', LEAD_MESSAGES.statusNotSettable);
+  let phone = lead.phone_number;
+  if (input.phone_number !== undefined) {
+    const normalised = campaign ? normalisePhone(input.phone_number, defaultCountry(ctx, campaign)) : undefined;
+    if (!normalised) bag.add('phone_number', LEAD_MESSAGES.invalidNumber('phone number'));
+    else phone = normalised;
+  }
+  if (campaign && (input.phone_number !== undefined || input.campaign_id !== undefined) && isDuplicate(ctx, campaign.id, phone, lead.id)) {
+    bag.add('phone_number', LEAD_MESSAGES.duplicate);
+  }
+  bag.throwIfAny();
+  return ctx.leads.update(lead.id, {
+    campaign_id: campaign?.id ?? lead.campaign_id,
+    phone_number: phone,
+    ...(input.status !== undefined && { status: input.status }),
+    // Spread copies keys as own data properties, so a "__proto__" key stays plain data.
+    variables: { ...lead.variables, ...input.variables },
+    updated_at: ctx.now(),
+  });
+}
+
+/** Deletes a lead and its secondary contacts (decisions: Delete lead). */
+export function deleteLead(ctx: AccountCtx, id: number): void {
+  const lead = findLead(ctx, id);
+  for (const contact of ctx.secondaryContacts.where('lead', lead.id)) ctx.secondaryContacts.delete(contact.id);
+  ctx.leads.delete(lead.id);
+}

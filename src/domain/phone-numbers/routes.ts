@@ -1,0 +1,25 @@
+/** Phone number operations (spec: Endpoints > Phone numbers). */
+import { ok } from '../../core/http.js';
+import { pathId } from '../ids.js';
+import { userRoute } from '../routing.js';
+import { PurchaseBody, SearchQuery, serialiseOffer, serialisePhoneNumber, serialisePurchased } from './schema.js';
+import { PHONE_MESSAGES, listNumbers, purchaseNumber, releaseNumber, searchNumbers } from './service.js';
+
+export const phoneNumberRoutes = [
+  userRoute({
+    method: 'GET', path: '/user/phone-numbers/search', query: SearchQuery,
+    handle: ({ ctx, query }) => ok({ data: searchNumbers(ctx, query).map(serialiseOffer) }),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/phone-numbers/purchase', body: PurchaseBody,
+    handle: ({ ctx, body }) => ok({ message: PHONE_MESSAGES.purchased, data: serialisePurchased(purchaseNumber(ctx, body.phone_number)) }, 201),
+  }),
+  userRoute({
+    method: 'GET', path: '/user/phone-numbers/all',
+    handle: ({ ctx }) => ok({ data: listNumbers(ctx).map(serialisePhoneNumber) }),
+  }),
+  userRoute({
+    method: 'DELETE', path: '/user/phone-numbers/:id',
+    handle: ({ ctx, params }) => ok({ message: releaseNumber(ctx, pathId(params.id)) }),
+  }),
+];
