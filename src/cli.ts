@@ -46,6 +46,8 @@ export function parseServeArgs(args: string[]): ServeOptions {
   return { port, host: values.host, seed, basePath: normaliseBasePath(values['base-path']), ...(values.start !== undefined && { start: values.start }) };
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::']);
+
 export interface RunningServer {
   sim: Simulator;
   server: Server;
@@ -66,10 +68,14 @@ export function serve(options: ServeOptions): Promise<RunningServer> {
       if (error) return reject(error);
       const { port } = server.address() as AddressInfo;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+      const url = `http://${host}:${port}${options.basePath}`;
+      // Deliveries must not loop back into the server under any of its loopback names.
+      const names = LOOPBACK_HOSTS.has(options.host) ? [...LOOPBACK_HOSTS].filter((h) => h !== '0.0.0.0' && h !== '::') : [host];
+      for (const name of names) sim.webhooks.refuseUnder(`http://${name.includes(':') ? `[${name}]` : name}:${port}${options.basePath}`);
       resolve({
         sim,
         server,
-        url: `http://${host}:${port}${options.basePath}`,
+        url,
         close: () =>
           new Promise<void>((done) => {
             sim.dispose();

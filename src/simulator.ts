@@ -22,6 +22,12 @@ import { leadRoutes } from './domain/leads/routes.js';
 import { phoneNumberRoutes } from './domain/phone-numbers/routes.js';
 import { PERIOD_END_EVENT, endBillingPeriod, type PeriodEndPayload } from './domain/phone-numbers/service.js';
 import { registerEngineSeams } from './engine/seams.js';
+import { WebhookEngine, type DeliverFn } from './engine/webhooks.js';
+import { ReplyScript } from './engine/replies.js';
+import { conversationRoutes } from './domain/conversations/routes.js';
+import { INACTIVITY_EVENT, endByInactivity, type InactivityPayload } from './domain/conversations/service.js';
+import { msgappRoutes } from './domain/msgapp/routes.js';
+import { SESSION_CLOSE_EVENT, closeWindow, type SessionClosePayload } from './domain/msgapp/service.js';
 import { Database } from './domain/db.js';
 import type { RouteCtx } from './domain/routing.js';
 
@@ -37,6 +43,12 @@ export interface SimulatorOptions {
   accounts?: AccountInput[];
   /** Sees unexpected exceptions (the answer is a 500 either way). */
   onError?: (error: unknown, request: SimRequest) => void;
+  /** Sends webhook attempts; default: `fetch` (so MSW handlers and local servers receive them). */
+  deliver?: DeliverFn;
+  /** How long a webhook receiver may take to answer, in real milliseconds. Default 10,000. */
+  webhookTimeoutMs?: number;
+  /** How many webhook deliveries the journal keeps. Default 1,000. */
+  webhookJournalLimit?: number;
 }
 
 const ROUTES: readonly RouteDef<RouteCtx>[] = [
@@ -47,6 +59,8 @@ const ROUTES: readonly RouteDef<RouteCtx>[] = [
   ...campaignRoutes,
   ...leadRoutes,
   ...callRoutes,
+  ...conversationRoutes,
+  ...msgappRoutes,
   ...controlRoutes,
 ];
 
@@ -69,6 +83,10 @@ export class Simulator {
   readonly clock: VirtualClock;
   readonly db = new Database();
   readonly control: Control;
+  /** Webhook deliveries: journal, forced failures (`failNext`). */
+  readonly webhooks: WebhookEngine;
+  /** Scripted assistant replies of chat conversations. */
+  readonly replies = new ReplyScript();
   private randomSource: SeededRandom;
   private currentSeed: number;
   private readonly initialSeed: number;
@@ -83,6 +101,12 @@ export class Simulator {
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
     this.accountInputs = options.accounts?.map((a) => parseInput(AccountInput, a, 'control'));
+    this.webhooks = new WebhookEngine({
+      clock: this.clock,
+      ...(options.deliver && { deliver: options.deliver }),
+      ...(options.webhookTimeoutMs !== undefined && { timeoutMs: options.webhookTimeoutMs }),
+      ...(options.webhookJournalLimit !== undefined && { journalLimit: options.webhookJournalLimit }),
+    });
     this.control = new Control(this);
     this.router = new Router<RouteCtx>(ROUTES, {
       context: (request, route) => this.context(request, route),
@@ -115,6 +139,8 @@ export class Simulator {
     this.randomSource = new SeededRandom(this.currentSeed);
     this.clock.reset(options.start === undefined ? this.startMs : toEpoch(options.start));
     this.db.clear();
+    this.webhooks.clear();
+    this.replies.set([]);
     this.createAccounts();
   }
 
@@ -126,15 +152,20 @@ export class Simulator {
   /** The scope of one account, for clock events that act on its behalf. */
   accountScope(accountId: number): AccountCtx | undefined {
     const account = this.db.accounts.get(accountId);
-    return account ? accountCtx(account, this.db, this.clock, this.randomSource) : undefined;
+    return account ? accountCtx(account, this) : undefined;
   }
 
   private registerClockHandlers(): void {
-    this.clock.on(PERIOD_END_EVENT, (event) => {
-      const payload = event.payload as PeriodEndPayload;
-      const ctx = this.accountScope(payload.account_id);
-      if (ctx) endBillingPeriod(ctx, payload);
-    });
+    // Each event names its account; the handler works in that account's scope.
+    const inAccount = <P extends { account_id: number }>(type: string, handle: (ctx: AccountCtx, payload: P) => void) =>
+      this.clock.on(type, (event) => {
+        const payload = event.payload as P;
+        const ctx = this.accountScope(payload.account_id);
+        if (ctx) handle(ctx, payload);
+      });
+    inAccount<PeriodEndPayload>(PERIOD_END_EVENT, endBillingPeriod);
+    inAccount<InactivityPayload>(INACTIVITY_EVENT, endByInactivity);
+    inAccount<SessionClosePayload>(SESSION_CLOSE_EVENT, closeWindow);
     registerEngineSeams(this.clock);
   }
 
@@ -150,7 +181,7 @@ export class Simulator {
       if (route.auth === 'bearer') throw shapeA(401, COMMON_MESSAGES.unauthenticated);
       return { account: null, sim: this };
     }
-    return { account: accountCtx(account, this.db, this.clock, this.randomSource), sim: this };
+    return { account: accountCtx(account, this), sim: this };
   }
 }
 

@@ -78,6 +78,21 @@ describe('voxsim command', () => {
     );
   });
 
+  it('refuses webhook deliveries to itself under any loopback name', async () => {
+    const running = await serve({ port: 0, host: '127.0.0.1', seed: 1, basePath: '/api', start: '2026-03-02T09:00:00Z' });
+    try {
+      const port = new URL(running.url).port;
+      for (const host of ['127.0.0.1', 'localhost', '[::1]']) {
+        running.sim.webhooks.send({ account_id: 1, kind: 'conversation_ended', url: `http://${host}:${port}/api/user/me`, payload: {} });
+      }
+      await running.sim.clock.advance(0);
+      const errors = running.sim.webhooks.deliveries().map((d) => d.attempts[0]?.error);
+      expect(errors).toEqual(Array(3).fill("refused: the URL is the simulator's own API"));
+    } finally {
+      await running.close();
+    }
+  });
+
   it('serves the API and the control API under the base path', async () => {
     const running = await serve({ port: 0, host: '127.0.0.1', seed: 1, basePath: '/api', start: '2026-03-02T09:00:00Z' });
     try {

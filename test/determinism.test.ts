@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../src/simulator.js';
 import { multimodalAssistant, pipelineAssistant } from './support/fixtures.js';
 
-type Step = { method: string; path: string; body?: unknown; key?: string } | { advance: string };
+type Request = { method: string; path: string; body?: unknown; key?: string };
+type Step = Request | { advance: string } | { from: (sim: Simulator) => Request };
 
 const SCRIPT: Step[] = [
   { method: 'POST', path: '/__sim/accounts', body: { balance: 7.25 } },
@@ -35,6 +36,16 @@ const SCRIPT: Step[] = [
   { method: 'GET', path: '/user/leads?campaign_id=1' },
   { method: 'GET', path: '/user/calls' },
   { method: 'GET', path: '/user/phone-numbers/all' },
+  { method: 'PUT', path: '/__sim/replies', body: { rules: [{ when: 'price', reply: 'It is 10 USD, {{name}}.', set_variables: { asked: true } }] } },
+  { from: (sim) => ({ method: 'POST', path: '/conversations', body: { assistant_id: sim.db.assistants.get(1)!.uuid, variables: { name: 'Ann' } } }) },
+  { from: (sim) => ({ method: 'POST', path: `/conversations/${sim.db.conversations.get(1)!.uuid}/messages`, body: { message: 'What is the price?' } }) },
+  { method: 'POST', path: '/user/msgapp/send', body: { sender_id: 1, template_id: 2, recipient_phone: '+14155550177' } },
+  { method: 'POST', path: '/__sim/msgapp/inbound', body: { sender_id: 1, from: '+14155550177', text: 'hello', name: 'Bo' } },
+  { method: 'POST', path: '/user/msgapp/send-freeform', body: { sender_id: 1, recipient_phone: '+14155550177', message: 'Hi Bo' } },
+  { advance: '1h' },
+  { method: 'GET', path: '/user/conversations' },
+  { from: (sim) => ({ method: 'GET', path: `/conversations/${sim.db.conversations.get(1)!.uuid}` }) },
+  { method: 'GET', path: '/user/msgapp/session-status?sender_id=1&recipient_phone=%2B14155550177' },
   { method: 'DELETE', path: '/user/assistant/1' },
   { method: 'GET', path: '/user/me' },
   { method: 'GET', path: '/__sim/clock' },
@@ -47,11 +58,12 @@ async function play(sim: Simulator): Promise<string[]> {
       await sim.clock.advance(step.advance);
       continue;
     }
+    const request = 'from' in step ? step.from(sim) : step;
     const res = await sim.handle({
-      method: step.method,
-      path: step.path,
-      headers: { authorization: `Bearer ${step.key ?? 'sim_test_key'}` },
-      body: step.body === undefined ? null : JSON.stringify(step.body),
+      method: request.method,
+      path: request.path,
+      headers: { authorization: `Bearer ${request.key ?? 'sim_test_key'}` },
+      body: request.body === undefined ? null : JSON.stringify(request.body),
     });
     bodies.push(`${res.status} ${JSON.stringify(res.body)}`);
   }

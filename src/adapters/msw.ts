@@ -26,6 +26,8 @@ function baseOf(baseUrl: string): { origin: string; prefix: string } {
  */
 export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[] {
   const { origin, prefix } = baseOf(options.baseUrl);
+  // STYLE: webhook URLs under the simulator's own base URL are refused, not looped back.
+  sim.webhooks.refuseUnder(`${origin}${prefix}`);
   const inBase = (url: URL) => url.origin === origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
   return [
     http.all(

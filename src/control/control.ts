@@ -8,6 +8,9 @@ import { parseInput } from '../core/validation.js';
 import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
 import { createAccount, patchAccount } from '../domain/accounts/service.js';
 import { InsertCallBody, serialiseCall } from '../domain/calls/schema.js';
+import { InboundBody, SenderPatchBody, serialiseSender } from '../domain/msgapp/schema.js';
+import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js';
+import { ReplyRulesBody } from '../engine/replies.js';
 import { insertCall } from '../domain/calls/service.js';
 import { serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { InsertNumberBody, insertPhoneNumber } from '../domain/phone-numbers/service.js';
@@ -17,6 +20,10 @@ import {
   AdvanceBody,
   ChargesQuery,
   ClockModeBody,
+  DeliveriesQuery,
+  WebhookFailureBody,
+  serialiseDelivery,
+  serialiseFailureRule,
   FaultBody,
   ResetBody,
   RunUntilIdleBody,
@@ -108,6 +115,44 @@ export class Control {
     list: (input: Loose = {}) => {
       const { account_id } = parseInput(ChargesQuery, input, 'control');
       return { data: this.sim.db.charges.all().filter((c) => account_id === undefined || c.account_id === account_id).map(serialiseCharge) };
+    },
+  };
+
+  readonly webhooks = {
+    /** `POST /__sim/webhooks/failures`: the next `times` matching attempts fail `with` a status, "timeout" or "refused". */
+    failNext: (input: Loose) => serialiseFailureRule(this.sim.webhooks.failNext(parseInput(WebhookFailureBody, input, 'control'))),
+    /** `GET /__sim/webhooks/failures`. */
+    failures: () => ({ data: this.sim.webhooks.failureRules().map(serialiseFailureRule) }),
+    /** `DELETE /__sim/webhooks/failures`. */
+    clearFailures: () => {
+      this.sim.webhooks.clearFailures();
+      return { ok: true };
+    },
+    /** `GET /__sim/webhooks/deliveries?kind&state`: the journal, oldest first, with how many were evicted. */
+    deliveries: (input: Loose = {}) => {
+      const query = parseInput(DeliveriesQuery, input, 'control');
+      return { data: this.sim.webhooks.deliveries(query).map(serialiseDelivery), evicted: this.sim.webhooks.evicted };
+    },
+  };
+
+  readonly replies = {
+    /** `PUT /__sim/replies`: replaces every reply rule. */
+    set: (input: Loose) => {
+      const { rules } = parseInput(ReplyRulesBody, input, 'control');
+      this.sim.replies.set(rules);
+      return { rules: this.sim.replies.list() };
+    },
+    /** `GET /__sim/replies`. */
+    list: () => ({ rules: this.sim.replies.list() }),
+  };
+
+  readonly msgapp = {
+    /** `POST /__sim/msgapp/inbound`: a customer message to a sender. */
+    inbound: (input: Loose) => receiveCustomerMessage(this.sim, parseInput(InboundBody, input, 'control')),
+    /** `PATCH /__sim/msgapp/senders/{id}`: `{online?, assistant_id?}`. */
+    patchSender: (id: number, input: Loose) => {
+      const sender = patchSender(this.sim, id, parseInput(SenderPatchBody, input, 'control'));
+      return { ...serialiseSender(sender), assistant_id: sender.assistant_id };
     },
   };
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseDuration, type VirtualClock } from '../core/clock.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { int, queryInt } from '../core/validation.js';
+import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule } from '../engine/webhooks.js';
 
 const duration = z.union([z.number(), z.string()]).refine(
   (d) => {
@@ -47,6 +48,38 @@ export interface FaultRule {
 
 /** `GET /__sim/charges` (a number in the query string, or an integer in-process). */
 export const ChargesQuery = z.object({ account_id: queryInt().pipe(int(1)).optional() });
+
+export const WebhookFailureBody = z.object({
+  url: z.string().min(1).nullable().optional(),
+  kind: z.enum(WEBHOOK_KINDS).nullable().optional(),
+  times: int(1, 1000).default(1),
+  // A forced failure: any status outside 2xx, or no answer at all.
+  with: z.union(
+    [int(100, 599).refine((status) => status < 200 || status > 299, { error: 'The :attribute must be a failing status (not 2xx), "timeout" or "refused".' }), z.enum(['timeout', 'refused'])],
+    { error: 'The :attribute must be a status code from 100 to 599, "timeout" or "refused".' },
+  ),
+});
+export const DeliveriesQuery = z.object({ kind: z.enum(WEBHOOK_KINDS).optional(), state: z.enum(DELIVERY_STATES).optional() });
+
+/** A delivery as the control API shows it (ARCHITECTURE §6). */
+export function serialiseDelivery(d: Delivery) {
+  return {
+    id: d.id,
+    account_id: d.account_id,
+    kind: d.kind,
+    url: d.url,
+    state: d.state,
+    attempts: d.attempts.map((a) => ({ at: formatControlTime(a.at), status: a.status, error: a.error, duration_ms: a.duration_ms })),
+    next_attempt_at: d.next_attempt_at === null ? null : formatControlTime(d.next_attempt_at),
+    response: d.response,
+    created_at: formatControlTime(d.created_at),
+    payload: d.payload,
+  };
+}
+
+export function serialiseFailureRule(r: FailureRule) {
+  return { id: r.id, url: r.url, kind: r.kind, times: r.times, with: r.with };
+}
 
 /** Any JSON object; the control operation validates it (so in-process calls get the same checks). */
 export const AnyObject = z.record(z.string(), z.unknown());

@@ -3,17 +3,20 @@
  * tables, so every read and write is limited to the caller's account: a foreign id
  * looks exactly like a missing one (spec: Authentication 2).
  */
-import type { VirtualClock } from '../core/clock.js';
 import type { SeededRandom } from '../core/random.js';
 import type { Table } from '../core/store.js';
+import type { ScriptedReply } from '../engine/replies.js';
+import type { WebhookKind } from '../engine/webhooks.js';
 import type { Account } from './accounts/schema.js';
 import type { Assistant } from './assistants/schema.js';
 import { catalog, type Catalog } from './catalog/data.js';
 import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
 import type { Knowledgebase, Tool } from './catalog/schema.js';
-import type { Database } from './db.js';
+import type { SimState } from './core-services.js';
+import type { ChatMessage, Conversation } from './conversations/schema.js';
 import type { Lead, SecondaryContact } from './leads/schema.js';
+import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
 
 type Owned = { id: number; account_id: number };
@@ -81,12 +84,27 @@ export interface AccountCtx {
   readonly leads: Scoped<Lead>;
   readonly secondaryContacts: Scoped<SecondaryContact>;
   readonly calls: Scoped<Call>;
+  readonly conversations: Scoped<Conversation>;
+  readonly messages: Scoped<ChatMessage>;
+  readonly senders: Scoped<Sender>;
+  readonly templates: Scoped<Template>;
+  readonly sessions: Scoped<Session>;
+  readonly channelMessages: Scoped<ChannelMessage>;
   /** Every number in use on the platform, of any account (numbers are unique platform-wide). */
   numberInUse(e164: string): boolean;
+  /** Hands a webhook to the delivery engine (ARCHITECTURE §4 Webhook delivery). */
+  sendWebhook(kind: WebhookKind, url: string, payload: unknown): void;
+  /** Takes `micros` from the account's balance. */
+  chargeAccount(micros: number): void;
+  /** Keeps the times of the last accepted messaging sends (rate limit). */
+  setRecentSends(times: number[]): void;
+  /** The scripted reply of an assistant to a customer message (ARCHITECTURE §4 Scripted replies). */
+  replyTo(assistant: { id: number; uuid: string }, message: string, variables: Record<string, unknown>): ScriptedReply;
 }
 
 /** Builds the scope of one account. */
-export function accountCtx(account: Account, db: Database, clock: VirtualClock, random: SeededRandom): AccountCtx {
+export function accountCtx(account: Account, state: SimState): AccountCtx {
+  const { db, clock, random, webhooks, replies } = state;
   return {
     account,
     catalog,
@@ -105,6 +123,16 @@ export function accountCtx(account: Account, db: Database, clock: VirtualClock, 
     leads: new Scoped(db.leads, account.id),
     secondaryContacts: new Scoped(db.secondaryContacts, account.id),
     calls: new Scoped(db.calls, account.id),
+    conversations: new Scoped(db.conversations, account.id),
+    messages: new Scoped(db.messages, account.id),
+    senders: new Scoped(db.senders, account.id),
+    templates: new Scoped(db.templates, account.id),
+    sessions: new Scoped(db.sessions, account.id),
+    channelMessages: new Scoped(db.channelMessages, account.id),
     numberInUse: (e164) => db.phoneNumbers.first('number', e164) !== undefined,
+    sendWebhook: (kind, url, payload) => void webhooks.send({ account_id: account.id, kind, url, payload }),
+    replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
+    chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
+    setRecentSends: (times) => void db.accounts.update(account.id, { recent_sends: times }),
   };
 }

@@ -1,10 +1,14 @@
 /** What control-plane services (accounts, inserted numbers) work with: the whole simulator state, not one account. */
 import type { VirtualClock } from '../core/clock.js';
 import type { SeededRandom } from '../core/random.js';
+import type { ReplyScript } from '../engine/replies.js';
+import type { WebhookEngine } from '../engine/webhooks.js';
 import type { Database } from './db.js';
 
 export interface SimState {
   readonly db: Database;
   readonly clock: VirtualClock;
   readonly random: SeededRandom;
+  readonly webhooks: WebhookEngine;
+  readonly replies: ReplyScript;
 }

@@ -5,7 +5,9 @@ import type { Assistant } from './assistants/schema.js';
 import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
 import type { Knowledgebase, Tool } from './catalog/schema.js';
+import type { ChatMessage, Conversation } from './conversations/schema.js';
 import type { Lead, SecondaryContact } from './leads/schema.js';
+import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
 
 export class Database {
@@ -42,6 +44,18 @@ export class Database {
     .index('assistant', (c) => c.assistant_id)
     .index('campaign', (c) => c.campaign_id)
     .index('account_status', (c) => `${c.account_id}:${c.status}`);
+  readonly conversations = new Table<Conversation>('conversations')
+    .index('account', (c) => c.account_id)
+    .index('uuid', (c) => c.uuid)
+    .index('assistant', (c) => c.assistant_id)
+    .index('channel', (c) => (c.sender_id === null ? null : `${c.sender_id}:${c.customer_phone}`));
+  readonly messages = new Table<ChatMessage>('messages').index('account', (m) => m.account_id).index('conversation', (m) => m.conversation_id);
+  readonly senders = new Table<Sender>('msgapp_senders').index('account', (s) => s.account_id);
+  readonly templates = new Table<Template>('msgapp_templates').index('account', (t) => t.account_id).index('sender', (t) => t.sender_id);
+  readonly sessions = new Table<Session>('msgapp_sessions')
+    .index('account', (s) => s.account_id)
+    .index('pair', (s) => `${s.sender_id}:${s.recipient_phone}`);
+  readonly channelMessages = new Table<ChannelMessage>('msgapp_messages').index('account', (m) => m.account_id);
 
   private tables(): Table<{ id: number }>[] {
     return [
@@ -56,6 +70,12 @@ export class Database {
       this.leads,
       this.secondaryContacts,
       this.calls,
+      this.conversations,
+      this.messages,
+      this.senders,
+      this.templates,
+      this.sessions,
+      this.channelMessages,
     ] as unknown as Table<{ id: number }>[];
   }
 

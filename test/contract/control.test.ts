@@ -12,7 +12,7 @@ import { pipelineAssistant } from '../support/fixtures.js';
 const START_MS = Date.parse(START);
 const CREATED_AT = '2026-03-02T09:00:00.000000Z';
 const DEFAULT_PLAN = { max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 5 };
-const DEFAULT_RATES = { ai_per_minute: 0.1, carrier_per_minute: 0.01 };
+const DEFAULT_RATES = { ai_per_minute: 0.1, carrier_per_minute: 0.01, widget_message: 0.01, template_message: 0.05, freeform_message: 0.01 };
 const DEFAULT_ACCOUNT = {
   id: 1,
   name: 'Voxsim Test Account',
@@ -1073,26 +1073,26 @@ contract('control: calls, charges and rates', (api) => {
   it('creates an account with the rates given', async () => {
     const res = await api().post('/__sim/accounts', { ...NAMED, rates: { ai_per_minute: 0.25, carrier_per_minute: 0.02 } });
     expect(res.status).toBe(201);
-    expect(res.body.rates).toStrictEqual({ ai_per_minute: 0.25, carrier_per_minute: 0.02 });
+    expect(res.body.rates).toStrictEqual({ ...DEFAULT_RATES, ai_per_minute: 0.25, carrier_per_minute: 0.02 });
   });
 
   it('fills a rate not given with its default on create', async () => {
     const res = await api().post('/__sim/accounts', { ...NAMED, rates: { carrier_per_minute: 0.05 } });
-    expect(res.body.rates).toStrictEqual({ ai_per_minute: 0.1, carrier_per_minute: 0.05 });
+    expect(res.body.rates).toStrictEqual({ ...DEFAULT_RATES, carrier_per_minute: 0.05 });
   });
 
   it('accepts rates of 0', async () => {
     const res = await api().post('/__sim/accounts', { ...NAMED, rates: { ai_per_minute: 0, carrier_per_minute: 0 } });
     expect(res.status).toBe(201);
-    expect(res.body.rates).toStrictEqual({ ai_per_minute: 0, carrier_per_minute: 0 });
+    expect(res.body.rates).toStrictEqual({ ...DEFAULT_RATES, ai_per_minute: 0, carrier_per_minute: 0 });
   });
 
   it('merges a rates change into the current rates', async () => {
     await api().patch('/__sim/accounts/1', { rates: { carrier_per_minute: 0.03 } });
     const res = await api().patch('/__sim/accounts/1', { rates: { ai_per_minute: 0.12 } });
     expect(res.status).toBe(200);
-    expect(res.body).toStrictEqual({ ...DEFAULT_ACCOUNT, rates: { ai_per_minute: 0.12, carrier_per_minute: 0.03 } });
-    expect((await api().get('/__sim/accounts')).body.data[0].rates).toStrictEqual({ ai_per_minute: 0.12, carrier_per_minute: 0.03 });
+    expect(res.body).toStrictEqual({ ...DEFAULT_ACCOUNT, rates: { ...DEFAULT_RATES, ai_per_minute: 0.12, carrier_per_minute: 0.03 } });
+    expect((await api().get('/__sim/accounts')).body.data[0].rates).toStrictEqual({ ...DEFAULT_RATES, ai_per_minute: 0.12, carrier_per_minute: 0.03 });
   });
 
   it('rejects a negative rate on create with 422 shape B on the nested field, creating nothing', async () => {

@@ -13,13 +13,22 @@ export interface Plan {
 
 export const DEFAULT_PLAN: Plan = { max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 5 };
 
-/** Per-minute prices of calls (decisions: Billing defaults), in micro-dollars. */
+/** Prices (decisions: Billing defaults, Messaging prices; spec: Widget message price), in micro-dollars. */
 export interface Rates {
   ai_per_minute_micros: number;
   carrier_per_minute_micros: number;
+  widget_message_micros: number;
+  template_message_micros: number;
+  freeform_message_micros: number;
 }
 
-export const DEFAULT_RATES: Rates = { ai_per_minute_micros: 100_000, carrier_per_minute_micros: 10_000 };
+export const DEFAULT_RATES: Rates = {
+  ai_per_minute_micros: 100_000,
+  carrier_per_minute_micros: 10_000,
+  widget_message_micros: 10_000,
+  template_message_micros: 50_000,
+  freeform_message_micros: 10_000,
+};
 
 export interface Account {
   id: number;
@@ -31,6 +40,8 @@ export interface Account {
   timezone: string;
   plan: Plan;
   rates: Rates;
+  /** When the last accepted messaging sends happened (the rate limit's sliding window). */
+  recent_sends: number[];
   created_at: number;
 }
 
@@ -54,7 +65,13 @@ const planInput = z.object({
 
 const price = () =>
   z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).max(1000, { error: RULE_MESSAGES.maxNumeric.replace(':max', '1000') });
-const ratesInput = z.object({ ai_per_minute: price().optional(), carrier_per_minute: price().optional() });
+const ratesInput = z.object({
+  ai_per_minute: price().optional(),
+  carrier_per_minute: price().optional(),
+  widget_message: price().optional(),
+  template_message: price().optional(),
+  freeform_message: price().optional(),
+});
 
 const accountFields = {
   name: str(255).min(1).optional(),
@@ -91,7 +108,13 @@ export function serialiseAccount(a: Account) {
     has_payment_method: a.has_payment_method,
     timezone: a.timezone,
     plan: { ...a.plan },
-    rates: { ai_per_minute: fromMicros(a.rates.ai_per_minute_micros), carrier_per_minute: fromMicros(a.rates.carrier_per_minute_micros) },
+    rates: {
+      ai_per_minute: fromMicros(a.rates.ai_per_minute_micros),
+      carrier_per_minute: fromMicros(a.rates.carrier_per_minute_micros),
+      widget_message: fromMicros(a.rates.widget_message_micros),
+      template_message: fromMicros(a.rates.template_message_micros),
+      freeform_message: fromMicros(a.rates.freeform_message_micros),
+    },
   };
 }
 

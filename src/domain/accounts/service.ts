@@ -3,14 +3,20 @@ import { shapeA } from '../../core/errors.js';
 import { toMicros } from '../../core/money.js';
 import { ErrorBag } from '../../core/validation.js';
 import { provisionCatalog } from '../catalog/service.js';
+import { provisionMessaging } from '../msgapp/service.js';
 import { accountCtx } from '../context.js';
 import type { SimState } from '../core-services.js';
 import { DEFAULT_BALANCE_USD, DEFAULT_PLAN, DEFAULT_RATES, type Account, type AccountInput, type AccountPatch, type Rates } from './schema.js';
 
+/** Rates given in USD over `base`; each one left out keeps its value. */
 function ratesOf(input: AccountInput['rates'], base: Rates): Rates {
+  const pick = (usd: number | undefined, micros: number) => (usd === undefined ? micros : toMicros(usd));
   return {
-    ai_per_minute_micros: input?.ai_per_minute === undefined ? base.ai_per_minute_micros : toMicros(input.ai_per_minute),
-    carrier_per_minute_micros: input?.carrier_per_minute === undefined ? base.carrier_per_minute_micros : toMicros(input.carrier_per_minute),
+    ai_per_minute_micros: pick(input?.ai_per_minute, base.ai_per_minute_micros),
+    carrier_per_minute_micros: pick(input?.carrier_per_minute, base.carrier_per_minute_micros),
+    widget_message_micros: pick(input?.widget_message, base.widget_message_micros),
+    template_message_micros: pick(input?.template_message, base.template_message_micros),
+    freeform_message_micros: pick(input?.freeform_message, base.freeform_message_micros),
   };
 }
 
@@ -43,9 +49,12 @@ export function createAccount(state: SimState, input: AccountInput): Account {
     timezone: input.timezone ?? 'UTC',
     plan: { ...DEFAULT_PLAN, ...input.plan },
     rates: ratesOf(input.rates, DEFAULT_RATES),
+    recent_sends: [],
     created_at: state.clock.now(),
   });
-  provisionCatalog(accountCtx(account, state.db, state.clock, state.random));
+  const ctx = accountCtx(account, state);
+  provisionCatalog(ctx);
+  provisionMessaging(ctx);
   return account;
 }
 

@@ -136,7 +136,7 @@ export function insertCall(state: SimState, input: InsertCallInput): Call {
   const bag = new ErrorBag();
   const account = state.db.accounts.get(input.account_id);
   if (!account) bag.rule('account_id', 'exists').throwIfAny();
-  const ctx = accountCtx(account!, state.db, state.clock, state.random);
+  const ctx = accountCtx(account!, state);
   const assistant = ctx.assistants.get(input.assistant_id);
   if (!assistant) bag.rule('assistant_id', 'exists');
   const campaign = input.campaign_id == null ? undefined : ctx.campaigns.get(input.campaign_id);

@@ -1,0 +1,281 @@
+/**
+ * Chat conversations (spec: Conversations; Events: the conversation-ended webhook;
+ * decisions: Create conversation, Get conversation, AI on / off, Conversations,
+ * Chat message endpoint credentials; ARCHITECTURE §4 Chat conversations).
+ */
+import { shapeA, shapeE } from '../../core/errors.js';
+import { formatIsoOffset } from '../../core/time.js';
+import { ErrorBag } from '../../core/validation.js';
+import { fillTemplate } from '../../engine/replies.js';
+import type { Assistant } from '../assistants/schema.js';
+import { accountCtx, type AccountCtx } from '../context.js';
+import type { SimState } from '../core-services.js';
+import { dateWindow } from '../leads/service.js';
+import type { ChatMessage, Conversation, ConversationListQuery, ConversationType, FunctionCall } from './schema.js';
+
+export const CONVERSATION_MESSAGES = {
+  notFound: 'Conversation not found.',
+  assistantNotFound: 'Assistant not found.',
+  insufficientBalance: 'Insufficient balance. Please top up your account to continue the conversation.',
+  webhookEnabled: 'Conversation ended webhook enabled.',
+  webhookDisabled: 'Conversation ended webhook disabled.',
+} as const;
+
+export const conversationErrors = {
+  notFound: () => shapeE(404, CONVERSATION_MESSAGES.notFound),
+  assistantNotFound: () => shapeE(404, CONVERSATION_MESSAGES.assistantNotFound),
+  insufficientBalance: () => shapeE(400, CONVERSATION_MESSAGES.insufficientBalance),
+  switchAssistantNotFound: () => shapeA(404, CONVERSATION_MESSAGES.assistantNotFound),
+};
+
+/** Clock event of a conversation's inactivity timer. */
+export const INACTIVITY_EVENT = 'conversation.inactive';
+export interface InactivityPayload {
+  account_id: number;
+  conversation_id: number;
+}
+
+/** Types that end by inactivity and report it (spec: Events 1). */
+const ENDING_TYPES: ReadonlySet<ConversationType> = new Set(['widget', 'msgapp']);
+
+/** The customer's name from pre-chat form data. */
+function customerName(variables: Record<string, unknown>): string | null {
+  for (const key of ['customer_name', 'name']) {
+    const value = variables[key];
+    if (typeof value === 'string' && value.length > 0) return value;
+  }
+  return null;
+}
+
+/** Variables a reply or greeting may use: the assistant's, then the conversation's (later wins). */
+function templateVariables(assistant: Assistant, conversation: Pick<Conversation, 'input_variables' | 'variables'>): Record<string, unknown> {
+  return { ...assistant.variables, ...conversation.input_variables, ...conversation.variables };
+}
+
+function addMessage(ctx: AccountCtx, conversation: Conversation, role: ChatMessage['role'], content: string, functionCalls: FunctionCall[] | null = null): ChatMessage {
+  return ctx.messages.insert({ conversation_id: conversation.id, role, content, function_calls: functionCalls, created_at: ctx.now() });
+}
+
+/** The conversation's messages in order. */
+export function historyOf(ctx: AccountCtx, conversation: Conversation): ChatMessage[] {
+  return ctx.messages.where('conversation', conversation.id);
+}
+
+/** (Re)arms the one inactivity event of a conversation (decisions: the timer is armed at creation and re-armed by every message). */
+export function armInactivity(ctx: AccountCtx, conversation: Conversation, assistant: Assistant | undefined): void {
+  if (conversation.inactivity_event_id !== null) ctx.cancel(conversation.inactivity_event_id);
+  const minutes = assistant?.conversation_inactivity_timeout ?? null;
+  const eventId =
+    minutes === null || !ENDING_TYPES.has(conversation.type)
+      ? null
+      : ctx.schedule<InactivityPayload>(ctx.now() + minutes * 60_000, INACTIVITY_EVENT, { account_id: ctx.account.id, conversation_id: conversation.id });
+  ctx.conversations.update(conversation.id, { inactivity_event_id: eventId });
+}
+
+/** A new active conversation with AI on; the fields not given start empty. */
+export function insertConversation(
+  ctx: AccountCtx,
+  fields: Pick<Conversation, 'assistant_id' | 'type'> & Partial<Pick<Conversation, 'message_count' | 'input_variables' | 'customer_phone' | 'customer_name' | 'sender_id'>>,
+): Conversation {
+  const now = ctx.now();
+  return ctx.conversations.insert({
+    uuid: ctx.random.uuid(),
+    status: 'active',
+    ai_enabled: true,
+    message_count: 0,
+    total_cost_micros: 0,
+    input_variables: {},
+    variables: {},
+    customer_phone: null,
+    customer_name: null,
+    sender_id: null,
+    ended_count: 0,
+    ended_at: null,
+    inactivity_event_id: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+  });
+}
+
+/** Opens a conversation with an assistant: its greeting is the first message (decisions: Create conversation). */
+export function openConversation(
+  ctx: AccountCtx,
+  assistant: Assistant,
+  input: { type: ConversationType; variables?: Record<string, unknown> | undefined; customer_phone?: string | null; customer_name?: string | null; sender_id?: number | null },
+): Conversation {
+  const variables = input.variables ?? {};
+  const conversation = insertConversation(ctx, {
+    assistant_id: assistant.id,
+    type: input.type,
+    message_count: 1,
+    input_variables: variables,
+    customer_phone: input.customer_phone ?? null,
+    customer_name: input.customer_name ?? customerName(variables),
+    sender_id: input.sender_id ?? null,
+  });
+  addMessage(ctx, conversation, 'assistant', fillTemplate(assistant.initial_message, templateVariables(assistant, conversation)));
+  armInactivity(ctx, conversation, assistant);
+  return ctx.conversations.get(conversation.id)!;
+}
+
+/**
+ * `POST /conversations`: a widget conversation needs a balance above zero (decisions:
+ * Conversations).
+ */
+export function createConversation(ctx: AccountCtx, assistant: Assistant, input: { type: 'widget' | 'test' | 'api'; variables?: Record<string, unknown> | undefined }): Conversation {
+  if (input.type === 'widget' && ctx.account.balance_micros <= 0) throw conversationErrors.insufficientBalance();
+  return openConversation(ctx, assistant, input);
+}
+
+export interface MessageOutcome {
+  reply: string;
+  function_calls: FunctionCall[];
+}
+
+/**
+ * A customer message: a widget message costs the account's widget price (400 shape E
+ * when the balance cannot pay, nothing stored); an ended conversation re-opens; with AI
+ * on, the scripted reply answers (spec: Send message; ARCHITECTURE §4).
+ */
+export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text: string): MessageOutcome {
+  const price = conversation.type === 'widget' ? ctx.account.rates.widget_message_micros : 0;
+  if (price > 0 && ctx.account.balance_micros < price) throw conversationErrors.insufficientBalance();
+  if (price > 0) ctx.chargeAccount(price);
+  addMessage(ctx, conversation, 'user', text);
+  let count = conversation.message_count + 1;
+  let outcome: MessageOutcome = { reply: '', function_calls: [] };
+  let variables = conversation.variables;
+  const assistant = conversation.assistant_id === null ? undefined : ctx.assistants.get(conversation.assistant_id);
+  if (conversation.ai_enabled && assistant) {
+    const scripted = ctx.replyTo(assistant, text, templateVariables(assistant, conversation));
+    variables = { ...variables, ...scripted.set_variables };
+    addMessage(ctx, conversation, 'assistant', scripted.reply, scripted.function_calls);
+    count += 1;
+    outcome = { reply: scripted.reply, function_calls: scripted.function_calls };
+  }
+  const updated = ctx.conversations.update(conversation.id, {
+    status: 'active',
+    message_count: count,
+    total_cost_micros: conversation.total_cost_micros + price,
+    variables,
+    updated_at: ctx.now(),
+  });
+  armInactivity(ctx, updated, assistant);
+  return outcome;
+}
+
+/** AI on / off (decisions: AI on / off): while off, messages are stored and get no reply. */
+export function setAi(ctx: AccountCtx, uuid: string, enabled: boolean): Conversation {
+  const conversation = ctx.conversations.where('uuid', uuid)[0];
+  if (!conversation) throw conversationErrors.notFound();
+  return ctx.conversations.update(conversation.id, { ai_enabled: enabled, updated_at: ctx.now() });
+}
+
+/** The account's conversations matching every filter, id order (spec: List conversations). */
+export function listConversations(ctx: AccountCtx, q: ConversationListQuery): Conversation[] {
+  if (q.assistant_id !== undefined && !ctx.assistants.get(q.assistant_id)) new ErrorBag().rule('assistant_id', 'exists').throwIfAny();
+  const [from, to] = dateWindow(q, ctx.account.timezone);
+  const keep = (c: Conversation) =>
+    (q.type === undefined || c.type === q.type) && (q.assistant_id === undefined || c.assistant_id === q.assistant_id) && c.created_at >= from && c.created_at < to;
+  return q.assistant_id !== undefined ? ctx.conversations.where('assistant', q.assistant_id, keep) : ctx.conversations.list(keep);
+}
+
+/** A value of the conversation typed per a post-call schema item; null when it was not collected. */
+function typed(value: unknown, type: 'string' | 'number' | 'bool'): unknown {
+  if (value === undefined || value === null) return null;
+  if (type === 'bool') {
+    if (typeof value === 'boolean') return value;
+    if (typeof value === 'number') return value !== 0;
+    return ['true', 'yes', '1'].includes(String(value).trim().toLowerCase());
+  }
+  if (type === 'number') {
+    const n = typeof value === 'number' ? value : Number(String(value).trim());
+    return Number.isFinite(n) ? n : null;
+  }
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The conversation-ended payload, field by field as the spec's Events table lists it. */
+export function endedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number) {
+  const messages = historyOf(ctx, conversation);
+  const sender = conversation.sender_id === null ? undefined : ctx.senders.get(conversation.sender_id);
+  const msgapp = conversation.type === 'msgapp';
+  return {
+    conversation_id: conversation.uuid,
+    assistant_id: assistant.uuid,
+    type: conversation.type,
+    message_count: conversation.message_count,
+    status: 'ended',
+    extracted_variables: Object.fromEntries(assistant.post_call_schema.map((item) => [item.name, typed(conversation.variables[item.name], item.type)])),
+    input_variables: structuredClone(conversation.input_variables),
+    transcript: messages.map((m) => ({ role: m.role, content: m.content })),
+    formatted_transcript: messages.map((m) => `${m.role === 'assistant' ? 'AI' : 'Customer'}: ${m.content}`).join('\n'),
+    customer_phone: msgapp ? conversation.customer_phone : null,
+    customer_name: conversation.customer_name,
+    sender: msgapp && sender ? { phone_number: sender.phone_number, display_name: sender.display_name } : null,
+    created_at: formatIsoOffset(conversation.created_at, assistant.timezone),
+    ended_at: formatIsoOffset(endedAt, assistant.timezone),
+  };
+}
+
+/**
+ * The inactivity timer fired: a widget or msgapp conversation ends, and the
+ * conversation-ended webhook goes to the assistant's URL, the first time, and again
+ * only with `conversation_ended_retrigger` (spec: Events; ARCHITECTURE §4).
+ */
+export function endByInactivity(ctx: AccountCtx, payload: InactivityPayload): void {
+  const conversation = ctx.conversations.get(payload.conversation_id);
+  if (!conversation || conversation.status !== 'active' || !ENDING_TYPES.has(conversation.type)) return;
+  const now = ctx.now();
+  const ended = ctx.conversations.update(conversation.id, {
+    status: 'ended',
+    ended_at: now,
+    ended_count: conversation.ended_count + 1,
+    inactivity_event_id: null,
+    updated_at: now,
+  });
+  const assistant = conversation.assistant_id === null ? undefined : ctx.assistants.get(conversation.assistant_id);
+  const url = assistant?.conversation_ended_webhook_url ?? null;
+  if (!assistant || url === null) return;
+  if (ended.ended_count > 1 && !assistant.conversation_ended_retrigger) return;
+  ctx.sendWebhook('conversation_ended', url, endedPayload(ctx, ended, assistant, now));
+}
+
+/** The assistant of a switch route: the integer id or the uuid (decisions: Switch routes' {assistantId}). */
+export function findSwitchAssistant(ctx: AccountCtx, idOrUuid: string): Assistant {
+  const assistant = /^\d{1,15}$/.test(idOrUuid) ? ctx.assistants.get(Number(idOrUuid)) : ctx.assistants.where('uuid', idOrUuid)[0];
+  if (!assistant) throw conversationErrors.switchAssistantNotFound();
+  return assistant;
+}
+
+/** Enables the conversation-ended webhook to `url` (spec: Conversation-ended webhook switches). */
+export function enableEndedWebhook(ctx: AccountCtx, idOrUuid: string, url: string): Assistant {
+  const assistant = findSwitchAssistant(ctx, idOrUuid);
+  return ctx.assistants.update(assistant.id, { conversation_ended_webhook_url: url, updated_at: ctx.now() });
+}
+
+/** Disables it: no further conversation-ended deliveries. */
+export function disableEndedWebhook(ctx: AccountCtx, idOrUuid: string): Assistant {
+  const assistant = findSwitchAssistant(ctx, idOrUuid);
+  return ctx.assistants.update(assistant.id, { conversation_ended_webhook_url: null, updated_at: ctx.now() });
+}
+
+/**
+ * The conversation of a UUID and its account's scope: chat routes carry no credential,
+ * the UUID is the capability (decisions: Chat message endpoint credentials).
+ */
+export function locateConversation(state: SimState, uuid: string): { ctx: AccountCtx; conversation: Conversation } {
+  const conversation = state.db.conversations.first('uuid', uuid);
+  const account = conversation && state.db.accounts.get(conversation.account_id);
+  if (!conversation || !account) throw conversationErrors.notFound();
+  return { ctx: accountCtx(account, state), conversation };
+}
+
+/** The assistant of a UUID and its account's scope (`POST /conversations`). */
+export function locateAssistant(state: SimState, uuid: string): { ctx: AccountCtx; assistant: Assistant } {
+  const assistant = state.db.assistants.first('uuid', uuid);
+  const account = assistant && state.db.accounts.get(assistant.account_id);
+  if (!assistant || !account) throw conversationErrors.assistantNotFound();
+  return { ctx: accountCtx(account, state), assistant };
+}

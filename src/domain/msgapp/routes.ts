@@ -1,0 +1,29 @@
+/** Messaging channel operations (spec: Messaging-application channel; decisions: senders, templates, session status). */
+import { ok } from '../../core/http.js';
+import { pathId } from '../ids.js';
+import { userRoute } from '../routing.js';
+import { SendFreeformBody, SendTemplateBody, SendersQuery, SessionStatusQuery, TemplatesQuery, serialiseSender, serialiseTemplate } from './schema.js';
+import { getSessionStatus, listSenders, listTemplates, sendFreeform, sendTemplate } from './service.js';
+
+export const msgappRoutes = [
+  userRoute({
+    method: 'GET', path: '/user/msgapp/senders', query: SendersQuery,
+    handle: ({ ctx, query }) => ok({ data: listSenders(ctx, query.status).map(serialiseSender) }),
+  }),
+  userRoute({
+    method: 'GET', path: '/user/msgapp/senders/:id/templates', family: 'messaging', query: TemplatesQuery,
+    handle: ({ ctx, params, query }) => ok({ data: listTemplates(ctx, pathId(params.id), query.status).map(serialiseTemplate) }),
+  }),
+  userRoute({
+    method: 'GET', path: '/user/msgapp/session-status', family: 'messaging', query: SessionStatusQuery,
+    handle: ({ ctx, query }) => ok(getSessionStatus(ctx, query.sender_id, query.recipient_phone)),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/msgapp/send', family: 'messaging', body: SendTemplateBody,
+    handle: ({ ctx, body }) => ok(sendTemplate(ctx, body)),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/msgapp/send-freeform', family: 'messaging', body: SendFreeformBody,
+    handle: ({ ctx, body }) => ok(sendFreeform(ctx, body)),
+  }),
+];

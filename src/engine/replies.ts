@@ -1,0 +1,95 @@
+/**
+ * Scripted assistant replies (ARCHITECTURE §4 Scripted replies): ordered rules, per
+ * assistant or for all; the first rule whose `when` matches the customer's message
+ * answers; without a match, a fixed default reply.
+ */
+import { z } from 'zod';
+import { freeObject, int } from '../core/validation.js';
+import type { FunctionCall } from '../domain/conversations/schema.js';
+
+/** The answer when no rule matches. */
+export const DEFAULT_REPLY = 'Thank you for your message. How else can I help you today?';
+
+const FLAGS = /^[dgimsuy]*$/;
+
+/** Whether the pattern compiles; unknown flags are reported by their own rule, not as a bad pattern. */
+function compiles(pattern: { regex: string; flags?: string | undefined }): boolean {
+  try {
+    new RegExp(pattern.regex, FLAGS.test(pattern.flags ?? '') ? pattern.flags : '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const FunctionCallSchema = z.object({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) });
+
+/** A reply rule: `when` is text (found anywhere in the message, any letter case) or `{regex, flags?}`. */
+export const ReplyRuleSchema = z.object({
+  assistant_id: z.union([int(1), z.string().min(1)]).nullable().default(null),
+  when: z.union([
+    z.string().min(1),
+    z
+      .object({ regex: z.string().min(1), flags: z.string().regex(FLAGS, { error: 'The :attribute may only hold the flags d, g, i, m, s, u and y.' }).optional() })
+      .refine(compiles, { error: 'The :attribute is not a valid regular expression.', path: ['regex'] }),
+  ]),
+  reply: z.string().max(4096, { error: 'The :attribute may not be greater than 4096 characters.' }),
+  function_calls: z.array(FunctionCallSchema).default([]),
+  set_variables: freeObject().default({}),
+});
+export type ReplyRule = z.infer<typeof ReplyRuleSchema>;
+export const ReplyRulesBody = z.object({ rules: z.array(ReplyRuleSchema) });
+
+export interface ScriptedReply {
+  reply: string;
+  function_calls: FunctionCall[];
+  set_variables: Record<string, unknown>;
+}
+
+/**
+ * Fills `{{name}}` placeholders; a name with no value stays as written, so a missing
+ * variable is visible in the transcript.
+ * @example fillTemplate('Hi {{name}}', { name: 'Ann' }) // 'Hi Ann'
+ */
+export function fillTemplate(text: string, variables: Record<string, unknown>): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, name: string) => {
+    const value = Object.prototype.hasOwnProperty.call(variables, name) ? variables[name] : undefined;
+    return value === undefined || value === null ? whole : typeof value === 'string' ? value : JSON.stringify(value);
+  });
+}
+
+function matches(rule: ReplyRule, message: string): boolean {
+  if (typeof rule.when === 'string') return message.toLowerCase().includes(rule.when.toLowerCase());
+  return new RegExp(rule.when.regex, (rule.when.flags ?? '').replace(/[gy]/g, '')).test(message);
+}
+
+/** The reply rules of one simulator. */
+export class ReplyScript {
+  private rules: ReplyRule[] = [];
+
+  /** Replaces every rule. */
+  set(rules: ReplyRule[]): void {
+    this.rules = structuredClone(rules);
+  }
+
+  list(): ReplyRule[] {
+    return structuredClone(this.rules);
+  }
+
+  /**
+   * The reply of `assistant` to `message`, with `variables` filled in.
+   * @example script.reply({ id: 1, uuid }, 'What are your hours?', {})
+   */
+  reply(assistant: { id: number; uuid: string }, message: string, variables: Record<string, unknown>): ScriptedReply {
+    const rule = this.rules.find(
+      (r) => (r.assistant_id === null || r.assistant_id === assistant.id || r.assistant_id === assistant.uuid) && matches(r, message),
+    );
+    if (!rule) return { reply: fillTemplate(DEFAULT_REPLY, variables), function_calls: [], set_variables: {} };
+    const values = { ...variables, ...rule.set_variables };
+    return {
+      reply: fillTemplate(rule.reply, values),
+      function_calls: structuredClone(rule.function_calls) as FunctionCall[],
+      set_variables: structuredClone(rule.set_variables),
+    };
+  }
+}

@@ -1,0 +1,301 @@
+/**
+ * Webhook delivery (spec: Events > Delivery, Retry; decisions: Webhook timing).
+ * Every delivery is a record with its attempts: the first at the trigger time, then
+ * after a non-2xx, a timeout or a refused connection, retries 30, 60 and 120 s of clock
+ * time after the previous attempt; after the third failed retry the delivery is
+ * `failed`. Nothing is sent again once a 2xx was received.
+ */
+import type { ClockEvent, VirtualClock } from '../core/clock.js';
+import { Table } from '../core/store.js';
+
+export type WebhookKind = 'post_call' | 'conversation_ended';
+export const WEBHOOK_KINDS = ['post_call', 'conversation_ended'] as const;
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+
+export interface WebhookAttempt {
+  at: number;
+  /** The receiver's status, or null when no answer came (timeout, refused). */
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface Delivery {
+  id: number;
+  account_id: number;
+  kind: WebhookKind;
+  url: string;
+  payload: unknown;
+  state: DeliveryState;
+  attempts: WebhookAttempt[];
+  next_attempt_at: number | null;
+  /** The answer that ended it (the 2xx), or the last answer of a failed delivery. */
+  response: { status: number; body: string } | null;
+  created_at: number;
+}
+
+/** A forced failure: `with` a status code (the receiver is not called), "timeout" or "refused". */
+export type FailureMode = number | 'timeout' | 'refused';
+export interface FailureRule {
+  id: number;
+  url: string | null;
+  kind: WebhookKind | null;
+  times: number;
+  with: FailureMode;
+}
+
+export interface DeliverRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+export interface DeliverResult {
+  status: number;
+  body: string;
+  duration_ms: number;
+}
+/** Sends one attempt; rejects with a `WebhookTransportError` when no answer came. */
+export type DeliverFn = (request: DeliverRequest) => Promise<DeliverResult>;
+
+/** No answer: the receiver timed out or refused the connection. */
+export class WebhookTransportError extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'refused',
+    message: string,
+    readonly duration_ms = 0,
+  ) {
+    super(message);
+  }
+}
+
+/** Delays of the three retries, each counted from the previous attempt (spec: Events > Retry). */
+export const RETRY_DELAYS_MS = [30_000, 60_000, 120_000] as const;
+/** The receiver's time to answer, in real time (decisions: Webhook timing). */
+export const RECEIVER_TIMEOUT_MS = 10_000;
+export const ATTEMPT_EVENT = 'webhook.attempt';
+export const DEFAULT_JOURNAL_LIMIT = 1_000;
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = (error as { name?: string })?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
+}
+
+/**
+ * Delivers with `fetch`, so an integrator's MSW handler or local server receives it.
+ * @example await realDeliver({ url: 'http://127.0.0.1:3000/hook', body: '{}', headers: {}, timeoutMs: 10000 })
+ */
+export const realDeliver: DeliverFn = async ({ url, body, headers, timeoutMs }) => {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    return { status: res.status, body: await res.text(), duration_ms: elapsed() };
+  } catch (error) {
+    if (isTimeout(error)) throw new WebhookTransportError('timeout', `The receiver did not answer within ${timeoutMs} ms.`, elapsed());
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new WebhookTransportError('refused', cause?.code ? `Connection failed: ${cause.code}` : `Connection failed: ${(error as Error).message}`, elapsed());
+  }
+};
+
+export interface WebhookEngineOptions {
+  clock: VirtualClock;
+  deliver?: DeliverFn;
+  timeoutMs?: number;
+  /** How many deliveries the journal keeps; the oldest finished ones are evicted first. */
+  journalLimit?: number;
+}
+
+export interface WebhookSnapshot {
+  deliveries: { seq: number; rows: Delivery[] };
+  rules: FailureRule[];
+  ruleSeq: number;
+  evicted: number;
+}
+
+/**
+ * The delivery queue of one simulator.
+ * @example
+ * const delivery = sim.webhooks.send({ account_id: 1, kind: 'conversation_ended', url, payload })
+ * sim.webhooks.failNext({ url, times: 2, with: 500 })
+ * await sim.clock.advance('4m'); sim.webhooks.deliveries()
+ */
+export class WebhookEngine {
+  private readonly table = new Table<Delivery>('webhook_deliveries').index('state', (d) => d.state);
+  private rules: FailureRule[] = [];
+  private ruleSeq = 0;
+  private evictedCount = 0;
+  private readonly ownPrefixes = new Set<string>();
+  private readonly listeners: ((delivery: Delivery) => void)[] = [];
+  private readonly deliver: DeliverFn;
+  private readonly timeoutMs: number;
+  private readonly journalLimit: number;
+
+  constructor(private readonly options: WebhookEngineOptions) {
+    this.deliver = options.deliver ?? realDeliver;
+    this.timeoutMs = options.timeoutMs ?? RECEIVER_TIMEOUT_MS;
+    this.journalLimit = options.journalLimit ?? DEFAULT_JOURNAL_LIMIT;
+    options.clock.on(ATTEMPT_EVENT, (event) => this.attempt(event as ClockEvent<{ delivery_id: number }>));
+  }
+
+  /** Records a delivery and schedules its first attempt at the current clock time. */
+  send(input: { account_id: number; kind: WebhookKind; url: string; payload: unknown }): Delivery {
+    const now = this.options.clock.now();
+    const delivery = this.table.insert({
+      account_id: input.account_id,
+      kind: input.kind,
+      url: input.url,
+      payload: structuredClone(input.payload),
+      state: 'pending',
+      attempts: [],
+      next_attempt_at: now,
+      response: null,
+      created_at: now,
+    });
+    this.options.clock.schedule(now, ATTEMPT_EVENT, { delivery_id: delivery.id });
+    this.evict();
+    return structuredClone(delivery);
+  }
+
+  /** Makes the next `times` attempts matching `url` / `kind` (any when absent) fail `with` a status, a timeout or a refusal. */
+  failNext(input: { url?: string | null; kind?: WebhookKind | null; times: number; with: FailureMode }): FailureRule {
+    const rule: FailureRule = { id: ++this.ruleSeq, url: input.url ?? null, kind: input.kind ?? null, times: input.times, with: input.with };
+    this.rules.push(rule);
+    return { ...rule };
+  }
+
+  /** Forced failures still waiting to be used. */
+  failureRules(): FailureRule[] {
+    return this.rules.map((r) => ({ ...r }));
+  }
+
+  clearFailures(): void {
+    this.rules = [];
+  }
+
+  /** The journal, oldest first. */
+  deliveries(filter: { kind?: WebhookKind | undefined; state?: DeliveryState | undefined } = {}): Delivery[] {
+    return this.table
+      .all()
+      .filter((d) => (filter.kind === undefined || d.kind === filter.kind) && (filter.state === undefined || d.state === filter.state))
+      .map((d) => structuredClone(d));
+  }
+
+  /** How many finished deliveries the bounded journal has dropped. */
+  get evicted(): number {
+    return this.evictedCount;
+  }
+
+  /** Called with each delivery when it ends (delivered or failed). */
+  onFinished(listener: (delivery: Delivery) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** URLs under `prefix` are the simulator's own API; deliveries to them fail without a request. */
+  refuseUnder(prefix: string): void {
+    const parsed = parseUrl(prefix);
+    if (parsed) this.ownPrefixes.add(`${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`);
+  }
+
+  clear(): void {
+    this.table.clear();
+    this.rules = [];
+    this.ruleSeq = 0;
+    this.evictedCount = 0;
+  }
+
+  snapshot(): WebhookSnapshot {
+    return { deliveries: this.table.snapshot(), rules: this.failureRules(), ruleSeq: this.ruleSeq, evicted: this.evictedCount };
+  }
+
+  restore(snapshot: WebhookSnapshot): void {
+    this.table.restore(snapshot.deliveries);
+    this.rules = snapshot.rules.map((r) => ({ ...r }));
+    this.ruleSeq = snapshot.ruleSeq;
+    this.evictedCount = snapshot.evicted;
+  }
+
+  private takeRule(delivery: Delivery): FailureRule | undefined {
+    const rule = this.rules.find((r) => (r.url === null || r.url === delivery.url) && (r.kind === null || r.kind === delivery.kind));
+    if (!rule) return undefined;
+    rule.times -= 1;
+    if (rule.times <= 0) this.rules = this.rules.filter((r) => r !== rule);
+    return rule;
+  }
+
+  /** Compares parsed URLs, so letter case, default ports, dot segments and queries do not slip past. */
+  private isOwn(url: string): boolean {
+    const parsed = parseUrl(url);
+    if (!parsed) return false;
+    const target = `${parsed.origin}${parsed.pathname}`;
+    for (const prefix of this.ownPrefixes) if (target === prefix || target.startsWith(`${prefix}/`)) return true;
+    return false;
+  }
+
+  private async send1(delivery: Delivery): Promise<WebhookAttempt & { body?: string }> {
+    const at = this.options.clock.now();
+    const rule = this.takeRule(delivery);
+    if (rule) {
+      if (typeof rule.with === 'number') return { at, status: rule.with, error: null, duration_ms: 0, body: '' };
+      return { at, status: null, error: rule.with === 'timeout' ? 'timeout (forced)' : 'refused (forced)', duration_ms: 0 };
+    }
+    if (this.isOwn(delivery.url)) return { at, status: null, error: "refused: the URL is the simulator's own API", duration_ms: 0 };
+    try {
+      const result = await this.deliver({
+        url: delivery.url,
+        body: JSON.stringify(delivery.payload),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'voxsim-webhooks',
+          'x-voxsim-delivery': String(delivery.id),
+          'x-voxsim-event': delivery.kind,
+          'x-voxsim-attempt': String(delivery.attempts.length + 1),
+        },
+        timeoutMs: this.timeoutMs,
+      });
+      return { at, status: result.status, error: null, duration_ms: result.duration_ms, body: result.body };
+    } catch (error) {
+      const transport = error instanceof WebhookTransportError ? error : new WebhookTransportError('refused', (error as Error).message);
+      return { at, status: null, error: `${transport.reason}: ${transport.message}`, duration_ms: transport.duration_ms };
+    }
+  }
+
+  private async attempt(event: ClockEvent<{ delivery_id: number }>): Promise<void> {
+    const delivery = this.table.get(event.payload.delivery_id);
+    if (!delivery || delivery.state !== 'pending') return;
+    const { body, ...attempt } = await this.send1(delivery);
+    const attempts = [...delivery.attempts, attempt];
+    const response = attempt.status === null ? delivery.response : { status: attempt.status, body: body ?? '' };
+    const succeeded = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+    const retry = RETRY_DELAYS_MS[attempts.length - 1];
+    if (succeeded || retry === undefined) {
+      const done = this.table.update(delivery.id, { attempts, response, state: succeeded ? 'delivered' : 'failed', next_attempt_at: null });
+      for (const listener of this.listeners) listener(structuredClone(done));
+      this.evict();
+      return;
+    }
+    const next = attempt.at + retry;
+    this.table.update(delivery.id, { attempts, response, next_attempt_at: next });
+    this.options.clock.schedule(next, ATTEMPT_EVENT, { delivery_id: delivery.id });
+  }
+
+  /** Keeps the journal within its limit, dropping the oldest finished deliveries. */
+  private evict(): void {
+    if (this.table.size <= this.journalLimit) return;
+    for (const delivery of this.table.all()) {
+      if (this.table.size <= this.journalLimit) break;
+      if (delivery.state === 'pending') continue;
+      this.table.delete(delivery.id);
+      this.evictedCount++;
+    }
+  }
+}
