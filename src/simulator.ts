@@ -21,7 +21,13 @@ import { accountCtx, type AccountCtx } from './domain/context.js';
 import { leadRoutes } from './domain/leads/routes.js';
 import { phoneNumberRoutes } from './domain/phone-numbers/routes.js';
 import { PERIOD_END_EVENT, endBillingPeriod, type PeriodEndPayload } from './domain/phone-numbers/service.js';
-import { registerEngineSeams } from './engine/seams.js';
+import { EventBus } from './core/events.js';
+import { CALL_CONNECT_EVENT, CALL_END_EVENT, CALL_RING_EVENT, beginCall, connectCall, endCall, ringCall, storeWebhookResponse, type CallEventPayload } from './engine/calls.js';
+import { LEAD_RETRY_EVENT, campaignCallEnded, dialCampaign, retryLead, type LeadRetryPayload } from './engine/dialer.js';
+import { OutcomeScript } from './engine/outcomes.js';
+import { CALL_START_EVENT, type CallStartPayload } from './domain/calls/service.js';
+import { DIAL_EVENT, type DialPayload } from './domain/campaigns/service.js';
+import type { Call } from './domain/calls/schema.js';
 import { WebhookEngine, type DeliverFn } from './engine/webhooks.js';
 import { ReplyScript } from './engine/replies.js';
 import { conversationRoutes } from './domain/conversations/routes.js';
@@ -87,6 +93,12 @@ export class Simulator {
   readonly webhooks: WebhookEngine;
   /** Scripted assistant replies of chat conversations. */
   readonly replies = new ReplyScript();
+  /** Scripted call outcomes (rules, sequences; magic numbers need no setup). */
+  readonly outcomes = new OutcomeScript();
+  /** Every campaign, lead and call state change, stamped with the clock time. */
+  readonly events = new EventBus();
+  /** Account scopes, built once per account row. */
+  readonly scopes = new WeakMap<object, unknown>();
   private randomSource: SeededRandom;
   private currentSeed: number;
   private readonly initialSeed: number;
@@ -141,6 +153,8 @@ export class Simulator {
     this.db.clear();
     this.webhooks.clear();
     this.replies.set([]);
+    this.outcomes.clear();
+    this.events.clear();
     this.createAccounts();
   }
 
@@ -166,7 +180,25 @@ export class Simulator {
     inAccount<PeriodEndPayload>(PERIOD_END_EVENT, endBillingPeriod);
     inAccount<InactivityPayload>(INACTIVITY_EVENT, endByInactivity);
     inAccount<SessionClosePayload>(SESSION_CLOSE_EVENT, closeWindow);
-    registerEngineSeams(this.clock);
+    inAccount<DialPayload>(DIAL_EVENT, dialCampaign);
+    inAccount<LeadRetryPayload>(LEAD_RETRY_EVENT, retryLead);
+    inAccount<CallStartPayload>(CALL_START_EVENT, (ctx, payload) => {
+      const call = ctx.calls.get(payload.call_id);
+      if (call) beginCall(ctx, call, { phone_number: call.client_phone_number, campaign_id: null, lead_variables: null });
+    });
+    inAccount<CallEventPayload>(CALL_RING_EVENT, ringCall);
+    // A campaign call that ended frees its slot and settles its lead.
+    const ended = (ctx: AccountCtx, call: Call | undefined) => {
+      if (call && call.campaign_id !== null) campaignCallEnded(ctx, call);
+    };
+    inAccount<CallEventPayload>(CALL_CONNECT_EVENT, (ctx, payload) => ended(ctx, connectCall(ctx, payload)));
+    inAccount<CallEventPayload>(CALL_END_EVENT, (ctx, payload) => ended(ctx, endCall(ctx, payload)));
+    // decisions: Post-call webhook payload: the receiver's answer is stored as the call's webhook_response.
+    this.webhooks.onFinished((delivery) => {
+      const callId = (delivery.payload as { id?: unknown }).id;
+      const ctx = this.accountScope(delivery.account_id);
+      if (delivery.kind === 'post_call' && ctx && typeof callId === 'number') storeWebhookResponse(ctx, callId, delivery.response, delivery.state);
+    });
   }
 
   private createAccounts(): void {

@@ -11,7 +11,10 @@ import { InsertCallBody, serialiseCall } from '../domain/calls/schema.js';
 import { InboundBody, SenderPatchBody, serialiseSender } from '../domain/msgapp/schema.js';
 import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js';
 import { ReplyRulesBody } from '../engine/replies.js';
-import { insertCall } from '../domain/calls/service.js';
+import { insertCall, ringInbound } from '../domain/calls/service.js';
+import { requestDial } from '../domain/campaigns/service.js';
+import { beginCall } from '../engine/calls.js';
+import { OutcomeRuleSchema, OutcomeRulesBody } from '../engine/outcomes.js';
 import { serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { InsertNumberBody, insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import type { Simulator } from '../simulator.js';
@@ -19,6 +22,7 @@ import { VERSION } from '../version.js';
 import {
   AdvanceBody,
   ChargesQuery,
+  InboundCallBody,
   ClockModeBody,
   DeliveriesQuery,
   WebhookFailureBody,
@@ -97,7 +101,13 @@ export class Control {
     /** `GET /__sim/accounts`. */
     list: () => ({ data: this.sim.db.accounts.all().map(serialiseAccount) }),
     /** `PATCH /__sim/accounts/{id}`. */
-    patch: (id: number, input: Loose) => serialiseAccount(patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'))),
+    patch: (id: number, input: Loose) => {
+      const account = patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'));
+      // decisions: Balance and dialing: a raised balance resumes campaigns waiting for it.
+      const ctx = this.sim.accountScope(account.id)!;
+      for (const campaign of ctx.campaigns.list((c) => c.idle_reason === 'insufficient_balance')) requestDial(ctx, campaign);
+      return serialiseAccount(account);
+    },
   };
 
   readonly phoneNumbers = {
@@ -108,6 +118,29 @@ export class Control {
   readonly calls = {
     /** `POST /__sim/calls`: a finished call record, as `GET /user/calls/{id}` shows it. */
     insert: (input: Loose) => serialiseCall(insertCall(this.sim, parseInput(InsertCallBody, input, 'control'))),
+    /** `POST /__sim/calls/inbound`: `{to, from}` rings the inbound assistant of `to`. */
+    inbound: (input: Loose) => {
+      const { ctx, call } = ringInbound(this.sim, parseInput(InboundCallBody, input, 'control'));
+      beginCall(ctx, call, { phone_number: call.client_phone_number, campaign_id: null, lead_variables: null });
+      return { call_id: call.id };
+    },
+  };
+
+  readonly outcomes = {
+    /** `PUT /__sim/outcomes`: replaces every outcome rule. */
+    set: (input: Loose) => {
+      const { rules } = parseInput(OutcomeRulesBody, input, 'control');
+      this.sim.outcomes.set(rules);
+      return { rules: this.sim.outcomes.list() };
+    },
+    /** `GET /__sim/outcomes`. */
+    list: () => ({ rules: this.sim.outcomes.list() }),
+    /** Adds a rule for one dialed number: `forNumber('+15551230003', ['voicemail', 'human'])`. */
+    forNumber: (phoneNumber: string, outcomes: unknown[]) => this.addOutcomeRule({ match: { phone_number: phoneNumber }, outcomes }),
+    /** Adds a rule for every number a campaign dials. */
+    forCampaign: (campaignId: number, outcomes: unknown[]) => this.addOutcomeRule({ match: { campaign_id: campaignId }, outcomes }),
+    /** Adds a rule for leads whose variables include these values. */
+    forLeadVariables: (variables: Record<string, unknown>, outcomes: unknown[]) => this.addOutcomeRule({ match: { lead_variables: variables }, outcomes }),
   };
 
   readonly charges = {
@@ -177,6 +210,12 @@ export class Control {
       return { ok: true };
     },
   };
+
+  private addOutcomeRule(input: Loose) {
+    const rule = parseInput(OutcomeRuleSchema, input, 'control');
+    this.sim.outcomes.add(rule);
+    return { rules: this.sim.outcomes.list() };
+  }
 
   /** Consumes a fault rule matching the request, if any. */
   takeFault(method: string, routePath: string, requestPath: string): boolean {

@@ -81,6 +81,9 @@ export function serialiseFailureRule(r: FailureRule) {
   return { id: r.id, url: r.url, kind: r.kind, times: r.times, with: r.with };
 }
 
+/** `POST /__sim/calls/inbound`. */
+export const InboundCallBody = z.object({ to: z.string().min(1), from: z.string().min(1) });
+
 /** Any JSON object; the control operation validates it (so in-process calls get the same checks). */
 export const AnyObject = z.record(z.string(), z.unknown());
 

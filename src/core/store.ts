@@ -14,6 +14,58 @@ export interface TableSnapshot<T> {
 }
 
 type KeyOf<T> = (row: T) => string | number | null | undefined;
+type Key = string | number;
+
+/**
+ * The rows of one index key in the order they arrived, for `first()`: reading the
+ * first element of a Set after many deletions from its front is O(n) in V8, so a FIFO
+ * needs its own queue. Entries that left the key (or came back later) are skipped by
+ * position and compacted away.
+ */
+class KeyQueue<T> {
+  private items: T[] = [];
+  private head = 0;
+  private readonly position = new Map<T, number>();
+
+  constructor(rows: Iterable<T>) {
+    for (const row of rows) this.push(row);
+  }
+
+  push(row: T): void {
+    this.position.set(row, this.items.length);
+    this.items.push(row);
+  }
+
+  remove(row: T): void {
+    this.position.delete(row);
+  }
+
+  first(): T | undefined {
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) this.compact();
+    while (this.head < this.items.length) {
+      const row = this.items[this.head]!;
+      if (this.position.get(row) === this.head) return row;
+      this.head++;
+    }
+    return undefined;
+  }
+
+  /** Drops the entries before the head and the stale ones, keeping each live row once, in order. */
+  private compact(): void {
+    const live = this.items.filter((row, i) => i >= this.head && this.position.get(row) === i);
+    this.items = live;
+    this.head = 0;
+    this.position.clear();
+    live.forEach((row, i) => this.position.set(row, i));
+  }
+}
+
+interface IndexEntry<T> {
+  key: KeyOf<T>;
+  map: Map<Key, Set<T>>;
+  /** Built on the first `first()` of a key, then kept current. */
+  queues: Map<Key, KeyQueue<T>>;
+}
 
 /**
  * One table with its id sequence and secondary indexes. Indexes hold the row objects
@@ -26,15 +78,15 @@ type KeyOf<T> = (row: T) => string | number | null | undefined;
 export class Table<T extends Row> {
   private rows = new Map<number, T>();
   private seq = 0;
-  private readonly indexes = new Map<string, { key: KeyOf<T>; map: Map<string | number, Set<T>> }>();
+  private readonly indexes = new Map<string, IndexEntry<T>>();
 
   constructor(readonly name: string) {}
 
   /** Declares a secondary index; rows are indexed under the key `key(row)` (null skips the row). */
   index(name: string, key: KeyOf<T>): this {
-    const map = new Map<string | number, Set<T>>();
-    this.indexes.set(name, { key, map });
-    for (const row of this.rows.values()) this.addToIndex(map, key(row), row);
+    const entry: IndexEntry<T> = { key, map: new Map(), queues: new Map() };
+    this.indexes.set(name, entry);
+    for (const row of this.rows.values()) this.addToIndex(entry, key(row), row);
     return this;
   }
 
@@ -51,7 +103,7 @@ export class Table<T extends Row> {
   insert(data: Omit<T, 'id'>): T {
     const row = { id: ++this.seq, ...data } as T;
     this.rows.set(row.id, row);
-    for (const { key, map } of this.indexes.values()) this.addToIndex(map, key(row), row);
+    for (const entry of this.indexes.values()) this.addToIndex(entry, entry.key(row), row);
     return row;
   }
 
@@ -63,15 +115,16 @@ export class Table<T extends Row> {
   update(id: number, patch: Partial<Omit<T, 'id'>>): T {
     const row = this.rows.get(id);
     if (!row) throw new Error(`${this.name} ${id} does not exist`);
-    const before = [...this.indexes.values()].map(({ key }) => key(row));
+    const before: (Key | null | undefined)[] = [];
+    for (const entry of this.indexes.values()) before.push(entry.key(row));
     Object.assign(row, patch);
     let i = 0;
-    for (const { key, map } of this.indexes.values()) {
+    for (const entry of this.indexes.values()) {
       const old = before[i++];
-      const now = key(row);
+      const now = entry.key(row);
       if (old !== now) {
-        this.removeFromIndex(map, old, row);
-        this.addToIndex(map, now, row);
+        this.removeFromIndex(entry, old, row);
+        this.addToIndex(entry, now, row);
       }
     }
     return row;
@@ -81,7 +134,7 @@ export class Table<T extends Row> {
     const row = this.rows.get(id);
     if (!row) return undefined;
     this.rows.delete(id);
-    for (const { key, map } of this.indexes.values()) this.removeFromIndex(map, key(row), row);
+    for (const entry of this.indexes.values()) this.removeFromIndex(entry, entry.key(row), row);
     return row;
   }
 
@@ -117,12 +170,18 @@ export class Table<T extends Row> {
     return this.indexes.get(index)?.map.get(key)?.size ?? 0;
   }
 
-  /** The first row under `key` in an index (for unique keys such as an API key). */
+  /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
-    const rows = this.indexes.get(index)?.map.get(key);
-    if (!rows) return undefined;
-    for (const row of rows) return row;
-    return undefined;
+    const entry = this.indexes.get(index);
+    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    let queue = entry.queues.get(key);
+    if (!queue) {
+      const rows = entry.map.get(key);
+      if (!rows) return undefined;
+      queue = new KeyQueue(rows);
+      entry.queues.set(key, queue);
+    }
+    return queue.first();
   }
 
   /** Every row in ascending id order. */
@@ -133,7 +192,10 @@ export class Table<T extends Row> {
   clear(): void {
     this.rows.clear();
     this.seq = 0;
-    for (const { map } of this.indexes.values()) map.clear();
+    for (const entry of this.indexes.values()) {
+      entry.map.clear();
+      entry.queues.clear();
+    }
   }
 
   snapshot(): TableSnapshot<T> {
@@ -145,22 +207,27 @@ export class Table<T extends Row> {
     this.seq = snapshot.seq;
     for (const row of structuredClone(snapshot.rows)) {
       this.rows.set(row.id, row);
-      for (const { key, map } of this.indexes.values()) this.addToIndex(map, key(row), row);
+      for (const entry of this.indexes.values()) this.addToIndex(entry, entry.key(row), row);
     }
   }
 
-  private addToIndex(map: Map<string | number, Set<T>>, key: string | number | null | undefined, row: T): void {
+  private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
-    let set = map.get(key);
-    if (!set) map.set(key, (set = new Set()));
+    let set = entry.map.get(key);
+    if (!set) entry.map.set(key, (set = new Set()));
     set.add(row);
+    entry.queues.get(key)?.push(row);
   }
 
-  private removeFromIndex(map: Map<string | number, Set<T>>, key: string | number | null | undefined, row: T): void {
+  private removeFromIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
-    const set = map.get(key);
+    const set = entry.map.get(key);
     if (!set) return;
     set.delete(row);
-    if (set.size === 0) map.delete(key);
+    entry.queues.get(key)?.remove(row);
+    if (set.size === 0) {
+      entry.map.delete(key);
+      entry.queues.delete(key);
+    }
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { SeededRandom } from '../core/random.js';
 import type { Table } from '../core/store.js';
+import type { DialContext, Outcome, OutcomeSource } from '../engine/outcomes.js';
 import type { ScriptedReply } from '../engine/replies.js';
 import type { WebhookKind } from '../engine/webhooks.js';
 import type { Account } from './accounts/schema.js';
@@ -41,6 +42,20 @@ export class Scoped<T extends Owned> {
 
   count(): number {
     return this.table.count('account', this.accountId);
+  }
+
+  /** The first of the account's rows under `key` in an index. */
+  first(index: string, key: string | number): T | undefined {
+    const row = this.table.first(index, key);
+    return row && row.account_id === this.accountId ? row : undefined;
+  }
+
+  /**
+   * How many rows an index holds under `key`. Only for keys that already name one
+   * account's rows (a campaign's leads, say): it does not filter by account.
+   */
+  countOwnKey(index: string, key: string | number): number {
+    return this.table.count(index, key);
   }
 
   /** The account's rows under `key` in an index, optionally only those that pass `keep`. */
@@ -94,6 +109,10 @@ export interface AccountCtx {
   numberInUse(e164: string): boolean;
   /** Hands a webhook to the delivery engine (ARCHITECTURE §4 Webhook delivery). */
   sendWebhook(kind: WebhookKind, url: string, payload: unknown): void;
+  /** The scripted outcome of the next attempt to a number (ARCHITECTURE §4 Scripted outcomes). */
+  nextOutcome(dial: DialContext): { outcome: Outcome; source: OutcomeSource };
+  /** Emits a state change on `sim.events`, stamped with the clock time and the account. */
+  emit(type: string, data: Record<string, unknown>): void;
   /** Takes `micros` from the account's balance. */
   chargeAccount(micros: number): void;
   /** Keeps the times of the last accepted messaging sends (rate limit). */
@@ -102,9 +121,17 @@ export interface AccountCtx {
   replyTo(assistant: { id: number; uuid: string }, message: string, variables: Record<string, unknown>): ScriptedReply;
 }
 
-/** Builds the scope of one account. */
+/** The scope of one account, built once per account row (clock events need one each). */
 export function accountCtx(account: Account, state: SimState): AccountCtx {
-  const { db, clock, random, webhooks, replies } = state;
+  const cached = state.scopes.get(account) as AccountCtx | undefined;
+  if (cached && cached.random === state.random) return cached;
+  const ctx = buildScope(account, state);
+  state.scopes.set(account, ctx);
+  return ctx;
+}
+
+function buildScope(account: Account, state: SimState): AccountCtx {
+  const { db, clock, random, webhooks, replies, outcomes, events } = state;
   return {
     account,
     catalog,
@@ -132,6 +159,8 @@ export function accountCtx(account: Account, state: SimState): AccountCtx {
     numberInUse: (e164) => db.phoneNumbers.first('number', e164) !== undefined,
     sendWebhook: (kind, url, payload) => void webhooks.send({ account_id: account.id, kind, url, payload }),
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
+    nextOutcome: (dial) => outcomes.next(dial),
+    emit: (type, data) => events.emit(type, clock.now(), { account_id: account.id, ...data }),
     chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
     setRecentSends: (times) => void db.accounts.update(account.id, { recent_sends: times }),
   };

@@ -257,3 +257,27 @@ describe('Table', () => {
     expect(table.insert(lead()).id).toBe(1);
   });
 });
+
+describe('Table.first as a FIFO under churn', () => {
+  it('always answers the row that has been under the key the longest, through thousands of moves', async () => {
+    const { SeededRandom } = await import('../../src/core/random.js');
+    const random = new SeededRandom(3);
+    const table = new Table<{ id: number; state: string }>('churn').index('state', (r) => r.state);
+    for (let i = 0; i < 3000; i++) table.insert({ state: random.int(0, 1) ? 'a' : 'b' });
+    // The reference: a plain array per key, kept in arrival order.
+    const order: Record<string, number[]> = { a: [], b: [] };
+    for (const row of table.all()) order[row.state]!.push(row.id);
+    for (let step = 0; step < 20_000; step++) {
+      const key = random.int(0, 1) ? 'a' : 'b';
+      const head = table.first('state', key);
+      expect(head?.id).toBe(order[key]![0]);
+      if (!head) continue;
+      // Move the head (or sometimes a random row) to the other key, as the dialer does.
+      const row = random.int(0, 3) === 0 ? table.get(order[key]![random.int(0, order[key]!.length - 1)]!)! : head;
+      const to = row.state === 'a' ? 'b' : 'a';
+      order[row.state] = order[row.state]!.filter((id) => id !== row.id);
+      order[to]!.push(row.id);
+      table.update(row.id, { state: to });
+    }
+  });
+});

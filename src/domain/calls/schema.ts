@@ -21,6 +21,8 @@ export interface Call {
   campaign_id: number | null;
   campaign_name: string | null;
   lead_id: number | null;
+  /** The secondary contact dialed, when not the lead's primary number. */
+  contact_id: number | null;
   type: CallType;
   duration: number;
   assistant_phone_number: string;
@@ -36,8 +38,27 @@ export interface Call {
   total_cost_micros: number;
   answered_by: AnsweredBy;
   recording_url: string | null;
+  /** What the call will do, decided when it is placed (engine/outcomes). */
+  plan: CallPlan | null;
+  /** The pending lifecycle event. */
+  event_id: number | null;
+  answered_at: number | null;
+  ended_at: number | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A call's scripted course: decided at dial time, played out on the clock. */
+export interface CallPlan {
+  kind: 'human' | 'busy' | 'no-answer' | 'voicemail' | 'failed' | 'goal-incomplete';
+  source: 'rule' | 'magic' | 'default';
+  answered_by: AnsweredBy;
+  final_status: CallStatus;
+  ring_seconds: number;
+  talk_seconds: number;
+  transcript: string | null;
+  variables: Record<string, unknown> | null;
+  evaluation: Record<string, unknown> | null;
 }
 
 export const CallListQuery = pageQuery(15)

@@ -10,7 +10,8 @@ import { toMicros } from '../../core/money.js';
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../core-services.js';
 import { readE164 } from '../phone-numbers/service.js';
-import type { Call, CallListQuery, InsertCallInput } from './schema.js';
+import type { Assistant } from '../assistants/schema.js';
+import type { Call, CallListQuery, CallType, InsertCallInput } from './schema.js';
 
 export const CALL_MESSAGES = {
   initiated: 'Call initiated successfully.',
@@ -29,6 +30,58 @@ export const callErrors = {
   noAssistantNumber: () => shapeA(400, CALL_MESSAGES.noAssistantNumber),
   insufficientBalance: () => shapeA(422, CALL_MESSAGES.insufficientBalance),
 };
+
+/** What a new call is made of; the rest starts empty. */
+export interface NewCall {
+  assistant: Assistant;
+  assistant_phone_number: string;
+  client_phone_number: string;
+  type: CallType;
+  campaign?: { id: number; name: string } | null;
+  lead_id?: number | null;
+  contact_id?: number | null;
+  input_variables: Record<string, unknown>;
+}
+
+/**
+ * Creates a call `initiated` and makes its assistant `active` (decisions: Assistant
+ * activation happens when a call is initiated). make_call, the dialer and inbound calls
+ * all place calls through here.
+ */
+export function createCallRecord(ctx: AccountCtx, c: NewCall): Call {
+  const now = ctx.now();
+  if (c.assistant.status !== 'active') ctx.assistants.update(c.assistant.id, { status: 'active' });
+  const call = ctx.calls.insert({
+    assistant_id: c.assistant.id,
+    assistant_name: c.assistant.name,
+    campaign_id: c.campaign?.id ?? null,
+    campaign_name: c.campaign?.name ?? null,
+    lead_id: c.lead_id ?? null,
+    contact_id: c.contact_id ?? null,
+    type: c.type,
+    duration: 0,
+    assistant_phone_number: c.assistant_phone_number,
+    client_phone_number: c.client_phone_number,
+    status: 'initiated',
+    transcript: '',
+    variables: {},
+    input_variables: c.input_variables,
+    evaluation: {},
+    webhook_response: null,
+    carrier_cost_micros: 0,
+    total_cost_micros: 0,
+    answered_by: 'unknown',
+    recording_url: null,
+    plan: null,
+    event_id: null,
+    answered_at: null,
+    ended_at: null,
+    created_at: now,
+    updated_at: now,
+  });
+  ctx.emit('call.status', { call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id });
+  return call;
+}
 
 /** Answered time is billed for at least this long (decisions: Billing defaults). */
 export const BILLING_MINIMUM_SECONDS = 30;
@@ -63,32 +116,14 @@ export function makeCall(ctx: AccountCtx, input: { assistant_id: number; phone_n
   const number = assistant.phone_number_id === null ? undefined : ctx.phoneNumbers.get(assistant.phone_number_id);
   if (!number) throw callErrors.noAssistantNumber();
   if (ctx.account.balance_micros < worstCaseCost(ctx, assistant.max_duration)) throw callErrors.insufficientBalance();
-  const now = ctx.now();
-  // decisions: Assistant activation happens when a call is initiated.
-  if (assistant.status !== 'active') ctx.assistants.update(assistant.id, { status: 'active' });
-  const call = ctx.calls.insert({
-    assistant_id: assistant.id,
-    assistant_name: assistant.name,
-    campaign_id: null,
-    campaign_name: null,
-    lead_id: null,
-    type: 'outbound',
-    duration: 0,
+  const call = createCallRecord(ctx, {
+    assistant,
     assistant_phone_number: number.phone_number,
     client_phone_number: client.number,
-    status: 'initiated',
-    transcript: '',
-    variables: {},
+    type: 'outbound',
     input_variables: input.variables ?? {},
-    evaluation: {},
-    webhook_response: null,
-    carrier_cost_micros: 0,
-    total_cost_micros: 0,
-    answered_by: 'unknown',
-    recording_url: null,
-    created_at: now,
-    updated_at: now,
   });
+  const now = ctx.now();
   ctx.schedule<CallStartPayload>(now, CALL_START_EVENT, { account_id: ctx.account.id, call_id: call.id });
   return call;
 }
@@ -152,6 +187,7 @@ export function insertCall(state: SimState, input: InsertCallInput): Call {
     campaign_id: campaign?.id ?? null,
     campaign_name: campaign?.name ?? null,
     lead_id: input.lead_id ?? null,
+    contact_id: null,
     type: input.type,
     duration: input.duration,
     assistant_phone_number: input.assistant_phone_number ?? number?.phone_number ?? '',
@@ -166,8 +202,36 @@ export function insertCall(state: SimState, input: InsertCallInput): Call {
     total_cost_micros: toMicros(input.total_cost),
     answered_by: input.answered_by,
     recording_url: input.recording_url,
+    plan: null,
+    event_id: null,
+    answered_at: null,
+    ended_at: created! + input.duration * 1000,
     created_at: created!,
     updated_at: created!,
   });
 }
 
+
+export const INBOUND_MESSAGES = {
+  noAssistant: 'No inbound assistant answers this number.',
+} as const;
+
+/**
+ * A call arriving at one of the platform's numbers (control API `POST /__sim/calls/inbound`):
+ * it rings the inbound assistant that owns the number; 404 when none does.
+ */
+export function ringInbound(state: SimState, input: { to: string; from: string }): { ctx: AccountCtx; call: Call } {
+  const bag = new ErrorBag();
+  const to = readE164(input.to.trim());
+  if (!to) bag.add('to', 'The to must be a valid phone number in E.164 format.');
+  const from = readE164(input.from.trim());
+  if (!from) bag.add('from', 'The from must be a valid phone number in E.164 format.');
+  bag.throwIfAny();
+  const number = state.db.phoneNumbers.first('number', to!.number);
+  const assistant = number ? state.db.assistants.first('inbound_number', number.id) : undefined;
+  const account = assistant ? state.db.accounts.get(assistant.account_id) : undefined;
+  if (!number || !assistant || !account) throw shapeA(404, INBOUND_MESSAGES.noAssistant);
+  const ctx = accountCtx(account, state);
+  const call = createCallRecord(ctx, { assistant, assistant_phone_number: number.phone_number, client_phone_number: from!.number, type: 'inbound', input_variables: {} });
+  return { ctx, call };
+}

@@ -29,6 +29,12 @@ export interface Campaign {
   status: CampaignStatus;
   /** The pending dialer event while in progress. */
   dial_event_id: number | null;
+  /** Calls of this campaign not yet ended. */
+  in_flight: number;
+  /** Round-robin position over the caller numbers. */
+  rotation: number;
+  /** Why dialing is paused while in progress (outside_window, insufficient_balance, no_caller_number), or null. */
+  idle_reason: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -100,6 +100,9 @@ export function createCampaign(ctx: AccountCtx, input: CreateCampaignInput): Cam
     phone_number_ids: input.phone_number_ids ?? [],
     status: 'draft',
     dial_event_id: null,
+    in_flight: 0,
+    rotation: 0,
+    idle_reason: null,
     created_at: now,
     updated_at: now,
   });
@@ -116,9 +119,22 @@ export function findCampaign(ctx: AccountCtx, id: number): Campaign {
   return campaign;
 }
 
-function setStatus(ctx: AccountCtx, campaign: Campaign, status: CampaignStatus, dialEventId: number | null): Campaign {
+/** Moves a campaign to `status`, replacing its pending dial event; emits `campaign.status`. */
+export function setCampaignStatus(ctx: AccountCtx, campaign: Campaign, status: CampaignStatus, dialEventId: number | null): Campaign {
   if (campaign.dial_event_id !== null) ctx.cancel(campaign.dial_event_id);
-  return ctx.campaigns.update(campaign.id, { status, dial_event_id: dialEventId, updated_at: ctx.now() });
+  // Rows are updated in place: read the old status first.
+  const before = campaign.status;
+  const updated = ctx.campaigns.update(campaign.id, { status, dial_event_id: dialEventId, idle_reason: null, updated_at: ctx.now() });
+  if (status !== before) ctx.emit('campaign.status', { campaign_id: campaign.id, status });
+  return updated;
+}
+
+/** Wakes a running campaign's dialer now (new or re-queued leads, a raised balance). */
+export function requestDial(ctx: AccountCtx, campaign: Campaign): void {
+  if (campaign.status !== 'in-progress') return;
+  if (campaign.dial_event_id !== null) ctx.cancel(campaign.dial_event_id);
+  const eventId = ctx.schedule<DialPayload>(ctx.now(), DIAL_EVENT, { account_id: ctx.account.id, campaign_id: campaign.id });
+  ctx.campaigns.update(campaign.id, { dial_event_id: eventId });
 }
 
 /**
@@ -138,7 +154,7 @@ export function startCampaign(ctx: AccountCtx, id: number): Campaign {
   if (campaign.phone_number_ids.length === 0 && assistant.phone_number_id === null) throw campaignErrors.refused(CAMPAIGN_MESSAGES.noCallerNumber);
   if (ctx.account.balance_micros <= 0) throw campaignErrors.refused(CAMPAIGN_MESSAGES.insufficientBalance);
   const eventId = ctx.schedule<DialPayload>(ctx.now(), DIAL_EVENT, { account_id: ctx.account.id, campaign_id: campaign.id });
-  return setStatus(ctx, campaign, 'in-progress', eventId);
+  return setCampaignStatus(ctx, campaign, 'in-progress', eventId);
 }
 
 /** Stops a running campaign; nothing more is dialed (decisions: Campaign states). */
@@ -146,7 +162,7 @@ export function stopCampaign(ctx: AccountCtx, id: number): Campaign {
   const campaign = ctx.campaigns.get(id);
   if (!campaign) throw campaignErrors.statusNotFound();
   if (campaign.status !== 'in-progress') throw campaignErrors.refused(CAMPAIGN_MESSAGES.notRunning);
-  return setStatus(ctx, campaign, 'stopped', null);
+  return setCampaignStatus(ctx, campaign, 'stopped', null);
 }
 
 /** Deletes a campaign: stops it first and removes its leads; its calls stay in the history (decisions: Delete campaign). */
@@ -154,6 +170,7 @@ export function deleteCampaign(ctx: AccountCtx, id: number): void {
   const campaign = findCampaign(ctx, id);
   if (campaign.dial_event_id !== null) ctx.cancel(campaign.dial_event_id);
   for (const lead of ctx.leads.where('campaign', campaign.id)) {
+    if (lead.retry_event_id !== null) ctx.cancel(lead.retry_event_id);
     for (const contact of ctx.secondaryContacts.where('lead', lead.id)) ctx.secondaryContacts.delete(contact.id);
     ctx.leads.delete(lead.id);
   }

@@ -29,6 +29,13 @@ export interface Lead {
   phone_number: string;
   variables: Record<string, unknown>;
   status: LeadStatus;
+  /** Finished dial attempts (each may have dialed secondary contacts too). */
+  attempts: number;
+  /** Which number the current attempt dials next: -1 the primary, else a secondary contact's position. */
+  chain: number;
+  /** The pending retry's time and clock event while `rescheduled`. */
+  next_attempt_at: number | null;
+  retry_event_id: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -7,6 +7,7 @@ import { shapeA } from '../../core/errors.js';
 import { dayRange } from '../../core/time.js';
 import { ErrorBag, attributeName } from '../../core/validation.js';
 import type { Campaign } from '../campaigns/schema.js';
+import { requestDial } from '../campaigns/service.js';
 import type { AccountCtx } from '../context.js';
 import { CLIENT_LEAD_STATUSES, type CreateLeadInput, type Lead, type LeadListQuery, type SecondaryContact, type UpdateLeadInput } from './schema.js';
 
@@ -87,10 +88,23 @@ export function createLead(ctx: AccountCtx, input: CreateLeadInput): Lead {
   bag.throwIfAny();
 
   const now = ctx.now();
-  const lead = ctx.leads.insert({ campaign_id: campaign!.id, phone_number: phone!, variables: input.variables ?? {}, status: 'created', created_at: now, updated_at: now });
+  const lead = ctx.leads.insert({
+    campaign_id: campaign!.id,
+    phone_number: phone!,
+    variables: input.variables ?? {},
+    status: 'created',
+    attempts: 0,
+    chain: -1,
+    next_attempt_at: null,
+    retry_event_id: null,
+    created_at: now,
+    updated_at: now,
+  });
   (input.secondary_contacts ?? []).forEach((contact, i) =>
     ctx.secondaryContacts.insert({ lead_id: lead.id, position: i, phone_number: contactNumbers[i]!, variables: contact.variables ?? {}, status: 'created', created_at: now, updated_at: now }),
   );
+  // A lead added to a running campaign is queued at once.
+  requestDial(ctx, campaign!);
   return lead;
 }
 
@@ -142,19 +156,30 @@ export function updateLead(ctx: AccountCtx, id: number, input: UpdateLeadInput):
     bag.add('phone_number', LEAD_MESSAGES.duplicate);
   }
   bag.throwIfAny();
-  return ctx.leads.update(lead.id, {
+  // A status set by the client ends any pending retry; `created` starts the lead afresh.
+  if (input.status !== undefined && lead.retry_event_id !== null) ctx.cancel(lead.retry_event_id);
+  // Rows are updated in place: read the old status first.
+  const before = lead.status;
+  const updated = ctx.leads.update(lead.id, {
     campaign_id: campaign?.id ?? lead.campaign_id,
     phone_number: phone,
-    ...(input.status !== undefined && { status: input.status }),
+    ...(input.status !== undefined && { status: input.status, next_attempt_at: null, retry_event_id: null }),
+    ...(input.status === 'created' && { attempts: 0, chain: -1 }),
     // Spread copies keys as own data properties, so a "__proto__" key stays plain data.
     variables: { ...lead.variables, ...input.variables },
     updated_at: ctx.now(),
   });
+  if (input.status !== undefined && input.status !== before) ctx.emit('lead.status', { lead_id: lead.id, campaign_id: updated.campaign_id, status: input.status });
+  // decisions: a lead set back to created through update is queued again.
+  if (input.status === 'created' && campaign) requestDial(ctx, campaign);
+  return updated;
 }
 
 /** Deletes a lead and its secondary contacts (decisions: Delete lead). */
 export function deleteLead(ctx: AccountCtx, id: number): void {
   const lead = findLead(ctx, id);
+  // A deleted lead cancels its pending retry.
+  if (lead.retry_event_id !== null) ctx.cancel(lead.retry_event_id);
   for (const contact of ctx.secondaryContacts.where('lead', lead.id)) ctx.secondaryContacts.delete(contact.id);
   ctx.leads.delete(lead.id);
 }

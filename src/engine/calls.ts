@@ -1,0 +1,241 @@
+/**
+ * The call lifecycle on the clock (ARCHITECTURE §4 Call lifecycle; decisions: Call
+ * transitions, Billing defaults, Costs of unanswered calls, Recording, Post-call webhook
+ * payload). A placed call is `initiated`; a second later it rings; after its ring time it
+ * is answered (`in-progress`, then its final status after the talk time) or ends
+ * `busy`, `no-answer` or `failed`. The outcome is decided when the call is placed.
+ */
+import { fromMicros } from '../core/money.js';
+import { formatIsoOffset } from '../core/time.js';
+import type { Assistant } from '../domain/assistants/schema.js';
+import type { Call, CallPlan, CallStatus } from '../domain/calls/schema.js';
+import { BILLING_MINIMUM_SECONDS } from '../domain/calls/service.js';
+import type { AccountCtx } from '../domain/context.js';
+import { fillTemplate } from './replies.js';
+import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } from './outcomes.js';
+
+export const CALL_RING_EVENT = 'call.ring';
+export const CALL_CONNECT_EVENT = 'call.connect';
+export const CALL_END_EVENT = 'call.end';
+export interface CallEventPayload {
+  account_id: number;
+  call_id: number;
+}
+
+/** Seconds from placing a call to its ringing. */
+export const DIAL_SECONDS = 1;
+
+const FINAL_STATUS: Record<OutcomeName, CallStatus> = {
+  human: 'completed',
+  'goal-incomplete': 'ended_by_customer',
+  voicemail: 'ended',
+  busy: 'busy',
+  'no-answer': 'no-answer',
+  failed: 'failed',
+};
+
+const UNANSWERED: ReadonlySet<CallStatus> = new Set(['busy', 'no-answer', 'failed']);
+
+// Small phrase banks: transcripts read like a real exchange, yet cost a few random draws.
+const OPENERS = ['Hi, yes, I have a minute.', 'Hello, who is this?', 'Sure, go ahead.', 'Yes, speaking.', 'Hi there.'];
+const PITCHES = [
+  "I'm calling about your recent enquiry. Would you like to book a short call with our team?",
+  'I wanted to follow up on your request. Is now a good time to go over the details?',
+  'We have a few openings this week. Shall I reserve one for you?',
+];
+const AGREEMENTS = ['Yes, that works for me.', 'Sounds good, let us do that.', 'Sure, please book it.', 'Okay, Thursday afternoon is fine.'];
+const CLOSINGS = ["Perfect, you're all set. Thank you for your time, goodbye!", 'Great, I have booked that for you. Have a nice day!'];
+const BRUSH_OFFS = ["Sorry, I can't talk right now.", 'Not interested, thanks.', 'Can you call back another time?'];
+const VOICEMAIL_GREETINGS = ["Hi, you've reached my voicemail. Please leave a message after the tone.", 'The person you are calling is not available. Please leave a message.'];
+const WORDS = ['confirmed', 'interested', 'callback', 'premium', 'standard', 'tuesday', 'berlin', 'email'];
+
+function pick<T>(ctx: AccountCtx, list: readonly T[]): T {
+  return list[ctx.random.int(0, list.length - 1)]!;
+}
+
+/** Values collected during a call, typed per the assistant's post_call_schema. */
+function collectedVariables(ctx: AccountCtx, assistant: Assistant, goalMet: boolean): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const item of assistant.post_call_schema) {
+    if (item.type === 'bool') values[item.name] = goalMet;
+    else if (!goalMet) values[item.name] = null;
+    else if (item.type === 'number') values[item.name] = ctx.random.int(1, 10);
+    else values[item.name] = pick(ctx, WORDS);
+  }
+  return values;
+}
+
+function transcriptOf(lines: NonNullable<OutcomeObject['transcript']>): string {
+  return lines
+    .map((line) => (typeof line === 'string' ? line : `${line.role === 'assistant' ? 'Assistant' : 'Customer'}: ${line.content}`))
+    .join('\n');
+}
+
+/** The course of a call from its scripted outcome, with seeded defaults for what the script leaves out. */
+export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome, source: OutcomeSource, variables: Record<string, unknown>): CallPlan {
+  const o: OutcomeObject = typeof outcome === 'string' ? { kind: outcome } : outcome;
+  const kind = o.kind ?? 'human';
+  const answeredBy = o.answered_by ?? (kind === 'voicemail' ? 'machine' : kind === 'human' || kind === 'goal-incomplete' ? 'human' : 'unknown');
+  const defaultRing =
+    kind === 'no-answer' ? assistant.ringing_time : kind === 'busy' ? 2 : kind === 'failed' ? 1 : kind === 'voicemail' ? ctx.random.int(8, 20) : ctx.random.int(3, 10);
+  const voicemailTalk = assistant.voice_mail_message !== null ? 5 + Math.ceil(assistant.voice_mail_message.length / 15) : assistant.end_call_on_voicemail ? 3 : 20;
+  const defaultTalk = UNANSWERED.has(FINAL_STATUS[kind]) ? 0 : kind === 'voicemail' ? voicemailTalk : kind === 'goal-incomplete' ? ctx.random.int(10, 30) : ctx.random.int(45, 240);
+  let talk = o.talk_seconds ?? defaultTalk;
+  let finalStatus = o.status ?? FINAL_STATUS[kind];
+  // decisions: duration never exceeds max_duration; the assistant ends the call at the limit.
+  if (talk > assistant.max_duration) {
+    talk = assistant.max_duration;
+    if (o.status === undefined) finalStatus = 'ended_by_assistant';
+  }
+  return {
+    kind,
+    source,
+    answered_by: answeredBy,
+    final_status: finalStatus,
+    ring_seconds: o.ring_seconds ?? defaultRing,
+    talk_seconds: UNANSWERED.has(finalStatus) ? 0 : talk,
+    transcript: o.transcript ? transcriptOf(o.transcript) : defaultTranscript(ctx, assistant, kind, finalStatus, variables),
+    variables: o.variables ?? null,
+    evaluation: o.evaluation ?? null,
+  };
+}
+
+function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeName, status: CallStatus, variables: Record<string, unknown>): string {
+  if (UNANSWERED.has(status)) return '';
+  const greeting = fillTemplate(assistant.initial_message, { ...assistant.variables, ...variables });
+  if (kind === 'voicemail') {
+    const lines = [`Customer: ${pick(ctx, VOICEMAIL_GREETINGS)}`];
+    // ARCHITECTURE §4: voicemail leaves voice_mail_message in the transcript.
+    if (assistant.voice_mail_message !== null) lines.push(`Assistant: ${fillTemplate(assistant.voice_mail_message, { ...assistant.variables, ...variables })}`);
+    return lines.join('\n');
+  }
+  if (kind === 'goal-incomplete') return `Assistant: ${greeting}\nCustomer: ${pick(ctx, BRUSH_OFFS)}\nAssistant: No problem, I'll try another time. Goodbye!`;
+  return [`Assistant: ${greeting}`, `Customer: ${pick(ctx, OPENERS)}`, `Assistant: ${pick(ctx, PITCHES)}`, `Customer: ${pick(ctx, AGREEMENTS)}`, `Assistant: ${pick(ctx, CLOSINGS)}`].join('\n');
+}
+
+function setStatus(ctx: AccountCtx, call: Call, status: CallStatus, patch: Partial<Call> = {}): Call {
+  const updated = ctx.calls.update(call.id, { status, updated_at: ctx.now(), ...patch });
+  ctx.emit('call.status', { call_id: call.id, status, campaign_id: call.campaign_id, lead_id: call.lead_id });
+  return updated;
+}
+
+/**
+ * Decides an initiated call's outcome and starts it on the clock.
+ * @example beginCall(ctx, call, { phone_number: call.client_phone_number, campaign_id: null, lead_variables: null })
+ */
+export function beginCall(ctx: AccountCtx, call: Call, dial: DialContext): void {
+  const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
+  if (!assistant) {
+    finishCall(ctx, setStatus(ctx, call, 'failed', { plan: null }));
+    return;
+  }
+  const { outcome, source } = ctx.nextOutcome(dial);
+  const plan = planCall(ctx, assistant, outcome, source, { ...call.input_variables, ...dial.lead_variables });
+  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + DIAL_SECONDS * 1000, CALL_RING_EVENT, { account_id: ctx.account.id, call_id: call.id });
+  ctx.calls.update(call.id, { plan, event_id: eventId });
+}
+
+/** `initiated` -> `ringing`; the outcome shows after the ring time. */
+export function ringCall(ctx: AccountCtx, payload: CallEventPayload): void {
+  const call = ctx.calls.get(payload.call_id);
+  if (!call?.plan) return;
+  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, payload);
+  setStatus(ctx, call, 'ringing', { event_id: eventId });
+}
+
+/** The ring ends: answered (`in-progress` until the talk time is over) or not (its final status now). Answers the call when it ended. */
+export function connectCall(ctx: AccountCtx, payload: CallEventPayload): Call | undefined {
+  const call = ctx.calls.get(payload.call_id);
+  if (!call?.plan) return undefined;
+  if (UNANSWERED.has(call.plan.final_status)) return finishCall(ctx, call);
+  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.talk_seconds * 1000, CALL_END_EVENT, payload);
+  setStatus(ctx, call, 'in-progress', { event_id: eventId, answered_at: ctx.now(), answered_by: call.plan.answered_by });
+  return undefined;
+}
+
+/** The talk time is over. Answers the ended call. */
+export function endCall(ctx: AccountCtx, payload: CallEventPayload): Call | undefined {
+  const call = ctx.calls.get(payload.call_id);
+  return call?.plan ? finishCall(ctx, call) : undefined;
+}
+
+/**
+ * Costs per the billing rule (decisions: Billing defaults, Costs of unanswered calls):
+ * AI time per second with a 30 s minimum from answer to end; carrier per started
+ * minute; voicemail one minute of each; unanswered calls nothing.
+ */
+export function callCosts(ctx: AccountCtx, plan: CallPlan): { carrier: number; total: number } {
+  if (UNANSWERED.has(plan.final_status)) return { carrier: 0, total: 0 };
+  const { ai_per_minute_micros: ai, carrier_per_minute_micros: carrierRate } = ctx.account.rates;
+  if (plan.answered_by === 'machine') return { carrier: carrierRate, total: ai + carrierRate };
+  const carrier = carrierRate * Math.ceil(plan.talk_seconds / 60);
+  return { carrier, total: Math.ceil((ai * Math.max(plan.talk_seconds, BILLING_MINIMUM_SECONDS)) / 60) + carrier };
+}
+
+function finishCall(ctx: AccountCtx, call: Call): Call {
+  const plan = call.plan;
+  const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
+  if (!plan || !assistant) return call;
+  const answered = !UNANSWERED.has(plan.final_status);
+  const goalMet = plan.kind === 'human';
+  const variables = plan.variables ?? (plan.answered_by === 'human' ? collectedVariables(ctx, assistant, goalMet) : {});
+  const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' ? { ...variables } : {});
+  const { carrier, total } = callCosts(ctx, plan);
+  if (total > 0) ctx.chargeAccount(total);
+  const ended = setStatus(ctx, call, plan.final_status, {
+    event_id: null,
+    ended_at: ctx.now(),
+    duration: answered ? plan.talk_seconds : 0,
+    answered_by: plan.answered_by,
+    transcript: plan.transcript ?? '',
+    variables,
+    evaluation,
+    carrier_cost_micros: carrier,
+    total_cost_micros: total,
+    recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
+  });
+  sendPostCallWebhook(ctx, ended, assistant);
+  return ended;
+}
+
+/**
+ * The post-call webhook (decisions: Post-call webhook payload), when `is_webhook_active`,
+ * and only for `completed` calls with `send_webhook_only_on_completed`.
+ */
+function sendPostCallWebhook(ctx: AccountCtx, call: Call, assistant: Assistant): void {
+  if (!assistant.is_webhook_active || assistant.webhook_url === null) return;
+  if (assistant.send_webhook_only_on_completed && call.status !== 'completed') return;
+  const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
+  const campaign = call.campaign_id === null ? undefined : ctx.campaigns.get(call.campaign_id);
+  const payload: Record<string, unknown> = {
+    id: call.id,
+    customer_phone: call.client_phone_number,
+    assistant_phone: call.assistant_phone_number,
+    duration: call.duration,
+    status: call.status,
+    extracted_variables: structuredClone(call.variables),
+    input_variables: structuredClone(call.input_variables),
+    transcript: call.transcript,
+    created_at: formatIsoOffset(call.created_at, assistant.timezone),
+    finished_at: formatIsoOffset(call.ended_at ?? ctx.now(), assistant.timezone),
+    lead: lead ? { id: lead.id, phone_number: lead.phone_number, status: lead.status, variables: structuredClone(lead.variables) } : null,
+    campaign: campaign ? { id: campaign.id, name: campaign.name, status: campaign.status } : null,
+    total_cost: fromMicros(call.total_cost_micros),
+  };
+  // decisions: Recording: the key is present only with include_recording_in_webhook.
+  if (assistant.include_recording_in_webhook) payload.recording_url = call.recording_url;
+  ctx.sendWebhook('post_call', assistant.webhook_url, payload);
+}
+
+/** The receiver's answer to a post-call delivery, stored as the call's `webhook_response`. */
+export function storeWebhookResponse(ctx: AccountCtx, callId: number, response: { status: number; body: string } | null, state: string): void {
+  const call = ctx.calls.get(callId);
+  if (!call) return;
+  let body: unknown = response?.body ?? null;
+  try {
+    body = response ? JSON.parse(response.body) : null;
+  } catch {
+    // Not JSON: kept as text.
+  }
+  ctx.calls.update(call.id, { webhook_response: { status: response?.status ?? null, body, delivery: state } });
+}

@@ -1,0 +1,143 @@
+/**
+ * Scripted call outcomes (ARCHITECTURE §4 Scripted outcomes): rules by exact number, by
+ * lead variables or by campaign, then the magic numbers, then the default (a human
+ * who meets the goal). A rule may hold a sequence, consumed attempt by attempt per
+ * dialed number; when it is used up its last outcome repeats (decisions: Outcome sequences).
+ */
+import { z } from 'zod';
+import { freeObject, int, oneOf } from '../core/validation.js';
+import { ANSWERED_BY, CALL_STATUSES } from '../domain/calls/schema.js';
+
+export const OUTCOME_NAMES = ['human', 'busy', 'no-answer', 'voicemail', 'failed', 'goal-incomplete'] as const;
+export type OutcomeName = (typeof OUTCOME_NAMES)[number];
+
+/** Magic numbers: the last four digits pick the outcome, with no setup (ARCHITECTURE §4). */
+export const MAGIC_SUFFIXES: Record<string, OutcomeName> = {
+  '0001': 'busy',
+  '0002': 'no-answer',
+  '0003': 'voicemail',
+  '0004': 'failed',
+  '0005': 'goal-incomplete',
+};
+
+const TranscriptLine = z.union([z.string(), z.object({ role: oneOf(['assistant', 'customer', 'user']), content: z.string() })]);
+
+/** An outcome written out: every field optional, the rest from `kind` (default human). */
+export const OutcomeObject = z.object({
+  kind: z.enum(OUTCOME_NAMES).optional(),
+  answered_by: z.enum(ANSWERED_BY).optional(),
+  status: z.enum(CALL_STATUSES).optional(),
+  ring_seconds: int(0, 600).optional(),
+  talk_seconds: int(0, 86_400).optional(),
+  transcript: z.array(TranscriptLine).optional(),
+  variables: freeObject().optional(),
+  evaluation: freeObject().optional(),
+});
+export type OutcomeObject = z.infer<typeof OutcomeObject>;
+export const Outcome = z.union([z.enum(OUTCOME_NAMES), OutcomeObject]);
+export type Outcome = z.infer<typeof Outcome>;
+
+export const OutcomeRuleSchema = z.object({
+  match: z
+    .object({
+      phone_number: z.string().min(1).optional(),
+      campaign_id: int(1).optional(),
+      lead_variables: freeObject().optional(),
+    })
+    .default({}),
+  outcomes: z.array(Outcome).min(1, { error: 'The :attribute must have at least 1 items.' }),
+});
+export type OutcomeRule = z.infer<typeof OutcomeRuleSchema>;
+export const OutcomeRulesBody = z.object({ rules: z.array(OutcomeRuleSchema) });
+
+/** What a dial is: the number, its campaign, its lead's variables. */
+export interface DialContext {
+  phone_number: string;
+  campaign_id: number | null;
+  lead_variables: Record<string, unknown> | null;
+}
+
+/** Where an outcome came from, for the record. */
+export type OutcomeSource = 'rule' | 'magic' | 'default';
+
+export interface OutcomeState {
+  rules: OutcomeRule[];
+  /** Attempts made per dialed number, for sequences. */
+  attempts: Record<string, number>;
+}
+
+function specificity(rule: OutcomeRule): number {
+  // Precedence among rules (ARCHITECTURE §4): exact number, then lead variables, then campaign, then catch-all.
+  if (rule.match.phone_number !== undefined) return 0;
+  if (rule.match.lead_variables !== undefined) return 1;
+  if (rule.match.campaign_id !== undefined) return 2;
+  return 3;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+}
+
+function matches(rule: OutcomeRule, dial: DialContext): boolean {
+  const { phone_number, campaign_id, lead_variables } = rule.match;
+  if (phone_number !== undefined && phone_number !== dial.phone_number) return false;
+  if (campaign_id !== undefined && campaign_id !== dial.campaign_id) return false;
+  if (lead_variables !== undefined) {
+    const vars = dial.lead_variables;
+    if (!vars) return false;
+    for (const key of Object.keys(lead_variables)) if (!sameValue(vars[key], lead_variables[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * The outcome rules of one simulator.
+ * @example
+ * sim.control.outcomes.forNumber('+15551230003', ['voicemail', 'human'])
+ */
+export class OutcomeScript {
+  private rules: OutcomeRule[] = [];
+  /** Rules in precedence order (stable within a kind). */
+  private ordered: OutcomeRule[] = [];
+  private attempts = new Map<string, number>();
+
+  set(rules: OutcomeRule[]): void {
+    this.rules = structuredClone(rules);
+    this.ordered = this.rules.map((rule, i) => ({ rule, i })).sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.i - b.i).map((x) => x.rule);
+  }
+
+  /** Adds one rule after the others. */
+  add(rule: OutcomeRule): void {
+    this.set([...this.rules, rule]);
+  }
+
+  list(): OutcomeRule[] {
+    return structuredClone(this.rules);
+  }
+
+  /** Forgets rules and attempt counts. */
+  clear(): void {
+    this.set([]);
+    this.attempts.clear();
+  }
+
+  /** The outcome of the next attempt to `dial.phone_number` (consumes one step of a sequence). */
+  next(dial: DialContext): { outcome: Outcome; source: OutcomeSource } {
+    const attempt = this.attempts.get(dial.phone_number) ?? 0;
+    this.attempts.set(dial.phone_number, attempt + 1);
+    for (const rule of this.ordered) {
+      if (matches(rule, dial)) return { outcome: rule.outcomes[Math.min(attempt, rule.outcomes.length - 1)]!, source: 'rule' };
+    }
+    const magic = MAGIC_SUFFIXES[dial.phone_number.slice(-4)];
+    return magic ? { outcome: magic, source: 'magic' } : { outcome: 'human', source: 'default' };
+  }
+
+  snapshot(): OutcomeState {
+    return { rules: this.list(), attempts: Object.fromEntries(this.attempts) };
+  }
+
+  restore(state: OutcomeState): void {
+    this.set(state.rules);
+    this.attempts = new Map(Object.entries(state.attempts));
+  }
+}
