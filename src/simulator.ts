@@ -2,7 +2,15 @@
  * The Simulator: owns the clock, the random source, the tables and the control plane,
  * and answers transport-neutral requests. Adapters (MSW, Express) only translate.
  */
-import { VirtualClock, realNow } from './core/clock.js';
+import { VirtualClock, realNow, type ClockSnapshot } from './core/clock.js';
+import type { RandomState } from './core/random.js';
+import type { FaultRule } from './control/schema.js';
+import type { WebhookSnapshot } from './engine/webhooks.js';
+import type { ReplyRule } from './engine/replies.js';
+import type { OutcomeState } from './engine/outcomes.js';
+import { VERSION } from './version.js';
+import { loadScenario } from './scenario/load.js';
+import { playScenario, type RunOptions, type ScenarioRun } from './scenario/runner.js';
 import { shapeA, COMMON_MESSAGES } from './core/errors.js';
 import { Router, header, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { SeededRandom } from './core/random.js';
@@ -22,7 +30,7 @@ import { leadRoutes } from './domain/leads/routes.js';
 import { phoneNumberRoutes } from './domain/phone-numbers/routes.js';
 import { PERIOD_END_EVENT, endBillingPeriod, type PeriodEndPayload } from './domain/phone-numbers/service.js';
 import { EventBus } from './core/events.js';
-import { CALL_CONNECT_EVENT, CALL_END_EVENT, CALL_RING_EVENT, beginCall, connectCall, endCall, ringCall, storeWebhookResponse, type CallEventPayload } from './engine/calls.js';
+import { CALL_CONNECT_EVENT, CALL_END_EVENT, CALL_RING_EVENT, beginCall, connectCall, endCall, ringCall, sendPostCallWebhook, storeWebhookResponse, type CallEventPayload } from './engine/calls.js';
 import { LEAD_RETRY_EVENT, campaignCallEnded, dialCampaign, retryLead, type LeadRetryPayload } from './engine/dialer.js';
 import { OutcomeScript } from './engine/outcomes.js';
 import { CALL_START_EVENT, type CallStartPayload } from './domain/calls/service.js';
@@ -55,6 +63,19 @@ export interface SimulatorOptions {
   webhookTimeoutMs?: number;
   /** How many webhook deliveries the journal keeps. Default 1,000. */
   webhookJournalLimit?: number;
+  /** When set, the control API (`/__sim`) requires `Authorization: Bearer <adminToken>`. */
+  adminToken?: string;
+  /** How many requests `GET /__sim/requests` keeps. Default 1,000. */
+  requestJournalLimit?: number;
+}
+
+/** One request in the journal (`GET /__sim/requests`). */
+export interface JournalEntry {
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  account_id: number | null;
 }
 
 const ROUTES: readonly RouteDef<RouteCtx>[] = [
@@ -77,6 +98,23 @@ function toEpoch(start: SimulatorOptions['startAt']): number {
   const ms = parseInstant(start);
   if (ms === undefined) throw new RangeError(`startAt is not an ISO 8601 time: ${start}`);
   return ms;
+}
+
+export const SNAPSHOT_FORMAT = 'voxsim-snapshot/1';
+
+/** Everything `restore()` needs; plain JSON. */
+export interface SimulatorSnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  version: string;
+  seed: number;
+  start: number;
+  clock: ClockSnapshot;
+  random: RandomState;
+  db: ReturnType<Database['snapshot']>;
+  webhooks: WebhookSnapshot;
+  replies: ReplyRule[];
+  outcomes: OutcomeState;
+  faults: { rules: FaultRule[]; seq: number };
 }
 
 /**
@@ -105,6 +143,11 @@ export class Simulator {
   private readonly startMs: number;
   private readonly accountInputs: AccountInput[] | undefined;
   private readonly router: Router<RouteCtx>;
+  private readonly adminToken: string | undefined;
+  private readonly journalLimit: number;
+  private journal: JournalEntry[] = [];
+  private journalEvicted = 0;
+  private readonly changeListeners: (() => void)[] = [];
 
   constructor(options: SimulatorOptions = {}) {
     this.initialSeed = options.seed ?? 1;
@@ -113,6 +156,9 @@ export class Simulator {
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
     this.accountInputs = options.accounts?.map((a) => parseInput(AccountInput, a, 'control'));
+    this.adminToken = options.adminToken;
+    this.journalLimit = options.requestJournalLimit ?? 1_000;
+    this.clock.onFired(() => this.changed());
     this.webhooks = new WebhookEngine({
       clock: this.clock,
       ...(options.deliver && { deliver: options.deliver }),
@@ -141,8 +187,33 @@ export class Simulator {
   }
 
   /** Answers one request; `path` is relative to the base URL (e.g. `/user/me`, `/__sim/health`). */
-  handle(request: SimRequest): Promise<SimResponse> {
-    return this.router.handle(request);
+  async handle(request: SimRequest): Promise<SimResponse> {
+    const response = await this.router.handle(request);
+    const path = request.path.split('?')[0]!;
+    if (path !== '/__sim/requests') {
+      const account = authenticate(this, header(request, 'authorization'));
+      this.journal.push({ at: this.clock.now(), method: request.method.toUpperCase(), path, status: response.status, account_id: account?.id ?? null });
+      if (this.journal.length > this.journalLimit) {
+        this.journal.shift();
+        this.journalEvicted++;
+      }
+    }
+    if (request.method.toUpperCase() !== 'GET') this.changed();
+    return response;
+  }
+
+  /** The latest requests, oldest first (`GET /__sim/requests`). */
+  requests(limit = this.journalLimit): { data: JournalEntry[]; evicted: number } {
+    return { data: this.journal.slice(-limit).map((e) => ({ ...e })), evicted: this.journalEvicted };
+  }
+
+  /** Called after anything that may change the state (a write request, a clock event). */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   /** Empties the state, re-creates the accounts, re-seeds (`seed`, else the simulator's own seed) and sets the clock (`start`, else the simulator's start). */
@@ -155,7 +226,64 @@ export class Simulator {
     this.replies.set([]);
     this.outcomes.clear();
     this.events.clear();
+    this.journal = [];
+    this.journalEvicted = 0;
     this.createAccounts();
+  }
+
+  /**
+   * The whole state as JSON-able data: every table, the clock with its pending events,
+   * the random generator's position, webhook deliveries and failure rules, reply and
+   * outcome scripts. `restore()` continues exactly from it.
+   * @example const saved = sim.snapshot(); other.restore(saved)
+   */
+  snapshot(): SimulatorSnapshot {
+    return {
+      format: SNAPSHOT_FORMAT,
+      version: VERSION,
+      seed: this.currentSeed,
+      start: this.startMs,
+      clock: this.clock.snapshot(),
+      random: this.randomSource.state,
+      db: this.db.snapshot(),
+      webhooks: this.webhooks.snapshot(),
+      replies: this.replies.list(),
+      outcomes: this.outcomes.snapshot(),
+      faults: this.control.faultState(),
+    };
+  }
+
+  /** Replaces the whole state with a snapshot's (a previous `snapshot()`, possibly of another simulator). */
+  restore(snapshot: SimulatorSnapshot): void {
+    if (snapshot?.format !== SNAPSHOT_FORMAT) throw new TypeError(`Not a voxsim snapshot (expected format "${SNAPSHOT_FORMAT}").`);
+    const copy = structuredClone(snapshot);
+    this.currentSeed = copy.seed;
+    this.randomSource = new SeededRandom(copy.seed);
+    this.randomSource.state = copy.random;
+    this.db.restore(copy.db);
+    this.clock.restore(copy.clock);
+    this.webhooks.restore(copy.webhooks);
+    this.replies.set(copy.replies);
+    this.outcomes.restore(copy.outcomes);
+    this.control.restoreFaults(copy.faults);
+    this.events.clear();
+  }
+
+  /**
+   * Applies a scenario (a file path, YAML/JSON text or an object): resets to its seed and
+   * start, creates its `given` resources through the API, sets its scripts, and plays its
+   * steps unless `{steps: false}`. Answers the run, with `passed` and the `refs`.
+   * @example const run = await sim.loadScenario('scenarios/voicemail-then-human.yaml'); expect(run.passed).toBe(true)
+   */
+  async loadScenario(source: string | Record<string, unknown>, options: RunOptions = {}): Promise<ScenarioRun> {
+    let text: string | Record<string, unknown> = source;
+    let file = '<scenario>';
+    if (typeof source === 'string' && !source.includes('\n') && /\.(ya?ml|json)$/i.test(source.trim())) {
+      const { readFile } = await import('node:fs/promises');
+      file = source.trim();
+      text = await readFile(file, 'utf8');
+    }
+    return playScenario(this, loadScenario(text, file), options);
   }
 
   /** Stops realtime timers; call when a long-lived simulator is discarded. */
@@ -187,9 +315,11 @@ export class Simulator {
       if (call) beginCall(ctx, call, { phone_number: call.client_phone_number, campaign_id: null, lead_variables: null });
     });
     inAccount<CallEventPayload>(CALL_RING_EVENT, ringCall);
-    // A campaign call that ended frees its slot and settles its lead.
+    // A campaign call that ended frees its slot and settles its lead; then its webhook goes out.
     const ended = (ctx: AccountCtx, call: Call | undefined) => {
-      if (call && call.campaign_id !== null) campaignCallEnded(ctx, call);
+      if (!call) return;
+      if (call.campaign_id !== null) campaignCallEnded(ctx, call);
+      sendPostCallWebhook(ctx, call);
     };
     inAccount<CallEventPayload>(CALL_CONNECT_EVENT, (ctx, payload) => ended(ctx, connectCall(ctx, payload)));
     inAccount<CallEventPayload>(CALL_END_EVENT, (ctx, payload) => ended(ctx, endCall(ctx, payload)));
@@ -206,7 +336,12 @@ export class Simulator {
   }
 
   private context(request: SimRequest, route: RouteDef<RouteCtx>): RouteCtx {
-    if (route.auth === 'none' || route.auth === 'control') return { account: null, sim: this };
+    if (route.auth === 'control') {
+      // The control API is open unless an admin token is set (ARCHITECTURE §6).
+      if (this.adminToken !== undefined && header(request, 'authorization') !== `Bearer ${this.adminToken}`) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
+      return { account: null, sim: this };
+    }
+    if (route.auth === 'none') return { account: null, sim: this };
     const account = authenticate(this, header(request, 'authorization'));
     if (!account) {
       // Authentication failures (decisions: Laravel-like 401).

@@ -18,16 +18,23 @@ function capture() {
 
 describe('voxsim serve arguments', () => {
   it('uses the documented defaults', () => {
-    expect(parseServeArgs([])).toEqual({ port: 4010, host: '127.0.0.1', seed: 1, basePath: '/api' });
+    expect(parseServeArgs([])).toEqual({ port: 4010, host: '127.0.0.1', seed: 1, basePath: '/api', quiet: false });
   });
 
   it('reads every flag', () => {
-    expect(parseServeArgs(['--port', '5000', '--host', '0.0.0.0', '--seed', '9', '--base-path', 'v1/', '--start', '2026-03-02T09:00:00Z'])).toEqual({
+    expect(
+      parseServeArgs(['--port', '5000', '--host', '0.0.0.0', '--seed', '9', '--base-path', 'v1/', '--start', '2026-03-02T09:00:00Z', '--admin-token', 'secret', '--speed', '60', '--state-file', 'state.json', '--scenario', 's.yaml', '--quiet']),
+    ).toEqual({
       port: 5000,
       host: '0.0.0.0',
       seed: 9,
       basePath: '/v1',
       start: '2026-03-02T09:00:00Z',
+      adminToken: 'secret',
+      speed: 60,
+      stateFile: 'state.json',
+      scenario: 's.yaml',
+      quiet: true,
     });
   });
 

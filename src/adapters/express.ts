@@ -12,6 +12,8 @@ export interface AppOptions {
   basePath?: string;
   /** Largest accepted request body. Default `5mb`. */
   bodyLimit?: string;
+  /** Sees every answered request (structured request logs). */
+  onRequest?: (entry: { method: string; path: string; status: number; duration_ms: number }) => void;
 }
 
 /** Normalises a base path: leading slash, no trailing slash, `''` for the root. */
@@ -32,6 +34,7 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
   app.set('query parser', 'simple');
   const raw = express.text({ type: () => true, limit: options.bodyLimit ?? '5mb' });
   app.use(basePath || '/', raw, async (req: Request, res: Response) => {
+    const started = performance.now();
     const simRequest: SimRequest = {
       method: req.method,
       path: req.path,
@@ -41,6 +44,7 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
     };
     const response = await sim.handle(simRequest);
     res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));
+    options.onRequest?.({ method: req.method, path: `${basePath}${req.path}`, status: response.status, duration_ms: Math.round((performance.now() - started) * 10) / 10 });
   });
   app.use((req: Request, res: Response) => {
     res.status(404).json({ message: COMMON_MESSAGES.routeNotFound(req.path) });

@@ -14,14 +14,17 @@ import { ReplyRulesBody } from '../engine/replies.js';
 import { insertCall, ringInbound } from '../domain/calls/service.js';
 import { requestDial } from '../domain/campaigns/service.js';
 import { beginCall } from '../engine/calls.js';
-import { OutcomeRuleSchema, OutcomeRulesBody } from '../engine/outcomes.js';
+import { OutcomeRuleSchema, OutcomeRulesBody, type OutcomeRule } from '../engine/outcomes.js';
+import { readE164 } from '../domain/phone-numbers/service.js';
 import { serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { InsertNumberBody, insertPhoneNumber } from '../domain/phone-numbers/service.js';
-import type { Simulator } from '../simulator.js';
+import { SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from '../simulator.js';
+import { ScenarioError } from '../scenario/load.js';
 import { VERSION } from '../version.js';
 import {
   AdvanceBody,
   ChargesQuery,
+  RequestsQuery,
   InboundCallBody,
   ClockModeBody,
   DeliveriesQuery,
@@ -39,6 +42,13 @@ import {
 /** `/user//me/?x` -> `/user/me`: how paths are compared for fault rules. */
 function normalisePath(path: string): string {
   return '/' + path.split('?')[0]!.split('/').filter(Boolean).join('/');
+}
+
+/** A rule's number written in E.164, as dialed numbers are (so "+1 555 123 0003" matches too). */
+function normaliseOutcomeRule(rule: OutcomeRule): OutcomeRule {
+  const phone = rule.match.phone_number;
+  const read = phone === undefined ? undefined : readE164(phone.replace(/[\s().-]/g, ''));
+  return read ? { ...rule, match: { ...rule.match, phone_number: read.number } } : rule;
 }
 
 /** Input of a control operation as callers write it (validated at run time). */
@@ -68,6 +78,46 @@ export class Control {
     this.sim.reset({ seed: body.seed, start: body.start });
     return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
   }
+
+  readonly requests = {
+    /** `GET /__sim/requests?limit`: the latest requests, oldest first. */
+    list: (input: Loose = {}) => {
+      const { limit } = parseInput(RequestsQuery, input, 'control');
+      const { data, evicted } = this.sim.requests(limit);
+      return { data: data.map((e) => ({ ...e, at: formatControlTime(e.at) })), evicted };
+    },
+  };
+
+  readonly scenario = {
+    /** `POST /__sim/scenario`: loads a scenario (YAML or JSON text, or an object) into this simulator, without its steps. */
+    load: async (source: string | Loose) => {
+      try {
+        const run = await this.sim.loadScenario(source, { steps: false });
+        return { name: run.name, refs: run.refs };
+      } catch (error) {
+        if (error instanceof ScenarioError) throw shapeB({ scenario: [error.message] });
+        throw error;
+      }
+    },
+  };
+
+  readonly state = {
+    /** `GET /__sim/state`: the whole state (store, clock, pending events, scripts). */
+    get: () => this.sim.snapshot(),
+    /** `PUT /__sim/state`: replaces the whole state with a snapshot. */
+    put: (snapshot: Loose) => {
+      if (snapshot.format !== SNAPSHOT_FORMAT) throw shapeB({ format: [`The format must be "${SNAPSHOT_FORMAT}" (the body of GET /__sim/state).`] });
+      const backup = this.sim.snapshot();
+      try {
+        this.sim.restore(snapshot as unknown as SimulatorSnapshot);
+      } catch {
+        // A rejected request changes nothing.
+        this.sim.restore(backup);
+        throw shapeB({ state: ['The snapshot is damaged and could not be restored.'] });
+      }
+      return { ok: true, now: formatControlTime(this.sim.clock.now()) };
+    },
+  };
 
   readonly clock = {
     /** `GET /__sim/clock`. */
@@ -130,7 +180,7 @@ export class Control {
     /** `PUT /__sim/outcomes`: replaces every outcome rule. */
     set: (input: Loose) => {
       const { rules } = parseInput(OutcomeRulesBody, input, 'control');
-      this.sim.outcomes.set(rules);
+      this.sim.outcomes.set(rules.map(normaliseOutcomeRule));
       return { rules: this.sim.outcomes.list() };
     },
     /** `GET /__sim/outcomes`. */
@@ -212,9 +262,19 @@ export class Control {
   };
 
   private addOutcomeRule(input: Loose) {
-    const rule = parseInput(OutcomeRuleSchema, input, 'control');
+    const rule = normaliseOutcomeRule(parseInput(OutcomeRuleSchema, input, 'control'));
     this.sim.outcomes.add(rule);
     return { rules: this.sim.outcomes.list() };
+  }
+
+  /** The fault rules, for a snapshot. */
+  faultState(): { rules: FaultRule[]; seq: number } {
+    return { rules: this.faultRules.map((r) => ({ ...r })), seq: this.faultSeq };
+  }
+
+  restoreFaults(state: { rules: FaultRule[]; seq: number }): void {
+    this.faultRules = state.rules.map((r) => ({ ...r }));
+    this.faultSeq = state.seq;
   }
 
   /** Consumes a fault rule matching the request, if any. */

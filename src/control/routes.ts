@@ -19,8 +19,16 @@ function controlRoute(method: HttpMethod, path: string, handle: Handler) {
 }
 
 export const controlRoutes = [
+  // The scenario arrives as YAML or JSON text, so the route reads the raw body.
+  defineRoute<RouteCtx>({
+    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control',
+    handle: async ({ ctx, request }) => ok(await ctx.sim.control.scenario.load(request.body ?? '')),
+  }),
   controlRoute('GET', '/health', ({ ctx }) => ok(ctx.sim.control.health())),
   controlRoute('POST', '/reset', ({ ctx, body }) => ok(ctx.sim.control.reset(body))),
+  controlRoute('GET', '/requests', ({ ctx, request }) => ok(ctx.sim.control.requests.list(request.query ?? {}))),
+  controlRoute('GET', '/state', ({ ctx }) => ok(ctx.sim.control.state.get())),
+  controlRoute('PUT', '/state', ({ ctx, body }) => ok(ctx.sim.control.state.put(body))),
   controlRoute('GET', '/clock', ({ ctx }) => ok(ctx.sim.control.clock.get())),
   controlRoute('PUT', '/clock', ({ ctx, body }) => ok(ctx.sim.control.clock.setMode(body))),
   controlRoute('POST', '/clock/advance', async ({ ctx, body }) => ok(await ctx.sim.control.clock.advance(body))),

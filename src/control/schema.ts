@@ -81,6 +81,9 @@ export function serialiseFailureRule(r: FailureRule) {
   return { id: r.id, url: r.url, kind: r.kind, times: r.times, with: r.with };
 }
 
+/** `GET /__sim/requests`. */
+export const RequestsQuery = z.object({ limit: queryInt().pipe(int(1, 100_000)).optional() });
+
 /** `POST /__sim/calls/inbound`. */
 export const InboundCallBody = z.object({ to: z.string().min(1), from: z.string().min(1) });
 

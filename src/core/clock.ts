@@ -60,6 +60,17 @@ export function realNow(): number {
   return Date.now();
 }
 
+/**
+ * Runs `fn` after `ms` of real time, for I/O outside the simulation (debounced state
+ * writes); answers a function that cancels it.
+ * @example const cancel = afterRealDelay(250, save)
+ */
+export function afterRealDelay(ms: number, fn: () => void): () => void {
+  const timer = setTimeout(fn, ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+}
+
 function before(a: ClockEvent, b: ClockEvent): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
@@ -129,6 +140,7 @@ export class VirtualClock {
   private readonly pending = new Map<number, ClockEvent>();
   private readonly heap = new EventHeap();
   private readonly handlers = new Map<string, ClockEventHandler>();
+  private readonly firedListeners: ((event: ClockEvent) => void)[] = [];
   private chain: Promise<unknown> = Promise.resolve();
   private clockMode: ClockMode = 'manual';
   private clockSpeed = 1;
@@ -160,6 +172,11 @@ export class VirtualClock {
   /** Number of timers waiting to fire. */
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /** Called after every event that fired (state may have changed). */
+  onFired(listener: (event: ClockEvent) => void): void {
+    this.firedListeners.push(listener);
   }
 
   /** Registers the handler for one event type (one per type). */
@@ -296,6 +313,7 @@ export class VirtualClock {
     const handler = this.handlers.get(event.type);
     if (!handler) throw new Error(`No handler registered for clock event "${event.type}"`);
     await handler(event);
+    for (const listener of this.firedListeners) listener(event);
   }
 
   /** Clock moves run one after another, even when requested concurrently. */

@@ -69,7 +69,8 @@ const TYPE_RULE: Record<string, keyof typeof RULE_MESSAGES> = {
   record: 'object',
 };
 
-function laravelMessage(issue: Issue): string {
+/** The zod error map behind every validation message (`schema.safeParse(data, { error: laravelMessage })`). */
+export function laravelMessage(issue: Issue): string {
   const path = issue.path ?? [];
   switch (issue.code) {
     case 'invalid_type':

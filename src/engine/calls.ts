@@ -85,7 +85,8 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
   // decisions: duration never exceeds max_duration; the assistant ends the call at the limit.
   if (talk > assistant.max_duration) {
     talk = assistant.max_duration;
-    if (o.status === undefined) finalStatus = 'ended_by_assistant';
+    // A voicemail still ends `ended` (decisions: Call transitions).
+    if (o.status === undefined && answeredBy === 'human') finalStatus = 'ended_by_assistant';
   }
   return {
     kind,
@@ -194,16 +195,17 @@ function finishCall(ctx: AccountCtx, call: Call): Call {
     total_cost_micros: total,
     recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
   });
-  sendPostCallWebhook(ctx, ended, assistant);
   return ended;
 }
 
 /**
  * The post-call webhook (decisions: Post-call webhook payload), when `is_webhook_active`,
- * and only for `completed` calls with `send_webhook_only_on_completed`.
+ * and only for `completed` calls with `send_webhook_only_on_completed`. Sent once the
+ * call's lead is settled, so the payload shows the lead's new status.
  */
-function sendPostCallWebhook(ctx: AccountCtx, call: Call, assistant: Assistant): void {
-  if (!assistant.is_webhook_active || assistant.webhook_url === null) return;
+export function sendPostCallWebhook(ctx: AccountCtx, call: Call): void {
+  const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
+  if (!assistant || !assistant.is_webhook_active || assistant.webhook_url === null) return;
   if (assistant.send_webhook_only_on_completed && call.status !== 'completed') return;
   const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
   const campaign = call.campaign_id === null ? undefined : ctx.campaigns.get(call.campaign_id);

@@ -92,7 +92,7 @@ function maybeComplete(ctx: AccountCtx, campaign: Campaign): void {
  * The dial event: queue new leads, then dial scheduled leads while a slot is free,
  * the window is open, the balance covers a call and a caller number is left.
  */
-export function dialCampaign(ctx: AccountCtx, payload: DialPayload): void {
+export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead): void {
   let campaign = ctx.campaigns.get(payload.campaign_id);
   if (!campaign) return;
   // Whatever dial event was pending is superseded by this run.
@@ -105,8 +105,10 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload): void {
   for (const lead of ctx.leads.where('campaign_status', `${campaign.id}:created`)) setLeadStatus(ctx, lead, 'scheduled');
 
   const assistant = ctx.assistants.get(campaign.assistant_id);
+  // A retry that fell due is dialed first, straight from `rescheduled` (decisions: Lead transitions).
+  let preferred = due?.status === 'rescheduled' ? due : undefined;
   while (campaign.in_flight < campaign.max_calls_in_parallel) {
-    const lead = ctx.leads.first('campaign_status', `${campaign.id}:scheduled`);
+    const lead = preferred ?? ctx.leads.first('campaign_status', `${campaign.id}:scheduled`);
     if (!lead || !assistant) break;
     const now = ctx.now();
     const opens = nextWindowStart(now, campaign);
@@ -133,8 +135,11 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload): void {
     }
     if (campaign.idle_reason !== null) campaign = ctx.campaigns.update(campaign.id, { idle_reason: null });
     dialLead(ctx, ctx.campaigns.get(campaign.id)!, lead, caller);
+    preferred = undefined;
     campaign = ctx.campaigns.get(campaign.id)!;
   }
+  // A due retry that could not be dialed now waits in the queue.
+  if (preferred) setLeadStatus(ctx, preferred, 'scheduled');
   maybeComplete(ctx, campaign);
 }
 
@@ -180,11 +185,15 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
   setLeadStatus(ctx, lead, 'rescheduled', { attempts, chain: -1, next_attempt_at: at, retry_event_id: eventId });
 }
 
-/** A retry is due: `rescheduled` -> `scheduled`, and the campaign dials if it runs. */
+/**
+ * A retry is due: dialed at once (`rescheduled` -> `processing`) when the campaign runs
+ * and can dial; otherwise it waits `scheduled` (a stopped campaign dials it when restarted).
+ */
 export function retryLead(ctx: AccountCtx, payload: LeadRetryPayload): void {
-  const lead = ctx.leads.get(payload.lead_id);
-  if (!lead || lead.status !== 'rescheduled') return;
-  setLeadStatus(ctx, lead, 'scheduled', { next_attempt_at: null, retry_event_id: null });
+  const found = ctx.leads.get(payload.lead_id);
+  if (!found || found.status !== 'rescheduled') return;
+  const lead = ctx.leads.update(found.id, { next_attempt_at: null, retry_event_id: null });
   const campaign = ctx.campaigns.get(lead.campaign_id);
-  if (campaign?.status === 'in-progress') dialCampaign(ctx, { account_id: ctx.account.id, campaign_id: campaign.id });
+  if (campaign?.status === 'in-progress') dialCampaign(ctx, { account_id: ctx.account.id, campaign_id: campaign.id }, lead);
+  else setLeadStatus(ctx, lead, 'scheduled');
 }

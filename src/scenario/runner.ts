@@ -1,0 +1,352 @@
+/**
+ * Playing scenarios (ARCHITECTURE §7): `given` through the public API, the scripts
+ * through the control plane, then the steps, each expectation checked by partial
+ * matching. Uses the public API and `/__sim` operations only (STYLE 11).
+ */
+import { formatSqlUtc } from '../core/time.js';
+import type { Simulator } from '../simulator.js';
+import { ScenarioError, type LoadedScenario, type ParsedStep } from './load.js';
+import { collectionMatch, partialMatch, type Mismatch } from './match.js';
+import { WebhookReceiver } from './receiver.js';
+
+export interface Ref {
+  id: number | string;
+  uuid?: string;
+  phone_number?: string;
+}
+
+export interface StepResult {
+  index: number;
+  kind: string;
+  line: number | null;
+  /** Clock time after the step. */
+  at: number;
+  ok: boolean;
+  expectation: boolean;
+  summary: string;
+  mismatches: Mismatch[];
+}
+
+export interface ScenarioRun {
+  name: string;
+  file: string;
+  refs: Record<string, Ref>;
+  steps: StepResult[];
+  passed: boolean;
+}
+
+export interface RunOptions {
+  /** Play the steps too (default true). */
+  steps?: boolean;
+  /** Called after each step (the CLI prints the timeline as it goes). */
+  onStep?: (result: StepResult) => void;
+  /** Called while long clock runs progress. */
+  onProgress?: (message: string) => void;
+}
+
+type Json = Record<string, unknown>;
+const DEFAULT_KEY = 'sim_test_key';
+
+class Player {
+  readonly refs: Record<string, Ref> = {};
+  private readonly defaultKey: string;
+
+  constructor(
+    private readonly sim: Simulator,
+    private readonly loaded: LoadedScenario,
+  ) {
+    this.defaultKey = loaded.scenario.accounts?.find((a) => a.api_key)?.api_key ?? DEFAULT_KEY;
+  }
+
+  fail(message: string, path: (string | number)[]): never {
+    throw new ScenarioError(message, this.loaded.file, this.loaded.lineOf(path), path.join('.'));
+  }
+
+  /** `$name` -> the ref's id, `$name.uuid` -> a field; inside longer strings too (paths). */
+  resolve(value: unknown, path: (string | number)[]): unknown {
+    if (typeof value === 'string') {
+      const whole = /^\$([A-Za-z_][A-Za-z0-9_-]*)(?:\.([a-z_]+))?$/.exec(value);
+      if (whole) return this.refField(whole[1]!, whole[2] ?? 'id', path);
+      return value.replace(/\$([A-Za-z_][A-Za-z0-9_-]*)(?:\.([a-z_]+))?/g, (_, name: string, field?: string) => String(this.refField(name, field ?? 'id', path)));
+    }
+    if (Array.isArray(value)) return value.map((v, i) => this.resolve(v, [...path, i]));
+    if (typeof value === 'object' && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.resolve(v, [...path, k])]));
+    }
+    return value;
+  }
+
+  private refField(name: string, field: string, path: (string | number)[]): unknown {
+    const ref = this.refs[name];
+    if (!ref) this.fail(`Unknown ref "$${name}" (refs so far: ${Object.keys(this.refs).join(', ') || 'none'}).`, path);
+    const value = (ref as unknown as Json)[field];
+    if (value === undefined) this.fail(`The ref "$${name}" has no ${field}.`, path);
+    return value;
+  }
+
+  /** A ref written bare (`sales`) or as `$sales`, or a literal id. */
+  refId(value: unknown, path: (string | number)[]): unknown {
+    if (typeof value === 'string' && /^\$?[A-Za-z_][A-Za-z0-9_-]*$/.test(value)) return this.refField(value.replace(/^\$/, ''), 'id', path);
+    return value;
+  }
+
+  async call(method: string, path: string, body?: unknown, key: string | null = this.defaultKey) {
+    const res = await this.sim.handle({
+      method,
+      path,
+      headers: key === null ? {} : { authorization: `Bearer ${key}` },
+      body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: res.status, body: res.body as Json };
+  }
+
+  /** A `given` creation that must succeed; a refusal is reported at the item. */
+  async create(method: string, path: string, body: unknown, key: string | undefined, at: (string | number)[]) {
+    const res = await this.call(method, path, body, key ?? this.defaultKey);
+    if (res.status >= 300) this.fail(`${method} ${path} was refused with ${res.status}: ${JSON.stringify(res.body)}`, at);
+    return res.body;
+  }
+
+  async given(): Promise<void> {
+    const { scenario } = this.loaded;
+    this.sim.reset({ seed: scenario.seed, start: scenario.start });
+    // An account whose key exists already (the default one) is updated; others are created.
+    for (const account of scenario.accounts ?? []) {
+      const { ref, ...input } = account;
+      const existing = this.sim.control.accounts.list().data.find((a) => input.api_key !== undefined && a.api_key === input.api_key);
+      const created = existing ? this.sim.control.accounts.patch(existing.id, input) : this.sim.control.accounts.create(input);
+      if (ref) this.refs[ref] = { id: created.id };
+    }
+    const given = scenario.given ?? {};
+    for (const [i, n] of (given.phone_numbers ?? []).entries()) {
+      const at = ['given', 'phone_numbers', i];
+      const accountId = this.sim.control.accounts.list().data.find((a) => a.api_key === (n.key ?? this.defaultKey))?.id;
+      if (accountId === undefined) this.fail(`No account has the key "${n.key ?? this.defaultKey}".`, at);
+      let number: Json;
+      if (n.type === 'normal') {
+        const query = new URLSearchParams({ country_code: n.country_code ?? 'US', ...(n.contains && { contains: n.contains }) });
+        const found = (await this.create('GET', `/user/phone-numbers/search?${query}`, undefined, n.key, at)).data as Json[];
+        const offer = n.phone_number ? found.find((o) => o.phone_number === n.phone_number) : found[0];
+        if (!offer) this.fail('No number of the search matches.', at);
+        number = (await this.create('POST', '/user/phone-numbers/purchase', { phone_number: offer.phone_number }, n.key, at)).data as Json;
+      } else {
+        if (!n.phone_number) this.fail('A sip or caller_id number needs phone_number.', at);
+        try {
+          number = this.sim.control.phoneNumbers.add({ account_id: accountId, type: n.type, phone_number: n.phone_number });
+        } catch (error) {
+          this.fail(`The number was refused: ${(error as Error).message}`, at);
+        }
+      }
+      if (n.ref) this.refs[n.ref] = { id: number.id as number, phone_number: number.phone_number as string };
+    }
+    for (const [i, item] of (given.assistants ?? []).entries()) {
+      const at = ['given', 'assistants', i];
+      const { ref, key, ...rest } = item as Json;
+      const created = (await this.create('POST', '/user/assistant', this.resolve(rest, at), key as string | undefined, at)).data as Json;
+      const read = (await this.create('GET', `/user/assistant/${created.id}`, undefined, key as string | undefined, at)).data as Json;
+      if (typeof ref === 'string') this.refs[ref] = { id: created.id as number, uuid: read.uuid as string };
+    }
+    for (const [i, s] of (given.senders ?? []).entries()) {
+      const at = ['given', 'senders', i];
+      const assistant = s.assistant === undefined ? undefined : s.assistant === null ? null : this.refId(s.assistant, [...at, 'assistant']);
+      try {
+        this.sim.control.msgapp.patchSender(Number(this.refId(s.id, [...at, 'id'])), { ...(s.online !== undefined && { online: s.online }), ...(assistant !== undefined && { assistant_id: assistant }) });
+      } catch (error) {
+        this.fail(`The sender was refused: ${(error as Error).message}`, at);
+      }
+    }
+    for (const [i, item] of (given.campaigns ?? []).entries()) {
+      const at = ['given', 'campaigns', i];
+      const { ref, key, assistant, ...rest } = item as Json;
+      const bodyWithAssistant = { ...(assistant !== undefined && { assistant_id: this.refId(assistant, [...at, 'assistant']) }), ...rest };
+      const created = (await this.create('POST', '/user/campaign', this.resolve(bodyWithAssistant, at), key as string | undefined, at)).data as Json;
+      if (typeof ref === 'string') this.refs[ref] = { id: created.id as number };
+    }
+    for (const [i, item] of (given.leads ?? []).entries()) {
+      const at = ['given', 'leads', i];
+      const { ref, key, campaign, ...rest } = item as Json;
+      const bodyWithCampaign = { ...(campaign !== undefined && { campaign_id: this.refId(campaign, [...at, 'campaign']) }), ...rest };
+      const created = (await this.create('POST', '/user/lead', this.resolve(bodyWithCampaign, at), key as string | undefined, at)).data as Json;
+      if (typeof ref === 'string') this.refs[ref] = { id: created.id as number, phone_number: created.phone_number as string };
+    }
+    // The scripts come after the resources they name and before conversation messages, which they answer.
+    if (scenario.outcomes) {
+      const rules = Array.isArray(scenario.outcomes)
+        ? scenario.outcomes
+        : Object.entries(scenario.outcomes).map(([phone_number, outcomes]) => ({ match: { phone_number }, outcomes }));
+      this.sim.control.outcomes.set({ rules: this.resolve(rules, ['outcomes']) });
+    }
+    if (scenario.replies) this.sim.control.replies.set({ rules: this.resolve(scenario.replies, ['replies']) });
+    for (const [i, rule] of (scenario.webhook_failures ?? []).entries()) this.sim.control.webhooks.failNext(this.resolve(rule, ['webhook_failures', i]) as Json);
+    for (const [i, c] of (given.conversations ?? []).entries()) {
+      const at = ['given', 'conversations', i];
+      const uuid = this.refField(c.assistant.replace(/^\$/, ''), 'uuid', [...at, 'assistant']);
+      const created = await this.create('POST', '/conversations', { assistant_id: uuid, ...(c.type && { type: c.type }), ...(c.variables && { variables: this.resolve(c.variables, at) }) }, undefined, at);
+      const id = created.conversation_id as string;
+      for (const [m, text] of (c.messages ?? []).entries()) await this.create('POST', `/conversations/${id}/messages`, { message: text }, undefined, [...at, 'messages', m]);
+      if (c.ref) this.refs[c.ref] = { id, uuid: id };
+    }
+  }
+
+  private async all(path: string): Promise<Json[]> {
+    const items: Json[] = [];
+    for (let page = 1; ; page++) {
+      const res = await this.call('GET', `${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}`);
+      const body = res.body as { data: Json[]; last_page: number };
+      items.push(...body.data);
+      if (page >= body.last_page) return items;
+    }
+  }
+
+  /** Runs one step; answers its summary and the mismatches of an expectation. */
+  async step(step: ParsedStep, onProgress?: (message: string) => void): Promise<{ summary: string; mismatches: Mismatch[]; expectation: boolean }> {
+    const at = ['steps', step.index, step.kind];
+    const v = this.resolve(step.value, ['steps', step.index]) as Json;
+    const arg = v[step.kind] as Json;
+    switch (step.kind) {
+      case 'request': {
+        const [method, path] = (v.request as string).split(/\s+/);
+        const key = v.key === undefined ? this.defaultKey : (v.key as string | null);
+        const res = await this.call(method!, path!, v.body, key);
+        const expect = (v.expect ?? {}) as { status?: number; body?: unknown };
+        const mismatches: Mismatch[] = [];
+        if (expect.status !== undefined && res.status !== expect.status) mismatches.push({ path: 'status', expected: expect.status, actual: res.status });
+        if (expect.body !== undefined) partialMatch(expect.body, res.body, 'body', mismatches);
+        return { summary: `${method} ${path} → ${res.status}`, mismatches, expectation: v.expect !== undefined };
+      }
+      case 'advance': {
+        const res = await this.sim.control.clock.advance({ by: v.advance as string });
+        return { summary: `${v.advance} (${res.ran} events)`, mismatches: [], expectation: false };
+      }
+      case 'advance_to': {
+        const res = await this.sim.control.clock.advance({ to: v.advance_to as string });
+        return { summary: `to ${v.advance_to} (${res.ran} events)`, mismatches: [], expectation: false };
+      }
+      case 'run_until_idle': {
+        const limit = typeof v.run_until_idle === 'object' ? (v.run_until_idle as { max_events: number }).max_events : Infinity;
+        let ran = 0;
+        // In chunks, so a long run can report progress.
+        for (;;) {
+          const chunk = Math.min(50_000, limit - ran);
+          const res = await this.sim.control.clock.runUntilIdle({ max_events: chunk });
+          ran += res.ran;
+          if (res.ran < chunk || ran >= limit) break;
+          onProgress?.(`… ${ran.toLocaleString('en-US')} events, clock at ${formatSqlUtc(this.sim.clock.now())}`);
+        }
+        return { summary: `${ran} events`, mismatches: [], expectation: false };
+      }
+      case 'customer_message': {
+        const res = this.sim.control.msgapp.inbound({ ...arg, sender_id: this.refId(arg.sender ?? 1, [...at, 'sender']), sender: undefined });
+        return { summary: `${arg.from}: ${JSON.stringify(arg.text)} → conversation ${res.conversation_id}`, mismatches: [], expectation: false };
+      }
+      case 'inbound_call': {
+        const res = this.sim.control.calls.inbound(arg);
+        return { summary: `${arg.from} → ${arg.to}: call ${res.call_id}`, mismatches: [], expectation: false };
+      }
+      case 'expect_lead': {
+        const { lead, phone_number, campaign, ...fields } = arg;
+        const query = new URLSearchParams();
+        if (campaign !== undefined) query.set('campaign_id', String(this.refId(campaign, [...at, 'campaign'])));
+        const leads = (await this.all(`/user/leads?${query}`)).filter(
+          (l) => (lead === undefined || l.id === this.refId(lead, [...at, 'lead'])) && (phone_number === undefined || l.phone_number === phone_number),
+        );
+        const name = String(lead ?? phone_number ?? 'lead');
+        if (leads.length !== 1) return { summary: name, mismatches: [{ path: 'leads matching', expected: 1, actual: leads.length }], expectation: true };
+        return { summary: `${name} ${JSON.stringify(fields)}`, mismatches: partialMatch(fields, leads[0], 'lead'), expectation: true };
+      }
+      case 'expect_leads': {
+        const { campaign, ...rest } = arg;
+        const query = campaign === undefined ? '' : `?campaign_id=${this.refId(campaign, [...at, 'campaign'])}`;
+        return { summary: JSON.stringify(rest), mismatches: collectionMatch(await this.all(`/user/leads${query}`), rest, 'leads'), expectation: true };
+      }
+      case 'expect_calls': {
+        const { phone_number, campaign, ...rest } = arg;
+        const calls = (await this.all('/user/calls'))
+          .sort((a, b) => (a.id as number) - (b.id as number))
+          .filter(
+            (c) =>
+              (phone_number === undefined || c.client_phone_number === phone_number) &&
+              (campaign === undefined || c.campaign_id === this.refId(campaign, [...at, 'campaign'])),
+          );
+        return { summary: JSON.stringify(arg), mismatches: collectionMatch(calls, rest, 'calls'), expectation: true };
+      }
+      case 'expect_campaign': {
+        const { campaign, ...fields } = arg;
+        const id = this.refId(campaign, [...at, 'campaign']);
+        const found = ((await this.call('GET', '/user/campaigns')).body as unknown as Json[]).find((c) => c.id === id);
+        return { summary: `${campaign} ${JSON.stringify(fields)}`, mismatches: partialMatch(fields, found, 'campaign'), expectation: true };
+      }
+      case 'expect_assistant': {
+        const { assistant, ...fields } = arg;
+        const res = await this.call('GET', `/user/assistant/${this.refId(assistant, [...at, 'assistant'])}`);
+        return { summary: `${assistant} ${JSON.stringify(fields)}`, mismatches: partialMatch(fields, res.body.data, 'assistant'), expectation: true };
+      }
+      case 'expect_conversation': {
+        const { conversation, ...fields } = arg;
+        const uuid = this.refField(String(conversation).replace(/^\$/, ''), 'uuid', [...at, 'conversation']);
+        const read = (await this.call('GET', `/conversations/${uuid}`, undefined, null)).body;
+        const listed = (await this.all('/user/conversations')).find((c) => c.id === uuid) ?? {};
+        return { summary: `${conversation} ${JSON.stringify(fields)}`, mismatches: partialMatch(fields, { ...listed, history: read.history, variables: read.variables }, 'conversation'), expectation: true };
+      }
+      case 'expect_deliveries': {
+        const deliveries = (await this.call('GET', '/__sim/webhooks/deliveries')).body.data as Json[];
+        return { summary: JSON.stringify(arg), mismatches: collectionMatch(deliveries, arg, 'deliveries'), expectation: true };
+      }
+      case 'expect_events': {
+        const { type, ...rest } = arg;
+        const events = this.sim.events.history(type as string | undefined).map((e) => ({ type: e.type, at: formatSqlUtc(e.at), ...e.data }));
+        return { summary: JSON.stringify(arg), mismatches: collectionMatch(events, rest, 'events'), expectation: true };
+      }
+      case 'expect_balance': {
+        const me = (await this.call('GET', '/user/me')).body;
+        const expected = typeof v.expect_balance === 'number' ? { total_balance: v.expect_balance } : (v.expect_balance as Json);
+        return { summary: JSON.stringify(v.expect_balance), mismatches: partialMatch(expected, me, 'me'), expectation: true };
+      }
+    }
+  }
+}
+
+/**
+ * Applies a loaded scenario to `sim` (after resetting it to the scenario's seed and
+ * start) and plays its steps.
+ * @example const run = await playScenario(sim, loadScenario(text, file)); run.passed
+ */
+export async function playScenario(sim: Simulator, loaded: LoadedScenario, options: RunOptions = {}): Promise<ScenarioRun> {
+  const player = new Player(sim, loaded);
+  // A scenario that names `$receiver` gets a local receiver for its webhooks, for the run.
+  const receiver = JSON.stringify(loaded.scenario).includes('$receiver') ? new WebhookReceiver() : undefined;
+  try {
+    if (receiver) player.refs.receiver = { id: await receiver.start() };
+    return await play(sim, player, loaded, options);
+  } finally {
+    await receiver?.stop();
+  }
+}
+
+async function play(sim: Simulator, player: Player, loaded: LoadedScenario, options: RunOptions): Promise<ScenarioRun> {
+  await player.given();
+  const results: StepResult[] = [];
+  if (options.steps !== false) {
+    for (const step of loaded.steps) {
+      let outcome: { summary: string; mismatches: Mismatch[]; expectation: boolean };
+      try {
+        outcome = await player.step(step, options.onProgress);
+      } catch (error) {
+        if (error instanceof ScenarioError) throw error;
+        outcome = { summary: `failed: ${(error as Error).message}`, mismatches: [{ path: 'step', expected: 'to run', actual: (error as Error).message }], expectation: true };
+      }
+      const result: StepResult = { index: step.index, kind: step.kind, line: step.line, at: sim.clock.now(), ok: outcome.mismatches.length === 0, ...outcome };
+      results.push(result);
+      options.onStep?.(result);
+    }
+  }
+  return { name: loaded.scenario.name, file: loaded.file, refs: player.refs, steps: results, passed: results.every((r) => r.ok) };
+}
+
+/** One line of the timeline, with a diff for a failed expectation. */
+export function formatStep(result: StepResult): string {
+  const mark = result.ok ? (result.expectation ? '✓' : '·') : '✗';
+  const lines = [`  ${formatSqlUtc(result.at)}  ${mark} ${result.kind.padEnd(20)} ${result.summary}`];
+  for (const m of result.mismatches) lines.push(`        ${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,109 @@
+/**
+ * The scenario format (ARCHITECTURE §7): a case written as data. `given` creates
+ * resources through the public API (so every rule applies), `ref` names them for `$ref`
+ * later; `steps` move the clock, make requests and check expectations.
+ */
+import { z } from 'zod';
+import { AccountInput } from '../domain/accounts/schema.js';
+import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
+import { ReplyRuleSchema } from '../engine/replies.js';
+import { WebhookFailureBody } from '../control/schema.js';
+
+const ref = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, { error: 'The :attribute must be a name of letters, digits, _ and -.' });
+/** A resource body: any fields of the route it is sent to, `$ref` strings allowed. */
+const body = z.record(z.string(), z.unknown());
+const duration = z.union([z.number().nonnegative(), z.string().min(1)]);
+
+export const ScenarioAccount = AccountInput.extend({ ref: ref.optional() });
+
+export const GivenPhoneNumber = z.object({
+  ref: ref.optional(),
+  /** API key of the account (default: the first account's). */
+  key: z.string().optional(),
+  type: z.enum(['sip', 'caller_id', 'normal']),
+  phone_number: z.string().optional(),
+  country_code: z.string().optional(),
+  contains: z.string().optional(),
+});
+
+const withRef = (extra: z.ZodRawShape = {}) => body.and(z.object({ ref: ref.optional(), key: z.string().optional(), ...extra }));
+export const GivenSender = z.object({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() });
+export const GivenConversation = z.object({
+  ref: ref.optional(),
+  assistant: z.string(),
+  type: z.enum(['widget', 'test', 'api']).optional(),
+  variables: z.record(z.string(), z.unknown()).optional(),
+  messages: z.array(z.string()).optional(),
+});
+
+export const Given = z.object({
+  phone_numbers: z.array(GivenPhoneNumber).optional(),
+  assistants: z.array(withRef()).optional(),
+  campaigns: z.array(withRef()).optional(),
+  leads: z.array(withRef()).optional(),
+  conversations: z.array(GivenConversation).optional(),
+  senders: z.array(GivenSender).optional(),
+});
+
+/** An outcome rule whose ids may be `$refs` (resolved when the scenario runs). */
+const ScenarioOutcomeRule = OutcomeRuleSchema.extend({
+  match: z.object({ phone_number: z.string().min(1).optional(), campaign_id: z.union([z.number().int(), z.string()]).optional(), lead_variables: z.record(z.string(), z.unknown()).optional() }).default({}),
+});
+/** `outcomes`: `{number: [outcome...]}` or a list of rules (ARCHITECTURE §6 Outcome rule). */
+export const ScenarioOutcomes = z.union([z.array(ScenarioOutcomeRule), z.record(z.string(), z.array(Outcome).min(1))]);
+
+const Expect = z.record(z.string(), z.unknown());
+
+/** One step per action key; the other keys are the action's options. */
+export const STEP_SCHEMAS = {
+  request: z.object({
+    request: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE)\s+\/\S*$/, { error: 'The :attribute must be "METHOD /path", e.g. "POST /user/campaigns/update-status".' }),
+    body: z.unknown().optional(),
+    key: z.string().nullable().optional(),
+    expect: z.object({ status: z.number().int().optional(), body: z.unknown().optional() }).optional(),
+  }),
+  advance: z.object({ advance: duration }),
+  advance_to: z.object({ advance_to: z.string() }),
+  run_until_idle: z.object({ run_until_idle: z.union([z.literal(true), z.object({ max_events: z.number().int().positive() })]) }),
+  customer_message: z.object({ customer_message: z.object({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) }),
+  inbound_call: z.object({ inbound_call: z.object({ to: z.string(), from: z.string() }) }),
+  expect_lead: z.object({ expect_lead: Expect }),
+  expect_leads: z.object({ expect_leads: Expect }),
+  expect_calls: z.object({ expect_calls: Expect }),
+  expect_campaign: z.object({ expect_campaign: Expect }),
+  expect_assistant: z.object({ expect_assistant: Expect }),
+  expect_conversation: z.object({ expect_conversation: Expect }),
+  expect_deliveries: z.object({ expect_deliveries: Expect }),
+  expect_events: z.object({ expect_events: Expect }),
+  expect_balance: z.object({ expect_balance: z.union([z.number(), Expect]) }),
+} as const;
+export type StepKind = keyof typeof STEP_SCHEMAS;
+export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];
+
+/** A step: exactly one action key, checked by the loader (clearer errors than a union). */
+export const Step = z.record(z.string(), z.unknown());
+
+export const Scenario = z.object({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  start: z.string().optional(),
+  accounts: z.array(ScenarioAccount).optional(),
+  given: Given.optional(),
+  outcomes: ScenarioOutcomes.optional(),
+  replies: z.array(ReplyRuleSchema).optional(),
+  webhook_failures: z.array(WebhookFailureBody).optional(),
+  steps: z.array(Step).default([]),
+});
+export type Scenario = z.infer<typeof Scenario>;
+
+/** The JSON Schema of the format, for editors (`voxsim scenario schema`). */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  const steps = z.union(STEP_KINDS.map((kind) => STEP_SCHEMAS[kind].strict()) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  const schema = Scenario.extend({ steps: z.array(steps).optional() });
+  return {
+    $id: 'urn:voxsim:scenario',
+    title: 'voxsim scenario',
+    ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
+  };
+}
