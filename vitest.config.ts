@@ -1,8 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The README's examples import the package by name; in this repository that is the source.
+  resolve: {
+    alias: [
+      { find: /^voxsim\/msw$/, replacement: new URL('./src/adapters/msw.ts', import.meta.url).pathname },
+      { find: /^voxsim$/, replacement: new URL('./src/index.ts', import.meta.url).pathname },
+    ],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     environment: 'node',
     pool: 'threads',
     testTimeout: 20_000,

@@ -6,8 +6,9 @@ import { VirtualClock, realNow, type ClockSnapshot } from './core/clock.js';
 import type { RandomState } from './core/random.js';
 import type { FaultRule } from './control/schema.js';
 import type { WebhookSnapshot } from './engine/webhooks.js';
-import type { ReplyRule } from './engine/replies.js';
-import type { OutcomeState } from './engine/outcomes.js';
+import { ReplyRuleSchema, type ReplyRule } from './engine/replies.js';
+import { OutcomeRuleSchema, type OutcomeState } from './engine/outcomes.js';
+import { z } from 'zod';
 import { VERSION } from './version.js';
 import { loadScenario } from './scenario/load.js';
 import { playScenario, type RunOptions, type ScenarioRun } from './scenario/runner.js';
@@ -115,6 +116,32 @@ export interface SimulatorSnapshot {
   replies: ReplyRule[];
   outcomes: OutcomeState;
   faults: { rules: FaultRule[]; seq: number };
+}
+
+const uint32 = z.number().int().min(0).max(0xffffffff);
+const tableSnapshot = z.object({ seq: z.number().int().min(0), rows: z.array(z.object({ id: z.number().int().positive() }).passthrough()) });
+
+/** The shape a snapshot must have to be restored (every table present, the clock and scripts well-formed). */
+function snapshotSchema(tables: string[]) {
+  return z.object({
+    format: z.literal(SNAPSHOT_FORMAT),
+    version: z.string(),
+    seed: z.number().int().min(0),
+    start: z.number().finite(),
+    clock: z.object({
+      now: z.number().finite(),
+      seq: z.number().int().min(0),
+      mode: z.enum(['manual', 'realtime']),
+      speed: z.number().positive().finite(),
+      events: z.array(z.object({ id: z.number().int(), seq: z.number().int(), at: z.number().finite(), type: z.string(), payload: z.unknown() })),
+    }),
+    random: z.tuple([uint32, uint32, uint32, uint32]),
+    db: z.object(Object.fromEntries(tables.map((name) => [name, tableSnapshot]))),
+    webhooks: z.object({ deliveries: tableSnapshot, rules: z.array(z.object({ id: z.number().int() }).passthrough()), ruleSeq: z.number().int().min(0), evicted: z.number().int().min(0) }),
+    replies: z.array(ReplyRuleSchema),
+    outcomes: z.object({ rules: z.array(OutcomeRuleSchema), attempts: z.record(z.string(), z.number().int().min(0)) }),
+    faults: z.object({ rules: z.array(z.object({ id: z.number().int() }).passthrough()), seq: z.number().int().min(0) }),
+  });
 }
 
 /**
@@ -253,9 +280,18 @@ export class Simulator {
     };
   }
 
-  /** Replaces the whole state with a snapshot's (a previous `snapshot()`, possibly of another simulator). */
+  /**
+   * Replaces the whole state with a snapshot's (a previous `snapshot()`, possibly of
+   * another simulator). A snapshot that is not whole and well-formed is refused with a
+   * TypeError before anything changes.
+   */
   restore(snapshot: SimulatorSnapshot): void {
     if (snapshot?.format !== SNAPSHOT_FORMAT) throw new TypeError(`Not a voxsim snapshot (expected format "${SNAPSHOT_FORMAT}").`);
+    const checked = snapshotSchema(this.db.tableNames()).safeParse(snapshot);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw new TypeError(`The snapshot is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message}`);
+    }
     const copy = structuredClone(snapshot);
     this.currentSeed = copy.seed;
     this.randomSource = new SeededRandom(copy.seed);

@@ -1,12 +1,12 @@
 /**
  * The `voxsim` command and the README's set-up commands.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { banner, main, parseServeArgs, serve } from '../src/cli.js';
 import { VERSION } from '../src/version.js';
 import { pipelineAssistant } from './support/fixtures.js';
+import { startServer, stop } from './support/processes.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string; scripts: Record<string, string>; bin: Record<string, string> };
@@ -132,30 +132,15 @@ describe('README set-up commands', () => {
 
   it('starts a server with `npm start` that creates an assistant with the default key', async () => {
     expect(pkg.scripts.start).toBe('node dist/src/bin.js serve');
-    const child = spawn(process.execPath, ['dist/src/bin.js', 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let seen = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          seen += chunk.toString();
-          const match = /API base URL:\s+(\S+)/.exec(seen);
-          if (match) resolve(match[1]!);
-        });
-        child.stderr.on('data', (chunk: Buffer) => reject(new Error(chunk.toString())));
-        child.on('exit', (code) => reject(new Error(`exited with ${code} before listening`)));
-      });
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
-      const res = await fetch(`${url}/user/assistant`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer sim_test_key', 'content-type': 'application/json' },
-        body: JSON.stringify(pipelineAssistant({ name: 'Sales' })),
-      });
-      expect(res.status).toBe(201);
-      expect(await res.json()).toEqual({ message: 'Assistant created successfully.', data: { id: 1, name: 'Sales', status: 'inactive', type: 'outbound', mode: 'pipeline' } });
-    } finally {
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    }
+    const server = await startServer([]);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    const res = await fetch(`${server.url}/user/assistant`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sim_test_key', 'content-type': 'application/json' },
+      body: JSON.stringify(pipelineAssistant({ name: 'Sales' })),
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ message: 'Assistant created successfully.', data: { id: 1, name: 'Sales', status: 'inactive', type: 'outbound', mode: 'pipeline' } });
+    expect(await stop(server)).toEqual({ code: 0, signal: null });
   });
 });

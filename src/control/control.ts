@@ -19,7 +19,8 @@ import { readE164 } from '../domain/phone-numbers/service.js';
 import { serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { InsertNumberBody, insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import { SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from '../simulator.js';
-import { ScenarioError } from '../scenario/load.js';
+import { ScenarioError, loadScenario } from '../scenario/load.js';
+import { playScenario } from '../scenario/runner.js';
 import { VERSION } from '../version.js';
 import {
   AdvanceBody,
@@ -89,14 +90,19 @@ export class Control {
   };
 
   readonly scenario = {
-    /** `POST /__sim/scenario`: loads a scenario (YAML or JSON text, or an object) into this simulator, without its steps. */
+    /**
+     * `POST /__sim/scenario`: loads a scenario given as YAML or JSON text (never a file
+     * path) or as an object, without its steps. A scenario that fails leaves the state
+     * as it was.
+     */
     load: async (source: string | Loose) => {
+      const backup = this.sim.snapshot();
       try {
-        const run = await this.sim.loadScenario(source, { steps: false });
+        const run = await playScenario(this.sim, loadScenario(source, '<scenario>'), { steps: false });
         return { name: run.name, refs: run.refs };
       } catch (error) {
-        if (error instanceof ScenarioError) throw shapeB({ scenario: [error.message] });
-        throw error;
+        this.sim.restore(backup);
+        throw shapeB({ scenario: [error instanceof ScenarioError ? error.message : `<scenario>: ${(error as Error).message}`] });
       }
     },
   };

@@ -100,6 +100,10 @@ export function laravelMessage(issue: Issue): string {
     }
     case 'invalid_format':
       return ruleMessage('format', path);
+    case 'unrecognized_keys': {
+      const keys = (issue as { keys?: string[] }).keys ?? [];
+      return `The ${keys.join(', ')} field${keys.length === 1 ? ' is' : 's are'} not allowed${path.length ? ` in ${attributeName(path)}` : ''}.`;
+    }
     default:
       return ruleMessage('format', path);
   }

@@ -34,7 +34,6 @@ export class Database {
     .index('account', (l) => l.account_id)
     .index('campaign', (l) => l.campaign_id)
     .index('campaign_status', (l) => `${l.campaign_id}:${l.status}`)
-    .index('account_status', (l) => `${l.account_id}:${l.status}`)
     .index('campaign_number', (l) => `${l.campaign_id}:${l.phone_number}`);
   readonly secondaryContacts = new Table<SecondaryContact>('secondary_contacts')
     .index('account', (c) => c.account_id)
@@ -42,8 +41,7 @@ export class Database {
   readonly calls = new Table<Call>('calls')
     .index('account', (c) => c.account_id)
     .index('assistant', (c) => c.assistant_id)
-    .index('campaign', (c) => c.campaign_id)
-    .index('account_status', (c) => `${c.account_id}:${c.status}`);
+    .index('campaign', (c) => c.campaign_id);
   readonly conversations = new Table<Conversation>('conversations')
     .index('account', (c) => c.account_id)
     .index('uuid', (c) => c.uuid)
@@ -77,6 +75,11 @@ export class Database {
       this.sessions,
       this.channelMessages,
     ] as unknown as Table<{ id: number }>[];
+  }
+
+  /** The names every snapshot must hold a table for. */
+  tableNames(): string[] {
+    return this.tables().map((t) => t.name);
   }
 
   clear(): void {

@@ -65,8 +65,10 @@ export function loadScenario(source: string | Record<string, unknown>, file = '<
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ScenarioError('A scenario is a mapping with at least a name.', file, 1, '');
   const fail = (issues: readonly z.core.$ZodIssue[], prefix: (string | number)[] = []) => {
     const issue = issues[0]!;
-    const path = [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
-    const message = Object.values(issuesToFieldErrors([{ ...issue, path }]))[0]![0]!;
+    // An unknown key is reported at its own line.
+    const extra = issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [];
+    const path = [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), ...extra];
+    const message = Object.values(issuesToFieldErrors([{ ...issue, path: path.slice(0, path.length - extra.length) }]))[0]![0]!;
     throw new ScenarioError(message, file, lineOf(path), path.join('.'));
   };
   const parsed = Scenario.safeParse(data, { error: laravelMessage });

@@ -1,0 +1,38 @@
+/**
+ * The README's examples are files that the suite runs: the MSW test is in examples/
+ * (run as a test file), the server walk-through is run here against a real server, and
+ * the scenario is in scenarios/ (run by the scenario tests). These tests keep the README
+ * showing exactly those files.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT, startServer, stop } from './support/processes.js';
+
+const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
+
+/** The code blocks of the README that follow a line naming `file`. */
+function blockAfter(marker: string): string | undefined {
+  const at = readme.indexOf(marker);
+  if (at < 0) return undefined;
+  return /```[a-z]*\n([\s\S]*?)```/.exec(readme.slice(at))?.[1];
+}
+
+describe('README examples', () => {
+  it.each(['examples/msw.test.ts', 'examples/server.sh', 'scenarios/voicemail-then-human.yaml'])('shows %s exactly as the file the suite runs', (file) => {
+    expect(blockAfter(`<!-- example: ${file} -->`)).toBe(read(file));
+  });
+
+  it('runs the server walk-through against `voxsim serve` and the lead ends completed', async () => {
+    const server = await startServer(['--quiet', '--start', '2026-03-02T09:00:00Z']);
+    const { stdout } = await promisify(execFile)('bash', ['examples/server.sh'], { cwd: ROOT, env: { ...process.env, VOXSIM_URL: server.url } });
+    const [started, advanced, leads] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(started).toEqual({ message: 'Campaign started successfully.', success: true, data: { campaign_id: 1, status: 'in-progress' } });
+    expect(advanced).toMatchObject({ now: '2026-03-02T11:00:00Z' });
+    expect(leads.data).toHaveLength(1);
+    expect(leads.data[0]).toMatchObject({ phone_number: '+15551230042', status: 'completed' });
+    expect(await stop(server)).toEqual({ code: 0, signal: null });
+  });
+});

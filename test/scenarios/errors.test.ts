@@ -1,0 +1,274 @@
+/**
+ * A scenario with a mistake gets an error naming the file, the line and the path inside
+ * it (issue 6, Build 1): `<file>:<line>: <path>: <message>`, from the loader for the
+ * format and from the runner for what only playing reveals (an unknown `$ref`, a `given`
+ * resource the API refuses).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadScenario, ScenarioError } from '../../src/scenario/load.js';
+import { STEP_KINDS } from '../../src/scenario/schema.js';
+import { createSimulator, type Simulator } from '../../src/simulator.js';
+
+interface Located {
+  file: string;
+  line: number | null;
+  path: string;
+  message: string;
+}
+
+function located(error: unknown): Located {
+  expect(error).toBeInstanceOf(ScenarioError);
+  const { file, line, path, message } = error as ScenarioError;
+  return { file, line, path, message };
+}
+
+/** The error `loadScenario(text, 'bad.yaml')` throws. */
+function loadError(text: string): Located {
+  try {
+    loadScenario(text, 'bad.yaml');
+  } catch (error) {
+    return located(error);
+  }
+  throw new Error('the scenario was accepted');
+}
+
+/** The error playing `source` on a fresh simulator rejects with. */
+async function playError(source: string): Promise<Located> {
+  const sim = createSimulator();
+  try {
+    await sim.loadScenario(source);
+  } catch (error) {
+    return located(error);
+  } finally {
+    sim.dispose();
+  }
+  throw new Error('the scenario was played');
+}
+
+const SALES = `    - ref: sales
+      name: Sales
+      type: outbound
+      mode: pipeline
+      voice_id: 1
+      language_id: 1
+      llm_model_id: 1
+      timezone: Europe/Berlin
+      initial_message: Hello.
+      system_prompt: You book demos.
+`;
+
+describe('loadScenario errors', () => {
+  it('names an unknown key of a step, at its own line', () => {
+    const text = 'name: x\nsteps:\n  - advance: 1m\n    by: 2\n';
+    expect(() => loadScenario(text, 'bad.yaml')).toThrow('bad.yaml:4: steps.0.by: The by field is not allowed.');
+  });
+
+  it('accepts a scenario of only a name, with no steps', () => {
+    const loaded = loadScenario('name: just a name\n', 'ok.yaml');
+    expect(loaded.file).toBe('ok.yaml');
+    expect(loaded.scenario.name).toBe('just a name');
+    expect(loaded.steps).toEqual([]);
+  });
+
+  it('names line 1 and the path name for a missing name', () => {
+    expect(loadError('seed: 1\nstart: 2026-03-02T09:00:00Z\nsteps: []\n')).toEqual({
+      file: 'bad.yaml',
+      line: 1,
+      path: 'name',
+      message: 'bad.yaml:1: name: The name field is required.',
+    });
+  });
+
+  it('names the line of the name for an empty name', () => {
+    expect(loadError('seed: 1\nname: ""\n')).toEqual({
+      file: 'bad.yaml',
+      line: 2,
+      path: 'name',
+      message: 'bad.yaml:2: name: The name field is required.',
+    });
+  });
+
+  it('refuses a document that is not a mapping at line 1', () => {
+    expect(loadError('- advance: 1m\n- advance: 2m\n')).toEqual({
+      file: 'bad.yaml',
+      line: 1,
+      path: '',
+      message: 'bad.yaml:1: A scenario is a mapping with at least a name.',
+    });
+  });
+
+  it('names the step with two actions and both actions', () => {
+    expect(loadError('name: two actions\nsteps:\n  - advance: 1m\n  - advance: 2m\n    run_until_idle: true\n')).toEqual({
+      file: 'bad.yaml',
+      line: 4,
+      path: 'steps.1',
+      message: 'bad.yaml:4: steps.1: A step takes one action; this one has advance and run_until_idle.',
+    });
+  });
+
+  it('names the step with no known action and lists the actions', () => {
+    expect(loadError('name: no action\nsteps:\n  - advance: 1m\n  - wait: 1m\n')).toEqual({
+      file: 'bad.yaml',
+      line: 4,
+      path: 'steps.1',
+      message: `bad.yaml:4: steps.1: A step needs one of: ${STEP_KINDS.join(', ')}.`,
+    });
+  });
+
+  it('names the field of a step with a value of the wrong type', () => {
+    expect(loadError('name: bad type\nsteps:\n  - advance: 1m\n  - advance: [1]\n')).toEqual({
+      file: 'bad.yaml',
+      line: 4,
+      path: 'steps.1.advance',
+      message: 'bad.yaml:4: steps.1.advance: The selected advance is invalid.',
+    });
+  });
+
+  it('refuses a request with an unknown method and shows the expected form', () => {
+    expect(loadError('name: bad method\nseed: 1\nsteps:\n  - request: FETCH /x\n')).toEqual({
+      file: 'bad.yaml',
+      line: 4,
+      path: 'steps.0.request',
+      message: 'bad.yaml:4: steps.0.request: The steps.0.request must be "METHOD /path", e.g. "POST /user/campaigns/update-status".',
+    });
+  });
+
+  it('names the line of a YAML syntax error', () => {
+    expect(loadError('name: syntax\nseed: 7\nstart: a: b\nsteps: []\n')).toEqual({
+      file: 'bad.yaml',
+      line: 3,
+      path: '',
+      message: 'bad.yaml:3: Nested mappings are not allowed in compact mappings',
+    });
+  });
+
+  it('names the line of a repeated key', () => {
+    expect(loadError('name: repeated\nseed: 7\nseed: 8\n')).toEqual({
+      file: 'bad.yaml',
+      line: 3,
+      path: '',
+      message: 'bad.yaml:3: Map keys must be unique',
+    });
+  });
+
+  it('refuses seed -1 at its line', () => {
+    expect(loadError('name: negative seed\nseed: -1\nsteps: []\n')).toEqual({
+      file: 'bad.yaml',
+      line: 2,
+      path: 'seed',
+      message: 'bad.yaml:2: seed: The seed must be at least 0.',
+    });
+  });
+
+  it('accepts the seed edges 0 and 2147483647', () => {
+    expect(loadScenario('name: zero\nseed: 0\n', 'ok.yaml').scenario.seed).toBe(0);
+    expect(loadScenario('name: top\nseed: 2147483647\n', 'ok.yaml').scenario.seed).toBe(2147483647);
+  });
+
+  it('refuses seed 2147483648 at its line', () => {
+    expect(loadError('name: big seed\nseed: 2147483648\n')).toEqual({
+      file: 'bad.yaml',
+      line: 2,
+      path: 'seed',
+      message: 'bad.yaml:2: seed: The seed may not be greater than 2147483647.',
+    });
+  });
+
+  it('names the line of a bad ref name deep in given', () => {
+    expect(loadError('name: bad ref\ngiven:\n  campaigns:\n    - name: Spring\n      ref: 1spring\n')).toEqual({
+      file: 'bad.yaml',
+      line: 5,
+      path: 'given.campaigns.0.ref',
+      message: 'bad.yaml:5: given.campaigns.0.ref: The given.campaigns.0.ref must be a name of letters, digits, _ and -.',
+    });
+  });
+
+  it('names the line inside a JSON text', () => {
+    expect(loadError('{\n  "name": "json",\n  "seed": -1\n}\n')).toEqual({
+      file: 'bad.yaml',
+      line: 3,
+      path: 'seed',
+      message: 'bad.yaml:3: seed: The seed must be at least 0.',
+    });
+  });
+
+  it('names no line for an object, which has none', () => {
+    let error: unknown;
+    try {
+      loadScenario({ name: 'object', seed: -1 }, 'object');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(located(error)).toEqual({ file: 'object', line: null, path: 'seed', message: 'object: seed: The seed must be at least 0.' });
+  });
+});
+
+describe('errors met while playing', () => {
+  let dir: string | undefined;
+  let sim: Simulator | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+    sim?.dispose();
+    sim = undefined;
+  });
+
+  it('names the line of an unknown $ref in given and the refs known so far', async () => {
+    const text = `name: unknown ref\ngiven:\n  assistants:\n${SALES}  campaigns:\n    - ref: spring\n      name: Spring\n      assistant: $nope\n`;
+    expect(await playError(text)).toEqual({
+      file: '<scenario>',
+      line: 17,
+      path: 'given.campaigns.0.assistant',
+      message: '<scenario>:17: given.campaigns.0.assistant: Unknown ref "$nope" (refs so far: sales).',
+    });
+    expect(text.split('\n')[16]).toBe('      assistant: $nope');
+  });
+
+  it('names the line of an unknown $ref in a step body', async () => {
+    const text = 'name: unknown ref in a step\nsteps:\n  - advance: 1m\n  - request: POST /user/campaigns/update-status\n    body:\n      campaign_id: $spring\n      action: start\n';
+    expect(await playError(text)).toEqual({
+      file: '<scenario>',
+      line: 6,
+      path: 'steps.1.body.campaign_id',
+      message: '<scenario>:6: steps.1.body.campaign_id: Unknown ref "$spring" (refs so far: none).',
+    });
+  });
+
+  it('names the line of a given item the API refuses, with the refusal', async () => {
+    const text = `name: refused assistant\ngiven:\n  assistants:\n${SALES}    - ref: support\n      name: Support\n      type: inbound\n`;
+    const error = await playError(text);
+    expect(error).toMatchObject({ file: '<scenario>', line: 14, path: 'given.assistants.1' });
+    expect(text.split('\n')[13]).toBe('    - ref: support');
+    expect(error.message.startsWith('<scenario>:14: given.assistants.1: POST /user/assistant was refused with 422: ')).toBe(true);
+    const refusal = JSON.parse(error.message.slice(error.message.indexOf('422: ') + 5)) as { message: string; errors: Record<string, string[]> };
+    expect(refusal.errors).toEqual({
+      voice_id: ['The voice id field is required.'],
+      language_id: ['The language id field is required.'],
+      mode: ['The mode field is required.'],
+      timezone: ['The timezone field is required.'],
+      initial_message: ['The initial message field is required.'],
+      system_prompt: ['The system prompt field is required.'],
+    });
+  });
+
+  it('names the file path when the scenario is read from a file', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'voxsim-errors-'));
+    const file = join(dir, 'bad-ref.yaml');
+    writeFileSync(file, 'name: unknown ref\nsteps:\n  - expect_campaign: { campaign: $nope, status: draft }\n');
+    expect(await playError(file)).toEqual({
+      file,
+      line: 3,
+      path: 'steps.0.expect_campaign.campaign',
+      message: `${file}:3: steps.0.expect_campaign.campaign: Unknown ref "$nope" (refs so far: none).`,
+    });
+  });
+
+  it('refuses through sim.loadScenario before changing the simulator', async () => {
+    sim = createSimulator({ seed: 1, startAt: '2026-01-01T00:00:00Z' });
+    await expect(sim.loadScenario('name: bad\nstart: 2026-03-02T09:00:00Z\nseed: -1\n')).rejects.toThrow('<scenario>:3: seed: The seed must be at least 0.');
+    expect(sim.control.clock.get().now).toBe('2026-01-01T00:00:00Z');
+  });
+});

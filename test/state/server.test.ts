@@ -1,0 +1,379 @@
+/**
+ * The staging server keeps its state (issue 6, items 4 and 5, and the Must-show line "a
+ * server killed with SIGTERM mid-campaign and restarted with the same --state-file
+ * finishes with the same lead and call counts as an uninterrupted run"; ARCHITECTURE §2
+ * Clock modes, §6 admin token).
+ *
+ * Real servers are spawned from the built CLI (`dist/src/bin.js`, built before the
+ * suite runs) and driven with fetch; the debounced state write is checked on the
+ * in-process `serve()` with fake timers. Nothing sleeps: waits are for a child's output
+ * or exit, each bounded by a timeout that fails the test.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serve, type RunningServer } from '../../src/cli.js';
+import { createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
+import { pipelineAssistant } from '../support/fixtures.js';
+import { ROOT, startServer as startVoxsimServer, stop, voxsim, waitForStdout, within } from '../support/processes.js';
+
+const START = '2026-03-02T09:00:00Z';
+const START_MS = Date.parse(START);
+const KEY = 'sim_test_key';
+const CALLER = '+14155550100';
+/** Bound of every wait for a child process. */
+/** Magic suffixes (busy, no-answer, voicemail) and two human ones, in turn. */
+const SUFFIXES = ['0001', '0002', '0003', '4444', '8888'];
+/** 30 lead numbers: +1 415 2xx with the suffixes above in turn. */
+const LEAD_NUMBERS = Array.from({ length: 30 }, (_, i) => `+1415${200 + i}${SUFFIXES[i % SUFFIXES.length]}`);
+
+// ---------------------------------------------------------------------------------------
+// Child processes (test/support/processes.ts)
+
+/** `voxsim serve` at the reference start and seed. */
+const startServer = (args: string[]) => startVoxsimServer(['--start', START, '--seed', '5', ...args]);
+
+// ---------------------------------------------------------------------------------------
+// Requests
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>;
+
+function httpClient(url: string): Call {
+  return async (method, path, body, headers = { authorization: `Bearer ${KEY}` }) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+function inProcessClient(sim: Simulator): Call {
+  return async (method, path, body, headers = { authorization: `Bearer ${KEY}` }) => {
+    const res = await sim.handle({ method, path, headers, body: body === undefined ? null : JSON.stringify(body) });
+    return { status: res.status, body: JSON.parse(JSON.stringify(res.body)) };
+  };
+}
+
+async function ok(call: Call, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await call(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A sip number, an assistant holding it, a campaign of 30 leads (2 in parallel, retries every 10 min), started. */
+async function startCampaign(call: Call): Promise<number> {
+  const number = await ok(call, 'POST', '/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: CALLER });
+  const assistant = await ok(call, 'POST', '/user/assistant', pipelineAssistant({ phone_number_id: number.id }));
+  const campaign = await ok(call, 'POST', '/user/campaign', { name: 'Staging', assistant_id: assistant.data.id, max_calls_in_parallel: 2, retry_interval: 10 });
+  const campaignId = campaign.data.id as number;
+  for (const phone of LEAD_NUMBERS) await ok(call, 'POST', '/user/lead', { campaign_id: campaignId, phone_number: phone });
+  await ok(call, 'POST', '/user/campaigns/update-status', { campaign_id: campaignId, action: 'start' });
+  return campaignId;
+}
+
+interface Counts {
+  calls: number;
+  leads: Record<string, number>;
+}
+
+async function counts(call: Call, campaignId: number): Promise<Counts> {
+  const calls = await ok(call, 'GET', '/user/calls?per_page=1');
+  const leads = await ok(call, 'GET', `/user/leads?campaign_id=${campaignId}&per_page=100`);
+  const byStatus: Record<string, number> = {};
+  for (const lead of leads.data as { status: string }[]) byStatus[lead.status] = (byStatus[lead.status] ?? 0) + 1;
+  return { calls: calls.total as number, leads: byStatus };
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'voxsim-state-'));
+}
+
+// ---------------------------------------------------------------------------------------
+
+describe('a server killed with SIGTERM mid-campaign and restarted with the same --state-file', () => {
+  let dir: string;
+  let stateFile: string;
+  let reference: Counts;
+  let atKill: { clock: any; counts: Counts };
+  let exit: { code: number | null; signal: NodeJS.Signals | null };
+  let fileAfterKill: SimulatorSnapshot;
+  let filesAfterKill: string[];
+  let clockAtRestart: any;
+  let finished: Counts;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    stateFile = join(dir, 'state.json');
+
+    // The uninterrupted run, in-process with the same seed, start and requests.
+    const sim = createSimulator({ seed: 5, startAt: START });
+    const local = inProcessClient(sim);
+    const localCampaign = await startCampaign(local);
+    await ok(local, 'POST', '/__sim/clock/run-until-idle', {});
+    reference = await counts(local, localCampaign);
+    sim.dispose();
+
+    // The interrupted run.
+    const first = await startServer(['--state-file', stateFile, '--quiet']);
+    const api1 = httpClient(first.url);
+    const campaignId = await startCampaign(api1);
+    await ok(api1, 'POST', '/__sim/clock/advance', { by: '20m' });
+    atKill = { clock: await ok(api1, 'GET', '/__sim/clock'), counts: await counts(api1, campaignId) };
+    exit = await stop(first, 'SIGTERM');
+    filesAfterKill = readdirSync(dir);
+    fileAfterKill = JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot;
+
+    const second = await startServer(['--state-file', stateFile, '--quiet']);
+    const api2 = httpClient(second.url);
+    clockAtRestart = await ok(api2, 'GET', '/__sim/clock');
+    await ok(api2, 'POST', '/__sim/clock/run-until-idle', {});
+    finished = await counts(api2, campaignId);
+    await stop(second, 'SIGTERM');
+  }, 60_000);
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has an uninterrupted reference run that retried leads and settled every one', () => {
+    expect(reference.calls).toBeGreaterThan(LEAD_NUMBERS.length);
+    expect(Object.values(reference.leads).reduce((a, b) => a + b, 0)).toBe(LEAD_NUMBERS.length);
+    expect(reference.leads.completed).toBeGreaterThan(0);
+    expect(reference.leads['reached-max-retries']).toBeGreaterThan(0);
+    expect(reference.leads.scheduled ?? 0).toBe(0);
+    expect(reference.leads.rescheduled ?? 0).toBe(0);
+  });
+
+  it('is killed mid-campaign: fewer calls than the full run and events still pending', () => {
+    expect(atKill.clock).toMatchObject({ now: '2026-03-02T09:20:00Z', mode: 'manual' });
+    expect(atKill.clock.pending_events).toBeGreaterThan(0);
+    expect(atKill.counts.calls).toBeLessThan(reference.calls);
+    expect((atKill.counts.leads.scheduled ?? 0) + (atKill.counts.leads.rescheduled ?? 0)).toBeGreaterThan(0);
+  });
+
+  it('exits with code 0 on SIGTERM', () => {
+    expect(exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('leaves the state file, and no temp file, in the directory', () => {
+    expect(filesAfterKill).toEqual(['state.json']);
+  });
+
+  it('writes a snapshot of the clock time and queue at the kill to the state file', () => {
+    expect(fileAfterKill).toMatchObject({ format: 'voxsim-snapshot/1', seed: 5, clock: { now: Date.parse('2026-03-02T09:20:00Z') } });
+    expect(fileAfterKill.clock.events).toHaveLength(atKill.clock.pending_events);
+  });
+
+  it('restarts at the same clock time with the same pending events', () => {
+    expect(clockAtRestart).toStrictEqual(atKill.clock);
+  });
+
+  it('finishes with the same number of calls as the uninterrupted run', () => {
+    expect(finished.calls).toBe(reference.calls);
+  });
+
+  it('finishes with the same lead status counts as the uninterrupted run', () => {
+    expect(finished.leads).toStrictEqual(reference.leads);
+  });
+});
+
+describe('voxsim serve --state-file on signals', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes the state and exits 0 on SIGINT', async () => {
+    const stateFile = join(dir, 'state.json');
+    const server = await startServer(['--state-file', stateFile, '--quiet']);
+    await ok(httpClient(server.url), 'POST', '/__sim/accounts', { api_key: 'sim_interrupted_key' });
+    expect(await stop(server, 'SIGINT')).toEqual({ code: 0, signal: null });
+    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot;
+    expect(saved.db.accounts!.rows.map((a) => (a as unknown as { api_key: string }).api_key)).toEqual(['sim_test_key', 'sim_interrupted_key']);
+  });
+
+  it('starts a server from the state file another one left', async () => {
+    const stateFile = join(dir, 'state.json');
+    const first = await startServer(['--state-file', stateFile, '--quiet']);
+    await ok(httpClient(first.url), 'POST', '/__sim/accounts', { api_key: 'sim_kept_key' });
+    await ok(httpClient(first.url), 'POST', '/__sim/clock/advance', { by: '3h' });
+    await stop(first);
+    const second = await startServer(['--state-file', stateFile, '--quiet']);
+    const api = httpClient(second.url);
+    expect((await ok(api, 'GET', '/__sim/accounts')).data.map((a: { api_key: string }) => a.api_key)).toEqual(['sim_test_key', 'sim_kept_key']);
+    expect((await ok(api, 'GET', '/__sim/clock')).now).toBe('2026-03-02T12:00:00Z');
+  });
+});
+
+describe('serve() state file writes (in-process)', () => {
+  let dir: string;
+  let stateFile: string;
+  let running: RunningServer | undefined;
+
+  const options = () => ({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
+  /** The api keys in the state file. */
+  const savedKeys = () => (JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot).db.accounts!.rows.map((a) => (a as unknown as { api_key: string }).api_key);
+  /** A change through the served simulator (a write request). */
+  const addAccount = async (key: string) => {
+    const res = await running!.sim.handle({ method: 'POST', path: '/__sim/accounts', headers: {}, body: JSON.stringify({ api_key: key }) });
+    expect(res.status).toBe(201);
+  };
+
+  beforeEach(() => {
+    dir = tempDir();
+    stateFile = join(dir, 'state.json');
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await running?.close();
+    running = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts without writing a file when the state file does not exist yet', async () => {
+    running = await serve(options());
+    expect(existsSync(stateFile)).toBe(false);
+    expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key']);
+  });
+
+  it('writes nothing before 250 ms after a change, and the state at 250 ms', async () => {
+    running = await serve(options());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await addAccount('sim_debounced_key');
+    vi.advanceTimersByTime(249);
+    expect(existsSync(stateFile)).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(savedKeys()).toEqual(['sim_test_key', 'sim_debounced_key']);
+  });
+
+  it('writes a burst of changes once, 250 ms after the last one', async () => {
+    running = await serve(options());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await addAccount('sim_first_key');
+    vi.advanceTimersByTime(200);
+    await addAccount('sim_second_key');
+    vi.advanceTimersByTime(200);
+    expect(existsSync(stateFile)).toBe(false);
+    vi.advanceTimersByTime(50);
+    expect(savedKeys()).toEqual(['sim_test_key', 'sim_first_key', 'sim_second_key']);
+  });
+
+  it('writes nothing after a read-only request', async () => {
+    running = await serve(options());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const res = await running.sim.handle({ method: 'GET', path: '/user/me', headers: { authorization: `Bearer ${KEY}` }, body: null });
+    expect(res.status).toBe(200);
+    vi.advanceTimersByTime(1_000);
+    expect(existsSync(stateFile)).toBe(false);
+  });
+
+  it('writes at once on saveState(), leaving no temp file', async () => {
+    running = await serve(options());
+    await addAccount('sim_saved_key');
+    running.saveState();
+    expect(savedKeys()).toEqual(['sim_test_key', 'sim_saved_key']);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('replaces the state file by renaming a new file over it, not by writing into it', async () => {
+    writeFileSync(stateFile, JSON.stringify(createSimulator({ seed: 5, startAt: START }).snapshot()));
+    const before = statSync(stateFile).ino;
+    running = await serve(options());
+    await addAccount('sim_renamed_key');
+    running.saveState();
+    expect(statSync(stateFile).ino).not.toBe(before);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('writes the latest state on close(), before the debounce fires', async () => {
+    running = await serve(options());
+    await addAccount('sim_closing_key');
+    await running.close();
+    running = undefined;
+    expect(savedKeys()).toEqual(['sim_test_key', 'sim_closing_key']);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('restores what it wrote when a server starts on the same file', async () => {
+    running = await serve(options());
+    await addAccount('sim_restored_key');
+    await running.sim.clock.advance('45m');
+    await running.close();
+    running = await serve(options());
+    const res = await fetch(`${running.url}/__sim/accounts`);
+    expect((await res.json()).data.map((a: { api_key: string }) => a.api_key)).toEqual(['sim_test_key', 'sim_restored_key']);
+    expect(running.sim.clock.now()).toBe(START_MS + 45 * 60_000);
+  });
+});
+
+describe('voxsim serve staging flags', () => {
+  it('exits 1 naming --admin-token when --host is not loopback and no token is given', async () => {
+    const proc = voxsim(['serve', '--port', '0', '--host', '0.0.0.0']);
+    const { code } = await within(proc.closed, 'exit');
+    expect(code).toBe(1);
+    expect(proc.stderr()).toContain('--admin-token is required when binding to 0.0.0.0');
+    expect(proc.stdout()).not.toContain('API base URL');
+  });
+
+  it('guards the control API with --admin-token on a non-loopback host, leaving the platform key working', async () => {
+    const server = await startServer(['--host', '0.0.0.0', '--admin-token', 'staging-token', '--quiet']);
+    const api = httpClient(server.url);
+    expect(await api('GET', '/__sim/health', undefined, {})).toEqual({ status: 401, body: { message: 'Unauthenticated.' } });
+    const allowed = await api('GET', '/__sim/health', undefined, { authorization: 'Bearer staging-token' });
+    expect(allowed).toMatchObject({ status: 200, body: { ok: true, now: '2026-03-02T09:00:00Z' } });
+    expect((await api('GET', '/user/me')).status).toBe(200);
+  });
+
+  it('starts the clock in realtime mode at the given speed with --speed 60', async () => {
+    const server = await startServer(['--speed', '60', '--quiet']);
+    const clock = await ok(httpClient(server.url), 'GET', '/__sim/clock');
+    expect(clock).toMatchObject({ mode: 'realtime', speed: 60, pending_events: 0 });
+    expect(clock.now_ms).toBeGreaterThanOrEqual(START_MS);
+  });
+
+  it('starts the clock in manual mode without --speed', async () => {
+    const server = await startServer(['--quiet']);
+    const clock = await ok(httpClient(server.url), 'GET', '/__sim/clock');
+    expect(clock).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, mode: 'manual', speed: 1, pending_events: 0 });
+  });
+
+  it('prints one JSON request line per request without --quiet', async () => {
+    const server = await startServer([]);
+    const api = httpClient(server.url);
+    await api('GET', '/user/me');
+    await api('POST', '/user/assistant', {});
+    await waitForStdout(server, /"path":"\/api\/user\/assistant"[^\n]*\n/, 'the second request line');
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      { level: 'info', msg: 'request', sim_time: '2026-03-02T09:00:00.000Z', method: 'GET', path: '/api/user/me', status: 200, duration_ms: expect.any(Number) },
+      { level: 'info', msg: 'request', sim_time: '2026-03-02T09:00:00.000Z', method: 'POST', path: '/api/user/assistant', status: 422, duration_ms: expect.any(Number) },
+    ]);
+    expect(lines.every((l) => (l.duration_ms as number) >= 0)).toBe(true);
+  });
+
+  it('prints no request lines with --quiet', async () => {
+    const server = await startServer(['--quiet']);
+    const api = httpClient(server.url);
+    expect((await api('GET', '/user/me')).status).toBe(200);
+    // Stopping the server and waiting for its output to close flushes any line it printed.
+    expect(await stop(server)).toEqual({ code: 0, signal: null });
+    expect(server.stdout()).not.toContain('"msg":"request"');
+    expect(server.stdout()).toContain('API base URL');
+  });
+});
