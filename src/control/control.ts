@@ -12,12 +12,12 @@ import { InboundBody, SenderPatchBody, serialiseSender } from '../domain/msgapp/
 import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js';
 import { ReplyRulesBody } from '../engine/replies.js';
 import { insertCall, ringInbound } from '../domain/calls/service.js';
-import { requestDial } from '../domain/campaigns/service.js';
+import { resumeAfterTopUp } from '../domain/campaigns/service.js';
 import { beginCall } from '../engine/calls.js';
 import { OutcomeRuleSchema, OutcomeRulesBody, type OutcomeRule } from '../engine/outcomes.js';
 import { readE164 } from '../domain/phone-numbers/service.js';
-import { serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
-import { InsertNumberBody, insertPhoneNumber } from '../domain/phone-numbers/service.js';
+import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
+import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import { SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from '../simulator.js';
 import { ScenarioError, loadScenario } from '../scenario/load.js';
 import { playScenario } from '../scenario/runner.js';
@@ -159,9 +159,7 @@ export class Control {
     /** `PATCH /__sim/accounts/{id}`. */
     patch: (id: number, input: Loose) => {
       const account = patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'));
-      // decisions: Balance and dialing: a raised balance resumes campaigns waiting for it.
-      const ctx = this.sim.accountScope(account.id)!;
-      for (const campaign of ctx.campaigns.list((c) => c.idle_reason === 'insufficient_balance')) requestDial(ctx, campaign);
+      resumeAfterTopUp(this.sim.accountScope(account.id)!);
       return serialiseAccount(account);
     },
   };

@@ -9,7 +9,7 @@ import { fromMicros } from '../core/money.js';
 import { formatIsoOffset } from '../core/time.js';
 import type { Assistant } from '../domain/assistants/schema.js';
 import type { Call, CallPlan, CallStatus } from '../domain/calls/schema.js';
-import { BILLING_MINIMUM_SECONDS } from '../domain/calls/service.js';
+import { answeredCost } from '../domain/calls/service.js';
 import type { AccountCtx } from '../domain/context.js';
 import { fillTemplate } from './replies.js';
 import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } from './outcomes.js';
@@ -167,10 +167,8 @@ export function endCall(ctx: AccountCtx, payload: CallEventPayload): Call | unde
  */
 export function callCosts(ctx: AccountCtx, plan: CallPlan): { carrier: number; total: number } {
   if (UNANSWERED.has(plan.final_status)) return { carrier: 0, total: 0 };
-  const { ai_per_minute_micros: ai, carrier_per_minute_micros: carrierRate } = ctx.account.rates;
-  if (plan.answered_by === 'machine') return { carrier: carrierRate, total: ai + carrierRate };
-  const carrier = carrierRate * Math.ceil(plan.talk_seconds / 60);
-  return { carrier, total: Math.ceil((ai * Math.max(plan.talk_seconds, BILLING_MINIMUM_SECONDS)) / 60) + carrier };
+  // Voicemail is billed as one minute, whatever its length.
+  return answeredCost(ctx.account.rates, plan.answered_by === 'machine' ? 60 : plan.talk_seconds);
 }
 
 function finishCall(ctx: AccountCtx, call: Call): Call {

@@ -4,12 +4,13 @@
  */
 import { shapeA } from '../../core/errors.js';
 import { parseInstant } from '../../core/time.js';
-import { dateWindow, partialNumberFilter } from '../leads/service.js';
+import { dateWindow, partialNumberFilter } from '../filters.js';
 import { ErrorBag } from '../../core/validation.js';
 import { toMicros } from '../../core/money.js';
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../core-services.js';
 import { readE164 } from '../phone-numbers/service.js';
+import type { Rates } from '../accounts/schema.js';
 import type { Assistant } from '../assistants/schema.js';
 import type { Call, CallListQuery, CallType, InsertCallInput } from './schema.js';
 
@@ -98,10 +99,17 @@ export interface CallStartPayload {
  * plus carrier per started minute (decisions: Balance and dialing, Billing defaults).
  */
 export function worstCaseCost(ctx: AccountCtx, maxDuration: number): number {
-  const { ai_per_minute_micros, carrier_per_minute_micros } = ctx.account.rates;
-  // AI time is billed with a 30 s minimum (decisions: Billing defaults).
-  const billedSeconds = Math.max(maxDuration, BILLING_MINIMUM_SECONDS);
-  return Math.ceil((ai_per_minute_micros * billedSeconds) / 60) + carrier_per_minute_micros * Math.ceil(maxDuration / 60);
+  return answeredCost(ctx.account.rates, maxDuration).total;
+}
+
+/**
+ * What an answered span costs in micro-dollars (decisions: Billing defaults): AI time per
+ * second with a 30 s minimum, carrier per started minute.
+ * @example answeredCost(DEFAULT_RATES, 90) // { carrier: 20000, total: 170000 }
+ */
+export function answeredCost(rates: Rates, seconds: number): { carrier: number; total: number } {
+  const carrier = rates.carrier_per_minute_micros * Math.ceil(seconds / 60);
+  return { carrier, total: Math.ceil((rates.ai_per_minute_micros * Math.max(seconds, BILLING_MINIMUM_SECONDS)) / 60) + carrier };
 }
 
 /**

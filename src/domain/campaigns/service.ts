@@ -129,6 +129,11 @@ export function setCampaignStatus(ctx: AccountCtx, campaign: Campaign, status: C
   return updated;
 }
 
+/** A raised balance resumes the campaigns that paused for it (decisions: Balance and dialing). */
+export function resumeAfterTopUp(ctx: AccountCtx): void {
+  for (const campaign of ctx.campaigns.list((c) => c.idle_reason === 'insufficient_balance')) requestDial(ctx, campaign);
+}
+
 /** Wakes a running campaign's dialer now (new or re-queued leads, a raised balance). */
 export function requestDial(ctx: AccountCtx, campaign: Campaign): void {
   if (campaign.status !== 'in-progress') return;

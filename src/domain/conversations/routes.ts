@@ -11,20 +11,17 @@ import {
   EnableEndedWebhookBody,
   SendMessageBody,
   serialiseConversation,
-  serialiseMessage,
   type Conversation,
 } from './schema.js';
 import {
   CONVERSATION_MESSAGES,
-  createConversation,
   disableEndedWebhook,
   enableEndedWebhook,
-  historyOf,
   listConversations,
-  locateAssistant,
-  locateConversation,
-  receiveMessage,
+  postMessage,
+  readConversation,
   setAi,
+  startConversation,
 } from './service.js';
 import type { AccountCtx } from '../context.js';
 
@@ -35,26 +32,15 @@ function conversationView(ctx: AccountCtx) {
 export const conversationRoutes = [
   defineRoute<RouteCtx, { assistant_id: string; type: 'widget' | 'test' | 'api'; variables?: Record<string, unknown> }>({
     method: 'POST', path: '/conversations', family: 'chat', auth: 'none', body: CreateConversationBody,
-    handle: ({ ctx, body }) => {
-      const { ctx: scope, assistant } = locateAssistant(ctx.sim, body.assistant_id);
-      const conversation = createConversation(scope, assistant, body);
-      return ok({ status: true, conversation_id: conversation.uuid, history: historyOf(scope, conversation).map(serialiseMessage) });
-    },
+    handle: ({ ctx, body }) => ok(startConversation(ctx.sim, body)),
   }),
   defineRoute<RouteCtx>({
     method: 'GET', path: '/conversations/:uuid', family: 'chat', auth: 'none',
-    handle: ({ ctx, params }) => {
-      const { ctx: scope, conversation } = locateConversation(ctx.sim, params.uuid!);
-      return ok({ status: true, history: historyOf(scope, conversation).map(serialiseMessage), variables: { ...conversation.input_variables, ...conversation.variables } });
-    },
+    handle: ({ ctx, params }) => ok(readConversation(ctx.sim, params.uuid!)),
   }),
   defineRoute<RouteCtx, { message: string }>({
     method: 'POST', path: '/conversations/:uuid/messages', family: 'chat', auth: 'none', body: SendMessageBody,
-    handle: ({ ctx, params, body }) => {
-      const { ctx: scope, conversation } = locateConversation(ctx.sim, params.uuid!);
-      const outcome = receiveMessage(scope, conversation, body.message);
-      return ok({ status: true, message: outcome.reply, function_calls: outcome.function_calls });
-    },
+    handle: ({ ctx, params, body }) => ok(postMessage(ctx.sim, params.uuid!, body.message)),
   }),
   userRoute({
     method: 'GET', path: '/user/conversations', query: ConversationListQuery,

@@ -10,8 +10,8 @@ import { fillTemplate } from '../../engine/replies.js';
 import type { Assistant } from '../assistants/schema.js';
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../core-services.js';
-import { dateWindow } from '../leads/service.js';
-import type { ChatMessage, Conversation, ConversationListQuery, ConversationType, FunctionCall } from './schema.js';
+import { dateWindow } from '../filters.js';
+import { serialiseMessage, type ChatMessage, type Conversation, type ConversationListQuery, type ConversationType, type FunctionCall } from './schema.js';
 
 export const CONVERSATION_MESSAGES = {
   notFound: 'Conversation not found.',
@@ -278,4 +278,24 @@ export function locateAssistant(state: SimState, uuid: string): { ctx: AccountCt
   const account = assistant && state.db.accounts.get(assistant.account_id);
   if (!assistant || !account) throw conversationErrors.assistantNotFound();
   return { ctx: accountCtx(account, state), assistant };
+}
+
+/** `POST /conversations`: opens a conversation with the assistant of a UUID (decisions: Create conversation). */
+export function startConversation(state: SimState, input: { assistant_id: string; type: 'widget' | 'test' | 'api'; variables?: Record<string, unknown> | undefined }) {
+  const { ctx, assistant } = locateAssistant(state, input.assistant_id);
+  const conversation = createConversation(ctx, assistant, input);
+  return { status: true, conversation_id: conversation.uuid, history: historyOf(ctx, conversation).map(serialiseMessage) };
+}
+
+/** `GET /conversations/{uuid}`: history and variables (start variables and those replies set). */
+export function readConversation(state: SimState, uuid: string) {
+  const { ctx, conversation } = locateConversation(state, uuid);
+  return { status: true, history: historyOf(ctx, conversation).map(serialiseMessage), variables: { ...conversation.input_variables, ...conversation.variables } };
+}
+
+/** `POST /conversations/{uuid}/messages` (spec: Send message). */
+export function postMessage(state: SimState, uuid: string, text: string) {
+  const { ctx, conversation } = locateConversation(state, uuid);
+  const outcome = receiveMessage(ctx, conversation, text);
+  return { status: true, message: outcome.reply, function_calls: outcome.function_calls };
 }

@@ -4,11 +4,11 @@
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { shapeA } from '../../core/errors.js';
-import { dayRange } from '../../core/time.js';
 import { ErrorBag, attributeName } from '../../core/validation.js';
 import type { Campaign } from '../campaigns/schema.js';
 import { requestDial } from '../campaigns/service.js';
 import type { AccountCtx } from '../context.js';
+import { dateWindow, partialNumberFilter } from '../filters.js';
 import { CLIENT_LEAD_STATUSES, type CreateLeadInput, type Lead, type LeadListQuery, type SecondaryContact, type UpdateLeadInput } from './schema.js';
 
 export const LEAD_MESSAGES = {
@@ -43,21 +43,6 @@ export function defaultCountry(ctx: AccountCtx, campaign: Campaign): CountryCode
 export function normalisePhone(text: string, country: CountryCode): string | undefined {
   const parsed = parsePhoneNumberFromString(text.trim(), country);
   return parsed?.isPossible() ? parsed.number : undefined;
-}
-
-/**
- * A partial-number filter (spec: List leads: phone_number, partial match): its digits
- * are looked for in the number; a filter without digits matches as written.
- */
-export function partialNumberFilter(filter: string): (number: string) => boolean {
-  const digits = filter.replace(/\D/g, '');
-  const needle = digits.length > 0 ? digits : filter;
-  return (number) => number.includes(needle);
-}
-
-/** The instants [from, to) that `date_from`..`date_to` cover as calendar days in `zone` (decisions: Dates in filters). */
-export function dateWindow(q: { date_from?: string | undefined; date_to?: string | undefined }, zone: string): [number, number] {
-  return [q.date_from ? dayRange(q.date_from, zone)[0] : -Infinity, q.date_to ? dayRange(q.date_to, zone)[1] : Infinity];
 }
 
 function ownCampaign(ctx: AccountCtx, id: number, bag: ErrorBag): Campaign | undefined {

@@ -154,6 +154,16 @@ function messageSid(ctx: AccountCtx): string {
   return `SM${ctx.random.faker.string.hexadecimal({ length: 32, casing: 'lower', prefix: '' })}`;
 }
 
+/** The channel's record of one message, with its delivery tracking id. */
+function insertChannelMessage(
+  ctx: AccountCtx,
+  sender: Sender,
+  conversation: Conversation,
+  fields: Pick<ChannelMessage, 'direction' | 'kind' | 'body' | 'status' | 'cost_micros'>,
+): ChannelMessage {
+  return ctx.channelMessages.insert({ sender_id: sender.id, conversation_id: conversation.id, message_sid: messageSid(ctx), created_at: ctx.now(), ...fields });
+}
+
 /** The channel conversation of a sender and a recipient, created on first contact. */
 function channelConversation(ctx: AccountCtx, sender: Sender, phone: string, name: string | null): { conversation: Conversation; session: Session } {
   let session = sessionOf(ctx, sender.id, phone);
@@ -184,17 +194,7 @@ export function closeWindow(ctx: AccountCtx, payload: SessionClosePayload): void
 
 function recordOutbound(ctx: AccountCtx, sender: Sender, conversation: Conversation, kind: ChannelMessage['kind'], body: string, cost: number) {
   const chat = ctx.messages.insert({ conversation_id: conversation.id, role: 'assistant', content: body, function_calls: null, created_at: ctx.now() });
-  const record = ctx.channelMessages.insert({
-    sender_id: sender.id,
-    conversation_id: conversation.id,
-    direction: 'outbound',
-    kind,
-    body,
-    message_sid: messageSid(ctx),
-    status: 'queued',
-    cost_micros: cost,
-    created_at: ctx.now(),
-  });
+  const record = insertChannelMessage(ctx, sender, conversation, { direction: 'outbound', kind, body, status: 'queued', cost_micros: cost });
   const updated = ctx.conversations.update(conversation.id, {
     status: 'active',
     message_count: conversation.message_count + 1,
@@ -280,17 +280,7 @@ export function receiveCustomerMessage(state: SimState, input: { sender_id: numb
   const sender = ctx.senders.get(senderRow!.id)!;
   const { conversation, session } = channelConversation(ctx, sender, from!.number, input.name ?? null);
   const opened = openWindow(ctx, session, true);
-  ctx.channelMessages.insert({
-    sender_id: sender.id,
-    conversation_id: conversation.id,
-    direction: 'inbound',
-    kind: 'customer',
-    body: input.text,
-    message_sid: messageSid(ctx),
-    status: 'received',
-    cost_micros: 0,
-    created_at: ctx.now(),
-  });
+  insertChannelMessage(ctx, sender, conversation, { direction: 'inbound', kind: 'customer', body: input.text, status: 'received', cost_micros: 0 });
   receiveMessage(ctx, conversation, input.text);
   return { conversation_id: conversation.id, session_status: sessionStatus(ctx, opened) };
 }

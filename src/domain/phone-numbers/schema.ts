@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { fromMicros } from '../../core/money.js';
 import { formatIsoUtc } from '../../core/time.js';
-import { RULE_MESSAGES, oneOf } from '../../core/validation.js';
+import { RULE_MESSAGES, int, oneOf } from '../../core/validation.js';
 
 /** E.164: a plus, a non-zero digit, then 6 to 14 digits. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
@@ -88,6 +88,14 @@ export const SearchQuery = z.object({
 export type SearchQuery = z.infer<typeof SearchQuery>;
 
 export const PurchaseBody = z.object({ phone_number: z.string().min(1) });
+
+/** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
+export const InsertNumberBody = z.object({
+  account_id: int(1),
+  type: oneOf(['sip', 'caller_id']),
+  phone_number: z.string().min(1),
+});
+export type InsertNumberInput = z.infer<typeof InsertNumberBody>;
 
 /** A number as the account list shows it. */
 export function serialisePhoneNumber(n: PhoneNumber) {

@@ -4,16 +4,15 @@
  * normal number, Billing period).
  */
 import parsePhoneNumber from 'libphonenumber-js/max';
-import { z } from 'zod';
 import { shapeC } from '../../core/errors.js';
 import { toMicros } from '../../core/money.js';
 import { SeededRandom } from '../../core/random.js';
 import { addMonthsUtc, formatSqlUtc } from '../../core/time.js';
-import { ErrorBag, int, oneOf, ruleMessage } from '../../core/validation.js';
+import { ErrorBag, ruleMessage } from '../../core/validation.js';
 import countries from '../../../fixtures/number-countries.json' with { type: 'json' };
 import type { AccountCtx } from '../context.js';
 import type { SimState } from '../core-services.js';
-import { E164, E164_RULE, type NumberOffer, type PhoneNumber, type SearchCountry, type SearchQuery } from './schema.js';
+import { E164, E164_RULE, type InsertNumberInput, type NumberOffer, type PhoneNumber, type SearchCountry, type SearchQuery } from './schema.js';
 
 export const PHONE_MESSAGES = {
   purchased: 'Phone number purchased successfully.',
@@ -227,13 +226,6 @@ function removeNumber(ctx: AccountCtx, number: PhoneNumber): void {
   letGo(ctx, number, false);
   ctx.phoneNumbers.delete(number.id);
 }
-
-export const InsertNumberBody = z.object({
-  account_id: int(1),
-  type: oneOf(['sip', 'caller_id']),
-  phone_number: z.string().min(1),
-});
-export type InsertNumberInput = z.infer<typeof InsertNumberBody>;
 
 /**
  * Adds a sip or caller-ID number to an account (ARCHITECTURE §6: POST /__sim/phone-numbers).
