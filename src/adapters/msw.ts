@@ -4,7 +4,7 @@
  * receive everything else.
  */
 import { HttpResponse, http, type HttpHandler } from 'msw';
-import type { SimRequest } from '../core/http.js';
+import { foldQuery, type SimRequest } from '../core/http.js';
 import type { Simulator } from '../simulator.js';
 
 export interface HandlersOptions {
@@ -34,15 +34,10 @@ export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[
       ({ request }) => inBase(new URL(request.url)),
       async ({ request }) => {
         const url = new URL(request.url);
-        const query: Record<string, string | string[]> = {};
-        for (const [key, value] of url.searchParams) {
-          const prior = query[key];
-          query[key] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
-        }
         const simRequest: SimRequest = {
           method: request.method,
           path: url.pathname.slice(prefix.length) || '/',
-          query,
+          query: foldQuery(url.searchParams),
           headers: Object.fromEntries(request.headers),
           body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
         };

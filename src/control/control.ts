@@ -5,22 +5,20 @@
 import { shapeB } from '../core/errors.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseInput } from '../core/validation.js';
+import type { FaultEngine } from '../engine/faults.js';
 import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
 import { createAccount, patchAccount } from '../domain/accounts/service.js';
 import { InsertCallBody, serialiseCall } from '../domain/calls/schema.js';
-import { InboundBody, SenderPatchBody, serialiseSender } from '../domain/msgapp/schema.js';
-import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js';
-import { ReplyRulesBody } from '../engine/replies.js';
 import { insertCall, ringInbound } from '../domain/calls/service.js';
 import { resumeAfterTopUp } from '../domain/campaigns/service.js';
-import { beginCall } from '../engine/calls.js';
-import { OutcomeRuleSchema, OutcomeRulesBody, type OutcomeRule } from '../engine/outcomes.js';
-import { readE164 } from '../domain/phone-numbers/service.js';
+import type { AccountCtx } from '../domain/context.js';
+import { InboundBody, SenderPatchBody, serialiseSender } from '../domain/msgapp/schema.js';
+import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js';
 import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
-import { SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from '../simulator.js';
-import { ScenarioError, loadScenario } from '../scenario/load.js';
-import { playScenario } from '../scenario/runner.js';
+import type { SimState } from '../domain/state.js';
+import type { JournalEntry } from '../state/journal.js';
+import { SNAPSHOT_FORMAT, type SimulatorSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
 import {
   AdvanceBody,
@@ -37,20 +35,21 @@ import {
   RunUntilIdleBody,
   serialiseClock,
   serialiseClockMove,
-  type FaultRule,
 } from './schema.js';
 
-/** `/user//me/?x` -> `/user/me`: how paths are compared for fault rules. */
-function normalisePath(path: string): string {
-  return '/' + path.split('?')[0]!.split('/').filter(Boolean).join('/');
+/** What the control plane drives: the state and the simulator-wide operations. */
+export interface ControlHost extends SimState {
+  readonly faults: FaultEngine;
+  readonly seed: number;
+  reset(options: { seed?: number | undefined; start?: string | number | undefined }): void;
+  snapshot(): SimulatorSnapshot;
+  restore(snapshot: SimulatorSnapshot): void;
+  requests(limit?: number): { data: JournalEntry[]; evicted: number };
+  accountScope(accountId: number): AccountCtx | undefined;
 }
 
-/** A rule's number written in E.164, as dialed numbers are (so "+1 555 123 0003" matches too). */
-function normaliseOutcomeRule(rule: OutcomeRule): OutcomeRule {
-  const phone = rule.match.phone_number;
-  const read = phone === undefined ? undefined : readE164(phone.replace(/[\s().-]/g, ''));
-  return read ? { ...rule, match: { ...rule.match, phone_number: read.number } } : rule;
-}
+/** Applies a scenario's set-up (no steps) given as YAML or JSON text or an object; provided by the composition root. */
+export type ScenarioApplier = (source: string | Record<string, unknown>) => Promise<{ name: string; refs: Record<string, unknown> }>;
 
 /** Input of a control operation as callers write it (validated at run time). */
 type Loose = Record<string, unknown>;
@@ -62,10 +61,10 @@ type Loose = Record<string, unknown>;
  * sim.control.accounts.create({ api_key: 'sim_second_key', balance: 5 })
  */
 export class Control {
-  private faultRules: FaultRule[] = [];
-  private faultSeq = 0;
-
-  constructor(private readonly sim: Simulator) {}
+  constructor(
+    private readonly sim: ControlHost,
+    private readonly applyScenario: ScenarioApplier,
+  ) {}
 
   /** `GET /__sim/health`. */
   health() {
@@ -75,7 +74,6 @@ export class Control {
   /** `POST /__sim/reset`: empties the state, re-creates the accounts and fixtures, re-seeds, resets the clock. */
   reset(input: Loose = {}) {
     const body = parseInput(ResetBody, input, 'control');
-    this.faultRules = [];
     this.sim.reset({ seed: body.seed, start: body.start });
     return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
   }
@@ -98,11 +96,10 @@ export class Control {
     load: async (source: string | Loose) => {
       const backup = this.sim.snapshot();
       try {
-        const run = await playScenario(this.sim, loadScenario(source, '<scenario>'), { steps: false });
-        return { name: run.name, refs: run.refs };
+        return await this.applyScenario(source);
       } catch (error) {
         this.sim.restore(backup);
-        throw shapeB({ scenario: [error instanceof ScenarioError ? error.message : `<scenario>: ${(error as Error).message}`] });
+        throw shapeB({ scenario: [(error as Error).message] });
       }
     },
   };
@@ -159,6 +156,7 @@ export class Control {
     /** `PATCH /__sim/accounts/{id}`. */
     patch: (id: number, input: Loose) => {
       const account = patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'));
+      // decisions: Balance and dialing: a raised balance resumes the campaigns that paused for it.
       resumeAfterTopUp(this.sim.accountScope(account.id)!);
       return serialiseAccount(account);
     },
@@ -173,18 +171,13 @@ export class Control {
     /** `POST /__sim/calls`: a finished call record, as `GET /user/calls/{id}` shows it. */
     insert: (input: Loose) => serialiseCall(insertCall(this.sim, parseInput(InsertCallBody, input, 'control'))),
     /** `POST /__sim/calls/inbound`: `{to, from}` rings the inbound assistant of `to`. */
-    inbound: (input: Loose) => {
-      const { ctx, call } = ringInbound(this.sim, parseInput(InboundCallBody, input, 'control'));
-      beginCall(ctx, call, { phone_number: call.client_phone_number, campaign_id: null, lead_variables: null });
-      return { call_id: call.id };
-    },
+    inbound: (input: Loose) => ({ call_id: ringInbound(this.sim, parseInput(InboundCallBody, input, 'control')).id }),
   };
 
   readonly outcomes = {
     /** `PUT /__sim/outcomes`: replaces every outcome rule. */
     set: (input: Loose) => {
-      const { rules } = parseInput(OutcomeRulesBody, input, 'control');
-      this.sim.outcomes.set(rules.map(normaliseOutcomeRule));
+      this.sim.outcomes.set(input.rules);
       return { rules: this.sim.outcomes.list() };
     },
     /** `GET /__sim/outcomes`. */
@@ -225,8 +218,7 @@ export class Control {
   readonly replies = {
     /** `PUT /__sim/replies`: replaces every reply rule. */
     set: (input: Loose) => {
-      const { rules } = parseInput(ReplyRulesBody, input, 'control');
-      this.sim.replies.set(rules);
+      this.sim.replies.set(input.rules);
       return { rules: this.sim.replies.list() };
     },
     /** `GET /__sim/replies`. */
@@ -250,44 +242,18 @@ export class Control {
      * validation fail with the route's documented failure, changing nothing. Control
      * routes are never faulted.
      */
-    add: (input: Loose) => {
-      const body = parseInput(FaultBody, input, 'control');
-      const rule: FaultRule = { id: ++this.faultSeq, method: body.method, path: normalisePath(body.path), times: body.times };
-      this.faultRules.push(rule);
-      return { ...rule };
-    },
+    add: (input: Loose) => this.sim.faults.add(parseInput(FaultBody, input, 'control')),
     /** `GET /__sim/faults`. */
-    list: () => ({ data: this.faultRules.map((r) => ({ ...r })) }),
+    list: () => ({ data: this.sim.faults.list() }),
     /** `DELETE /__sim/faults`. */
     clear: () => {
-      this.faultRules = [];
+      this.sim.faults.clear();
       return { ok: true };
     },
   };
 
-  private addOutcomeRule(input: Loose) {
-    const rule = normaliseOutcomeRule(parseInput(OutcomeRuleSchema, input, 'control'));
+  private addOutcomeRule(rule: Loose) {
     this.sim.outcomes.add(rule);
     return { rules: this.sim.outcomes.list() };
-  }
-
-  /** The fault rules, for a snapshot. */
-  faultState(): { rules: FaultRule[]; seq: number } {
-    return { rules: this.faultRules.map((r) => ({ ...r })), seq: this.faultSeq };
-  }
-
-  restoreFaults(state: { rules: FaultRule[]; seq: number }): void {
-    this.faultRules = state.rules.map((r) => ({ ...r }));
-    this.faultSeq = state.seq;
-  }
-
-  /** Consumes a fault rule matching the request, if any. */
-  takeFault(method: string, routePath: string, requestPath: string): boolean {
-    const normalised = normalisePath(requestPath);
-    const rule = this.faultRules.find((r) => r.method === method && (r.path === routePath || r.path === normalised));
-    if (!rule) return false;
-    rule.times -= 1;
-    if (rule.times <= 0) this.faultRules = this.faultRules.filter((r) => r !== rule);
-    return true;
   }
 }

@@ -39,12 +39,6 @@ export const FaultBody = z.object({
   times: int(1, 1000).default(1),
 });
 export type FaultInput = z.input<typeof FaultBody>;
-export interface FaultRule {
-  id: number;
-  method: string;
-  path: string;
-  times: number;
-}
 
 /** `GET /__sim/charges` (a number in the query string, or an integer in-process). */
 export const ChargesQuery = z.object({ account_id: queryInt().pipe(int(1)).optional() });

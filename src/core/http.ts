@@ -81,8 +81,8 @@ interface CompiledRoute<C> {
 }
 
 export interface RouterHooks<C> {
-  /** Resolves the route's context (authentication); throws a SimError to refuse. */
-  context(request: SimRequest, route: RouteDef<C>): C;
+  /** Resolves the route's context (authentication); throws a SimError to refuse. A caller of `handle` may give its own. */
+  context?(request: SimRequest, route: RouteDef<C>): C;
   /** Runs after validation, before the handler (fault injection). */
   beforeHandle?(route: RouteDef<C>, request: SimRequest, ctx: C): void;
   /** Sees unexpected exceptions (logging); the answer is a 500 either way. */
@@ -129,16 +129,23 @@ function parseBody(route: RouteDef<unknown>, raw: string | null | undefined): un
   return parsed;
 }
 
+/**
+ * Folds query parameters into `into`: a repeated key becomes an array of its values, in order.
+ * @example foldQuery(new URLSearchParams('type=a&type=b&x=1')) // { type: ['a', 'b'], x: '1' }
+ */
+export function foldQuery(params: URLSearchParams, into: Record<string, string | string[] | undefined> = {}): Record<string, string | string[] | undefined> {
+  for (const [key, value] of params) {
+    const prior = into[key];
+    into[key] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
+  }
+  return into;
+}
+
 /** Moves a query string written into `path` into `query` (in-process callers may write either). */
 function withPathQuery(request: SimRequest): SimRequest {
   const at = request.path.indexOf('?');
   if (at < 0) return request;
-  const query: Record<string, string | string[] | undefined> = { ...request.query };
-  for (const [key, value] of new URLSearchParams(request.path.slice(at + 1))) {
-    const prior = query[key];
-    query[key] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
-  }
-  return { ...request, path: request.path.slice(0, at), query };
+  return { ...request, path: request.path.slice(0, at), query: foldQuery(new URLSearchParams(request.path.slice(at + 1)), { ...request.query }) };
 }
 
 /**
@@ -168,7 +175,8 @@ export class Router<C> {
     return { params: {}, allowed };
   }
 
-  async handle(request: SimRequest): Promise<SimResponse> {
+  /** Answers a request; `context` resolves the matched route's context instead of the hooks' (the caller authenticated already). */
+  async handle(request: SimRequest, context?: (route: RouteDef<C>) => C): Promise<SimResponse> {
     request = withPathQuery(request);
     const method = request.method.toUpperCase();
     const { route, params, allowed } = this.match(method, request.path);
@@ -179,7 +187,7 @@ export class Router<C> {
       return { status: 404, body: { message: COMMON_MESSAGES.routeNotFound(request.path) } };
     }
     try {
-      const ctx = this.hooks.context(request, route);
+      const ctx = context ? context(route) : this.hooks.context!(request, route);
       const body = route.body ? parseInput(route.body, parseBody(route as RouteDef<unknown>, request.body), route.family) : undefined;
       const query = route.query ? parseInput(route.query, request.query ?? {}, route.family) : undefined;
       this.hooks.beforeHandle?.(route, request, ctx);

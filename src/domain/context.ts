@@ -14,7 +14,7 @@ import { catalog, type Catalog } from './catalog/data.js';
 import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
 import type { Knowledgebase, Tool } from './catalog/schema.js';
-import type { SimState } from './core-services.js';
+import type { SimState } from './state.js';
 import type { ChatMessage, Conversation } from './conversations/schema.js';
 import type { Lead, SecondaryContact } from './leads/schema.js';
 import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';

@@ -1,14 +1,14 @@
-/** Route helpers for the platform's authenticated routes. */
+/** Route helpers for the platform's routes, and the clock handlers domains declare beside them. */
 import { defineRoute, type RouteArgs, type RouteDef, type HttpMethod } from '../core/http.js';
 import type { RouteFamily, SimError } from '../core/errors.js';
 import type { z } from 'zod';
 import type { AccountCtx } from './context.js';
-import type { Simulator } from '../simulator.js';
+import type { SimState } from './state.js';
 
-/** What the router hands a route: the caller's account scope (when authenticated) and the simulator. */
+/** What the router hands a platform route: the caller's account scope (when authenticated) and the state. */
 export interface RouteCtx {
   account: AccountCtx | null;
-  sim: Simulator;
+  state: SimState;
 }
 
 interface UserRouteDef<B, Q> {
@@ -32,4 +32,19 @@ export function userRoute<B = unknown, Q = unknown>(def: UserRouteDef<B, Q>): Ro
     auth: 'bearer',
     handle: (args) => def.handle({ ...args, ctx: args.ctx.account! }),
   });
+}
+
+/** A clock event type and what handles it in the scope of the account its payload names. */
+export interface ClockHandler {
+  readonly type: string;
+  handle(ctx: AccountCtx, payload: { account_id: number }): void;
+}
+
+/**
+ * Declares the handler of a clock event that acts for one account (timers are data:
+ * ARCHITECTURE §2). Domains export these beside their routes; the composition root binds them.
+ * @example onClock<PeriodEndPayload>(PERIOD_END_EVENT, endBillingPeriod)
+ */
+export function onClock<P extends { account_id: number }>(type: string, handle: (ctx: AccountCtx, payload: P) => void): ClockHandler {
+  return { type, handle: handle as ClockHandler['handle'] };
 }

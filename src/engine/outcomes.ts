@@ -4,9 +4,11 @@
  * who meets the goal). A rule may hold a sequence, consumed attempt by attempt per
  * dialed number; when it is used up its last outcome repeats (decisions: Outcome sequences).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { freeObject, int, oneOf } from '../core/validation.js';
-import { ANSWERED_BY, CALL_STATUSES } from '../domain/calls/schema.js';
+import { readE164 } from '../core/phone.js';
+import { freeObject, int, oneOf, parseInput } from '../core/validation.js';
+import { ANSWERED_BY, CALL_STATUSES } from '../core/vocabulary.js';
 
 export const OUTCOME_NAMES = ['human', 'busy', 'no-answer', 'voicemail', 'failed', 'goal-incomplete'] as const;
 export type OutcomeName = (typeof OUTCOME_NAMES)[number];
@@ -74,8 +76,11 @@ function specificity(rule: OutcomeRule): number {
   return 3;
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  return a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+/** A rule's number written in E.164, as dialed numbers are (so "+1 555 123 0003" matches too). */
+function normalised(rule: OutcomeRule): OutcomeRule {
+  const phone = rule.match.phone_number;
+  const read = phone === undefined ? undefined : readE164(phone.replace(/[\s().-]/g, ''));
+  return read ? { ...rule, match: { ...rule.match, phone_number: read.number } } : rule;
 }
 
 function matches(rule: OutcomeRule, dial: DialContext): boolean {
@@ -85,7 +90,8 @@ function matches(rule: OutcomeRule, dial: DialContext): boolean {
   if (lead_variables !== undefined) {
     const vars = dial.lead_variables;
     if (!vars) return false;
-    for (const key of Object.keys(lead_variables)) if (!sameValue(vars[key], lead_variables[key])) return false;
+    // Deep equality: key order inside nested objects does not matter.
+    for (const key of Object.keys(lead_variables)) if (!isDeepStrictEqual(vars[key], lead_variables[key])) return false;
   }
   return true;
 }
@@ -101,10 +107,14 @@ export class OutcomeScript {
   private ordered: OutcomeRule[] = [];
   private attempts = new Map<string, number>();
 
-  /** Replaces every rule; sequences start again from their first outcome. */
-  set(rules: OutcomeRule[]): void {
+  /**
+   * Replaces every rule, validated as `PUT /__sim/outcomes` validates them (422 shape B)
+   * and with numbers read as E.164; sequences start again from their first outcome.
+   */
+  set(rules: unknown): void {
+    const checked = parseInput(OutcomeRulesBody, { rules }, 'control').rules.map(normalised);
     this.attempts.clear();
-    this.place(rules);
+    this.place(checked);
   }
 
   private place(rules: OutcomeRule[]): void {
@@ -112,9 +122,9 @@ export class OutcomeScript {
     this.ordered = this.rules.map((rule, i) => ({ rule, i })).sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.i - b.i).map((x) => x.rule);
   }
 
-  /** Adds one rule after the others (the others keep their place in their sequences). */
-  add(rule: OutcomeRule): void {
-    this.place([...this.rules, rule]);
+  /** Adds one rule after the others (the others keep their place in their sequences), validated as `set` does. */
+  add(rule: unknown): void {
+    this.place([...this.rules, normalised(parseInput(OutcomeRuleSchema, rule, 'control'))]);
   }
 
   list(): OutcomeRule[] {
@@ -123,7 +133,7 @@ export class OutcomeScript {
 
   /** Forgets rules and attempt counts. */
   clear(): void {
-    this.set([]);
+    this.place([]);
     this.attempts.clear();
   }
 

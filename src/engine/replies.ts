@@ -4,8 +4,8 @@
  * answers; without a match, a fixed default reply.
  */
 import { z } from 'zod';
-import { freeObject, int } from '../core/validation.js';
-import type { FunctionCall } from '../domain/conversations/schema.js';
+import { fillTemplate } from '../core/template.js';
+import { freeObject, int, parseInput } from '../core/validation.js';
 
 /** The answer when no rule matches. */
 export const DEFAULT_REPLY = 'Thank you for your message. How else can I help you today?';
@@ -23,6 +23,12 @@ function compiles(pattern: { regex: string; flags?: string | undefined }): boole
 }
 
 const FunctionCallSchema = z.object({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) });
+/** A function call of an assistant reply (spec: Other shapes: function call record). */
+export interface FunctionCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  result: Record<string, unknown>;
+}
 
 /** A reply rule: `when` is text (found anywhere in the message, any letter case) or `{regex, flags?}`. */
 export const ReplyRuleSchema = z.object({
@@ -46,18 +52,6 @@ export interface ScriptedReply {
   set_variables: Record<string, unknown>;
 }
 
-/**
- * Fills `{{name}}` placeholders; a name with no value stays as written, so a missing
- * variable is visible in the transcript.
- * @example fillTemplate('Hi {{name}}', { name: 'Ann' }) // 'Hi Ann'
- */
-export function fillTemplate(text: string, variables: Record<string, unknown>): string {
-  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (whole, name: string) => {
-    const value = Object.prototype.hasOwnProperty.call(variables, name) ? variables[name] : undefined;
-    return value === undefined || value === null ? whole : typeof value === 'string' ? value : JSON.stringify(value);
-  });
-}
-
 function matches(rule: ReplyRule, message: string): boolean {
   if (typeof rule.when === 'string') return message.toLowerCase().includes(rule.when.toLowerCase());
   return new RegExp(rule.when.regex, (rule.when.flags ?? '').replace(/[gy]/g, '')).test(message);
@@ -67,9 +61,9 @@ function matches(rule: ReplyRule, message: string): boolean {
 export class ReplyScript {
   private rules: ReplyRule[] = [];
 
-  /** Replaces every rule. */
-  set(rules: ReplyRule[]): void {
-    this.rules = structuredClone(rules);
+  /** Replaces every rule, validated as `PUT /__sim/replies` validates them (422 shape B). */
+  set(rules: unknown): void {
+    this.rules = structuredClone(parseInput(ReplyRulesBody, { rules }, 'control').rules);
   }
 
   list(): ReplyRule[] {
@@ -88,7 +82,7 @@ export class ReplyScript {
     const values = { ...variables, ...rule.set_variables };
     return {
       reply: fillTemplate(rule.reply, values),
-      function_calls: structuredClone(rule.function_calls) as FunctionCall[],
+      function_calls: structuredClone(rule.function_calls),
       set_variables: structuredClone(rule.set_variables),
     };
   }

@@ -87,3 +87,17 @@ export function loadScenario(source: string | Record<string, unknown>, file = '<
   });
   return { file, scenario, steps, lineOf };
 }
+
+/**
+ * Reads a scenario given as a file path (one line ending in .yaml, .yml or .json), as
+ * YAML or JSON text, or as an object (`sim.loadScenario`, `voxsim scenario run`).
+ * @example const loaded = await readScenario('scenarios/voicemail-then-human.yaml')
+ */
+export async function readScenario(source: string | Record<string, unknown>): Promise<LoadedScenario> {
+  if (typeof source === 'string' && !source.includes('\n') && /\.(ya?ml|json)$/i.test(source.trim())) {
+    const { readFile } = await import('node:fs/promises');
+    const file = source.trim();
+    return loadScenario(await readFile(file, 'utf8'), file);
+  }
+  return loadScenario(source, '<scenario>');
+}

@@ -3,9 +3,13 @@
  * through the control plane, then the steps, each expectation checked by partial
  * matching. Uses the public API and `/__sim` operations only (STYLE 11).
  */
+import type { VirtualClock } from '../core/clock.js';
+import type { EventBus } from '../core/events.js';
+import type { SimRequest, SimResponse } from '../core/http.js';
 import { formatSqlUtc } from '../core/time.js';
-import type { Simulator } from '../simulator.js';
-import { ScenarioError, type LoadedScenario, type ParsedStep } from './load.js';
+import type { Control } from '../control/control.js';
+import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
+import { ScenarioError, loadScenario, type LoadedScenario, type ParsedStep } from './load.js';
 import { collectionMatch, partialMatch, type Mismatch } from './match.js';
 import { WebhookReceiver } from './receiver.js';
 
@@ -45,17 +49,25 @@ export interface RunOptions {
 }
 
 type Json = Record<string, unknown>;
-const DEFAULT_KEY = 'sim_test_key';
+
+/** What a scenario plays against: the public API, the control plane, the clock and the event history. */
+export interface ScenarioHost {
+  handle(request: SimRequest): Promise<SimResponse>;
+  reset(options: { seed?: number | undefined; start?: string | number | undefined }): void;
+  readonly control: Control;
+  readonly clock: VirtualClock;
+  readonly events: EventBus;
+}
 
 class Player {
   readonly refs: Record<string, Ref> = {};
   private readonly defaultKey: string;
 
   constructor(
-    private readonly sim: Simulator,
+    private readonly sim: ScenarioHost,
     private readonly loaded: LoadedScenario,
   ) {
-    this.defaultKey = loaded.scenario.accounts?.find((a) => a.api_key)?.api_key ?? DEFAULT_KEY;
+    this.defaultKey = loaded.scenario.accounts?.find((a) => a.api_key)?.api_key ?? DEFAULT_API_KEY;
   }
 
   fail(message: string, path: (string | number)[]): never {
@@ -311,7 +323,7 @@ class Player {
  * start) and plays its steps.
  * @example const run = await playScenario(sim, loadScenario(text, file)); run.passed
  */
-export async function playScenario(sim: Simulator, loaded: LoadedScenario, options: RunOptions = {}): Promise<ScenarioRun> {
+export async function playScenario(sim: ScenarioHost, loaded: LoadedScenario, options: RunOptions = {}): Promise<ScenarioRun> {
   const player = new Player(sim, loaded);
   // A scenario that names `$receiver` gets a local receiver for its webhooks, for the run.
   const receiver = JSON.stringify(loaded.scenario).includes('$receiver') ? new WebhookReceiver() : undefined;
@@ -323,7 +335,7 @@ export async function playScenario(sim: Simulator, loaded: LoadedScenario, optio
   }
 }
 
-async function play(sim: Simulator, player: Player, loaded: LoadedScenario, options: RunOptions): Promise<ScenarioRun> {
+async function play(sim: ScenarioHost, player: Player, loaded: LoadedScenario, options: RunOptions): Promise<ScenarioRun> {
   await player.given();
   const results: StepResult[] = [];
   if (options.steps !== false) {
@@ -349,4 +361,20 @@ export function formatStep(result: StepResult): string {
   const lines = [`  ${formatSqlUtc(result.at)}  ${mark} ${result.kind.padEnd(20)} ${result.summary}`];
   for (const m of result.mismatches) lines.push(`        ${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`);
   return lines.join('\n');
+}
+
+/**
+ * Applies a scenario's set-up without its steps (`POST /__sim/scenario`): the source is
+ * YAML or JSON text, never a file path, or an object. A failure is a ScenarioError or an
+ * Error whose message names the scenario.
+ * @example await applyScenario(sim, 'name: demo\nseed: 7\n')
+ */
+export async function applyScenario(sim: ScenarioHost, source: string | Record<string, unknown>): Promise<{ name: string; refs: Record<string, Ref> }> {
+  try {
+    const run = await playScenario(sim, loadScenario(source, '<scenario>'), { steps: false });
+    return { name: run.name, refs: run.refs };
+  } catch (error) {
+    if (error instanceof ScenarioError) throw error;
+    throw new Error(`<scenario>: ${(error as Error).message}`);
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/core/events.js';
-import { isInWindow, nextWindowStart, type CallingWindow } from '../../src/engine/windows.js';
+import { isInWindow, nextWindowStart, type CallingWindow } from '../../src/domain/campaigns/windows.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 

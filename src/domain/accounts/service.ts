@@ -5,7 +5,7 @@ import { ErrorBag } from '../../core/validation.js';
 import { provisionCatalog } from '../catalog/service.js';
 import { provisionMessaging } from '../msgapp/service.js';
 import { accountCtx } from '../context.js';
-import type { SimState } from '../core-services.js';
+import type { SimState } from '../state.js';
 import { DEFAULT_BALANCE_USD, DEFAULT_PLAN, DEFAULT_RATES, type Account, type AccountInput, type AccountPatch, type Rates } from './schema.js';
 
 /** Rates given in USD over `base`; each one left out keeps its value. */

@@ -4,14 +4,13 @@ import { pageQuery } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
 import { formatSqlUtc } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/validation.js';
+import { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus } from '../../core/vocabulary.js';
+import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
 import { DATES_ORDER_ERROR, dateFilters, datesInOrder } from '../leads/schema.js';
 
-export const CALL_STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'] as const;
-export type CallStatus = (typeof CALL_STATUSES)[number];
+export { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus };
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
 export type CallType = (typeof CALL_TYPES)[number];
-export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
-export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
 export interface Call {
   id: number;
@@ -50,8 +49,8 @@ export interface Call {
 
 /** A call's scripted course: decided at dial time, played out on the clock. */
 export interface CallPlan {
-  kind: 'human' | 'busy' | 'no-answer' | 'voicemail' | 'failed' | 'goal-incomplete';
-  source: 'rule' | 'magic' | 'default';
+  kind: OutcomeName;
+  source: OutcomeSource;
   answered_by: AnsweredBy;
   final_status: CallStatus;
   ring_seconds: number;
@@ -59,6 +58,43 @@ export interface CallPlan {
   transcript: string | null;
   variables: Record<string, unknown> | null;
   evaluation: Record<string, unknown> | null;
+}
+
+/** Statuses of calls nobody answered: no talk time, no cost (decisions: Costs of unanswered calls). */
+export const UNANSWERED_STATUSES: ReadonlySet<CallStatus> = new Set(['busy', 'no-answer', 'failed']);
+
+/** What a call record is made of; the rest starts empty. */
+export type CallFields = Pick<Call, 'account_id' | 'assistant_id' | 'assistant_name' | 'type' | 'assistant_phone_number' | 'client_phone_number' | 'created_at'> & Partial<Omit<Call, 'id'>>;
+
+/**
+ * A whole call row: the given fields over an empty call (no campaign, lead, plan, costs
+ * or transcript yet, `initiated`). Every call record is built here.
+ * @example callRow({ account_id: 1, assistant_id: 1, assistant_name: 'Sales', type: 'outbound', assistant_phone_number: '+14155550100', client_phone_number: '+14155550123', created_at: now })
+ */
+export function callRow(fields: CallFields): Omit<Call, 'id'> {
+  return {
+    campaign_id: null,
+    campaign_name: null,
+    lead_id: null,
+    contact_id: null,
+    duration: 0,
+    status: 'initiated',
+    transcript: '',
+    variables: {},
+    input_variables: {},
+    evaluation: {},
+    webhook_response: null,
+    carrier_cost_micros: 0,
+    total_cost_micros: 0,
+    answered_by: 'unknown',
+    recording_url: null,
+    plan: null,
+    event_id: null,
+    answered_at: null,
+    ended_at: null,
+    updated_at: fields.created_at,
+    ...fields,
+  };
 }
 
 export const CallListQuery = pageQuery(15)

@@ -8,11 +8,12 @@ import { dateWindow, partialNumberFilter } from '../filters.js';
 import { ErrorBag } from '../../core/validation.js';
 import { toMicros } from '../../core/money.js';
 import { accountCtx, type AccountCtx } from '../context.js';
-import type { SimState } from '../core-services.js';
-import { readE164 } from '../phone-numbers/service.js';
-import type { Rates } from '../accounts/schema.js';
-import type { Assistant } from '../assistants/schema.js';
-import type { Call, CallListQuery, CallType, InsertCallInput } from './schema.js';
+import type { SimState } from '../state.js';
+import { readE164 } from '../../core/phone.js';
+import { usableNumber } from '../phone-numbers/service.js';
+import { coversOneCall } from './billing.js';
+import { placeCall } from './lifecycle.js';
+import { callRow, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
 
 export const CALL_MESSAGES = {
   initiated: 'Call initiated successfully.',
@@ -32,108 +33,26 @@ export const callErrors = {
   insufficientBalance: () => shapeA(422, CALL_MESSAGES.insufficientBalance),
 };
 
-/** What a new call is made of; the rest starts empty. */
-export interface NewCall {
-  assistant: Assistant;
-  assistant_phone_number: string;
-  client_phone_number: string;
-  type: CallType;
-  campaign?: { id: number; name: string } | null;
-  lead_id?: number | null;
-  contact_id?: number | null;
-  input_variables: Record<string, unknown>;
-}
-
 /**
- * Creates a call `initiated` and makes its assistant `active` (decisions: Assistant
- * activation happens when a call is initiated). make_call, the dialer and inbound calls
- * all place calls through here.
- */
-export function createCallRecord(ctx: AccountCtx, c: NewCall): Call {
-  const now = ctx.now();
-  if (c.assistant.status !== 'active') ctx.assistants.update(c.assistant.id, { status: 'active' });
-  const call = ctx.calls.insert({
-    assistant_id: c.assistant.id,
-    assistant_name: c.assistant.name,
-    campaign_id: c.campaign?.id ?? null,
-    campaign_name: c.campaign?.name ?? null,
-    lead_id: c.lead_id ?? null,
-    contact_id: c.contact_id ?? null,
-    type: c.type,
-    duration: 0,
-    assistant_phone_number: c.assistant_phone_number,
-    client_phone_number: c.client_phone_number,
-    status: 'initiated',
-    transcript: '',
-    variables: {},
-    input_variables: c.input_variables,
-    evaluation: {},
-    webhook_response: null,
-    carrier_cost_micros: 0,
-    total_cost_micros: 0,
-    answered_by: 'unknown',
-    recording_url: null,
-    plan: null,
-    event_id: null,
-    answered_at: null,
-    ended_at: null,
-    created_at: now,
-    updated_at: now,
-  });
-  ctx.emit('call.status', { call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id });
-  return call;
-}
-
-/** Answered time is billed for at least this long (decisions: Billing defaults). */
-export const BILLING_MINIMUM_SECONDS = 30;
-
-/** Clock event that hands an initiated call to the call engine (ARCHITECTURE §4). */
-export const CALL_START_EVENT = 'call.start';
-export interface CallStartPayload {
-  account_id: number;
-  call_id: number;
-}
-
-/**
- * The most a call of `maxDuration` seconds can cost: AI time per second (at least 30 s)
- * plus carrier per started minute (decisions: Balance and dialing, Billing defaults).
- */
-export function worstCaseCost(ctx: AccountCtx, maxDuration: number): number {
-  return answeredCost(ctx.account.rates, maxDuration).total;
-}
-
-/**
- * What an answered span costs in micro-dollars (decisions: Billing defaults): AI time per
- * second with a 30 s minimum, carrier per started minute.
- * @example answeredCost(DEFAULT_RATES, 90) // { carrier: 20000, total: 170000 }
- */
-export function answeredCost(rates: Rates, seconds: number): { carrier: number; total: number } {
-  const carrier = rates.carrier_per_minute_micros * Math.ceil(seconds / 60);
-  return { carrier, total: Math.ceil((rates.ai_per_minute_micros * Math.max(seconds, BILLING_MINIMUM_SECONDS)) / 60) + carrier };
-}
-
-/**
- * Starts one outbound call: checks in the order of decisions.md, creates the call
- * `initiated` and hands it to the call engine on the clock.
+ * Starts one outbound call: checks in the order of decisions.md (make_call checks), then
+ * places it (`initiated`, its outcome decided, its ring on the clock).
  */
 export function makeCall(ctx: AccountCtx, input: { assistant_id: number; phone_number: string; variables?: Record<string, unknown> | undefined }): Call {
   const client = readE164(input.phone_number);
   if (!client) throw callErrors.invalidNumber();
   const assistant = ctx.assistants.get(input.assistant_id);
   if (!assistant || assistant.type !== 'outbound') throw callErrors.assistantNotFound();
-  const number = assistant.phone_number_id === null ? undefined : ctx.phoneNumbers.get(assistant.phone_number_id);
+  // The same "usable" test as a campaign's caller numbers: a cancelled subscription has left service.
+  const number = usableNumber(ctx, assistant.phone_number_id);
   if (!number) throw callErrors.noAssistantNumber();
-  if (ctx.account.balance_micros < worstCaseCost(ctx, assistant.max_duration)) throw callErrors.insufficientBalance();
-  const call = createCallRecord(ctx, {
+  if (!coversOneCall(ctx.account, assistant.max_duration)) throw callErrors.insufficientBalance();
+  return placeCall(ctx, {
     assistant,
     assistant_phone_number: number.phone_number,
     client_phone_number: client.number,
     type: 'outbound',
     input_variables: input.variables ?? {},
   });
-  const now = ctx.now();
-  ctx.schedule<CallStartPayload>(now, CALL_START_EVENT, { account_id: ctx.account.id, call_id: call.id });
-  return call;
 }
 
 /** Calls matching every filter, newest first (spec: List calls). */
@@ -189,34 +108,31 @@ export function insertCall(state: SimState, input: InsertCallInput): Call {
   if (created === undefined) bag.add('created_at', 'The created at must be an ISO 8601 time.');
   bag.throwIfAny();
   const number = assistant!.phone_number_id === null ? undefined : ctx.phoneNumbers.get(assistant!.phone_number_id);
-  return ctx.calls.insert({
-    assistant_id: assistant!.id,
-    assistant_name: assistant!.name,
-    campaign_id: campaign?.id ?? null,
-    campaign_name: campaign?.name ?? null,
-    lead_id: input.lead_id ?? null,
-    contact_id: null,
-    type: input.type,
-    duration: input.duration,
-    assistant_phone_number: input.assistant_phone_number ?? number?.phone_number ?? '',
-    client_phone_number: input.client_phone_number,
-    status: input.status,
-    transcript: input.transcript,
-    variables: input.variables,
-    input_variables: {},
-    evaluation: input.evaluation,
-    webhook_response: input.webhook_response,
-    carrier_cost_micros: toMicros(input.carrier_cost),
-    total_cost_micros: toMicros(input.total_cost),
-    answered_by: input.answered_by,
-    recording_url: input.recording_url,
-    plan: null,
-    event_id: null,
-    answered_at: null,
-    ended_at: created! + input.duration * 1000,
-    created_at: created!,
-    updated_at: created!,
-  });
+  return ctx.calls.insert(
+    callRow({
+      account_id: ctx.account.id,
+      assistant_id: assistant!.id,
+      assistant_name: assistant!.name,
+      campaign_id: campaign?.id ?? null,
+      campaign_name: campaign?.name ?? null,
+      lead_id: input.lead_id ?? null,
+      type: input.type,
+      duration: input.duration,
+      assistant_phone_number: input.assistant_phone_number ?? number?.phone_number ?? '',
+      client_phone_number: input.client_phone_number,
+      status: input.status,
+      transcript: input.transcript,
+      variables: input.variables,
+      evaluation: input.evaluation,
+      webhook_response: input.webhook_response,
+      carrier_cost_micros: toMicros(input.carrier_cost),
+      total_cost_micros: toMicros(input.total_cost),
+      answered_by: input.answered_by,
+      recording_url: input.recording_url,
+      ended_at: created! + input.duration * 1000,
+      created_at: created!,
+    }),
+  );
 }
 
 
@@ -228,7 +144,7 @@ export const INBOUND_MESSAGES = {
  * A call arriving at one of the platform's numbers (control API `POST /__sim/calls/inbound`):
  * it rings the inbound assistant that owns the number; 404 when none does.
  */
-export function ringInbound(state: SimState, input: { to: string; from: string }): { ctx: AccountCtx; call: Call } {
+export function ringInbound(state: SimState, input: { to: string; from: string }): Call {
   const bag = new ErrorBag();
   const to = readE164(input.to.trim());
   if (!to) bag.add('to', 'The to must be a valid phone number in E.164 format.');
@@ -239,7 +155,5 @@ export function ringInbound(state: SimState, input: { to: string; from: string }
   const assistant = number ? state.db.assistants.first('inbound_number', number.id) : undefined;
   const account = assistant ? state.db.accounts.get(assistant.account_id) : undefined;
   if (!number || !assistant || !account) throw shapeA(404, INBOUND_MESSAGES.noAssistant);
-  const ctx = accountCtx(account, state);
-  const call = createCallRecord(ctx, { assistant, assistant_phone_number: number.phone_number, client_phone_number: from!.number, type: 'inbound', input_variables: {} });
-  return { ctx, call };
+  return placeCall(accountCtx(account, state), { assistant, assistant_phone_number: number.phone_number, client_phone_number: from!.number, type: 'inbound', input_variables: {} });
 }

@@ -4,9 +4,13 @@
  */
 import { shapeA, SimError } from '../../core/errors.js';
 import { ErrorBag } from '../../core/validation.js';
+import { canStartCampaign } from '../calls/billing.js';
 import type { AccountCtx } from '../context.js';
-import { isUsable } from '../phone-numbers/service.js';
-import { DAYS, withSeconds, type Campaign, type CampaignStatus, type CreateCampaignInput } from './schema.js';
+import { removeLead } from '../leads/records.js';
+import { DIALABLE_LEAD_STATUSES } from '../leads/schema.js';
+import { usableNumber } from '../phone-numbers/service.js';
+import { callerNumbers, requestDial, scheduleDial, setCampaignStatus } from './dialer.js';
+import { DAYS, withSeconds, type Campaign, type CreateCampaignInput } from './schema.js';
 
 export const CAMPAIGN_MESSAGES = {
   created: 'Campaign created successfully.',
@@ -40,16 +44,6 @@ export const campaignErrors = {
   refused: (message: string) => refusal(400, message),
 };
 
-/** Clock event a started campaign schedules: the dialer's seam (ARCHITECTURE §4). */
-export const DIAL_EVENT = 'campaign.dial';
-export interface DialPayload {
-  account_id: number;
-  campaign_id: number;
-}
-
-/** Lead statuses the dialer may still call (ARCHITECTURE §4). */
-export const DIALABLE_LEAD_STATUSES = new Set(['created', 'scheduled', 'rescheduled']);
-
 /**
  * Creates a campaign in `draft` (spec: Create campaign).
  * @example createCampaign(ctx, { name: 'Spring', assistant_id: 1 })
@@ -68,8 +62,7 @@ export function createCampaign(ctx: AccountCtx, input: CreateCampaignInput): Cam
     if (input.allowed_days!.indexOf(day) !== i) bag.rule(`allowed_days.${i}`, 'distinct');
   });
   input.phone_number_ids?.forEach((id, i) => {
-    const number = ctx.phoneNumbers.get(id);
-    if (!number || !isUsable(number)) bag.rule(`phone_number_ids.${i}`, 'exists');
+    if (!usableNumber(ctx, id)) bag.rule(`phone_number_ids.${i}`, 'exists');
     else if (input.phone_number_ids!.indexOf(id) !== i) bag.rule(`phone_number_ids.${i}`, 'distinct');
   });
   const goal = input.goal_completion_variable ?? null;
@@ -119,27 +112,9 @@ export function findCampaign(ctx: AccountCtx, id: number): Campaign {
   return campaign;
 }
 
-/** Moves a campaign to `status`, replacing its pending dial event; emits `campaign.status`. */
-export function setCampaignStatus(ctx: AccountCtx, campaign: Campaign, status: CampaignStatus, dialEventId: number | null): Campaign {
-  if (campaign.dial_event_id !== null) ctx.cancel(campaign.dial_event_id);
-  // Rows are updated in place: read the old status first.
-  const before = campaign.status;
-  const updated = ctx.campaigns.update(campaign.id, { status, dial_event_id: dialEventId, idle_reason: null, updated_at: ctx.now() });
-  if (status !== before) ctx.emit('campaign.status', { campaign_id: campaign.id, status });
-  return updated;
-}
-
 /** A raised balance resumes the campaigns that paused for it (decisions: Balance and dialing). */
 export function resumeAfterTopUp(ctx: AccountCtx): void {
   for (const campaign of ctx.campaigns.list((c) => c.idle_reason === 'insufficient_balance')) requestDial(ctx, campaign);
-}
-
-/** Wakes a running campaign's dialer now (new or re-queued leads, a raised balance). */
-export function requestDial(ctx: AccountCtx, campaign: Campaign): void {
-  if (campaign.status !== 'in-progress') return;
-  if (campaign.dial_event_id !== null) ctx.cancel(campaign.dial_event_id);
-  const eventId = ctx.schedule<DialPayload>(ctx.now(), DIAL_EVENT, { account_id: ctx.account.id, campaign_id: campaign.id });
-  ctx.campaigns.update(campaign.id, { dial_event_id: eventId });
 }
 
 /**
@@ -153,13 +128,12 @@ export function startCampaign(ctx: AccountCtx, id: number): Campaign {
   if (campaign.status === 'in-progress') throw campaignErrors.refused(CAMPAIGN_MESSAGES.alreadyRunning);
   const leads = ctx.leads.where('campaign', campaign.id);
   if (leads.length === 0) throw campaignErrors.refused(CAMPAIGN_MESSAGES.noLeads);
-  if (campaign.status === 'completed' && !leads.some((l) => DIALABLE_LEAD_STATUSES.has(l.status))) throw campaignErrors.refused(CAMPAIGN_MESSAGES.nothingToDial);
+  if (campaign.status === 'completed' && !leads.some((l) => DIALABLE_LEAD_STATUSES.includes(l.status))) throw campaignErrors.refused(CAMPAIGN_MESSAGES.nothingToDial);
   const assistant = ctx.assistants.get(campaign.assistant_id);
   if (!assistant) throw campaignErrors.refused(CAMPAIGN_MESSAGES.assistantGone);
-  if (campaign.phone_number_ids.length === 0 && assistant.phone_number_id === null) throw campaignErrors.refused(CAMPAIGN_MESSAGES.noCallerNumber);
-  if (ctx.account.balance_micros <= 0) throw campaignErrors.refused(CAMPAIGN_MESSAGES.insufficientBalance);
-  const eventId = ctx.schedule<DialPayload>(ctx.now(), DIAL_EVENT, { account_id: ctx.account.id, campaign_id: campaign.id });
-  return setCampaignStatus(ctx, campaign, 'in-progress', eventId);
+  if (callerNumbers(ctx, campaign, assistant).length === 0) throw campaignErrors.refused(CAMPAIGN_MESSAGES.noCallerNumber);
+  if (!canStartCampaign(ctx.account)) throw campaignErrors.refused(CAMPAIGN_MESSAGES.insufficientBalance);
+  return setCampaignStatus(ctx, campaign, 'in-progress', scheduleDial(ctx, campaign));
 }
 
 /** Stops a running campaign; nothing more is dialed (decisions: Campaign states). */
@@ -174,10 +148,6 @@ export function stopCampaign(ctx: AccountCtx, id: number): Campaign {
 export function deleteCampaign(ctx: AccountCtx, id: number): void {
   const campaign = findCampaign(ctx, id);
   if (campaign.dial_event_id !== null) ctx.cancel(campaign.dial_event_id);
-  for (const lead of ctx.leads.where('campaign', campaign.id)) {
-    if (lead.retry_event_id !== null) ctx.cancel(lead.retry_event_id);
-    for (const contact of ctx.secondaryContacts.where('lead', lead.id)) ctx.secondaryContacts.delete(contact.id);
-    ctx.leads.delete(lead.id);
-  }
+  for (const lead of ctx.leads.where('campaign', campaign.id)) removeLead(ctx, lead);
   ctx.campaigns.delete(campaign.id);
 }

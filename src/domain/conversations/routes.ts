@@ -32,15 +32,15 @@ function conversationView(ctx: AccountCtx) {
 export const conversationRoutes = [
   defineRoute<RouteCtx, { assistant_id: string; type: 'widget' | 'test' | 'api'; variables?: Record<string, unknown> }>({
     method: 'POST', path: '/conversations', family: 'chat', auth: 'none', body: CreateConversationBody,
-    handle: ({ ctx, body }) => ok(startConversation(ctx.sim, body)),
+    handle: ({ ctx, body }) => ok(startConversation(ctx.state, body)),
   }),
   defineRoute<RouteCtx>({
     method: 'GET', path: '/conversations/:uuid', family: 'chat', auth: 'none',
-    handle: ({ ctx, params }) => ok(readConversation(ctx.sim, params.uuid!)),
+    handle: ({ ctx, params }) => ok(readConversation(ctx.state, params.uuid!)),
   }),
   defineRoute<RouteCtx, { message: string }>({
     method: 'POST', path: '/conversations/:uuid/messages', family: 'chat', auth: 'none', body: SendMessageBody,
-    handle: ({ ctx, params, body }) => ok(postMessage(ctx.sim, params.uuid!, body.message)),
+    handle: ({ ctx, params, body }) => ok(postMessage(ctx.state, params.uuid!, body.message)),
   }),
   userRoute({
     method: 'GET', path: '/user/conversations', query: ConversationListQuery,

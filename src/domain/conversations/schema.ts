@@ -1,5 +1,6 @@
 /** Chat conversations (spec: Conversation; Conversations endpoints; decisions: Create/Get conversation, AI on / off). */
 import { z } from 'zod';
+import type { FunctionCall } from '../../engine/replies.js';
 import { pageQuery } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
 import { formatSqlUtc } from '../../core/time.js';
@@ -11,12 +12,7 @@ export type ConversationType = (typeof CONVERSATION_TYPES)[number];
 /** The chat message limit (spec: Limits: chat message). */
 export const CHAT_MESSAGE_MAX = 2000;
 
-/** A function call of an assistant reply (spec: Other shapes: function call record). */
-export interface FunctionCall {
-  name: string;
-  arguments: Record<string, unknown>;
-  result: Record<string, unknown>;
-}
+export type { FunctionCall };
 
 export interface Conversation {
   id: number;

@@ -6,10 +6,10 @@
 import { shapeA, shapeE } from '../../core/errors.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
-import { fillTemplate } from '../../engine/replies.js';
+import { fillTemplate } from '../../core/template.js';
 import type { Assistant } from '../assistants/schema.js';
 import { accountCtx, type AccountCtx } from '../context.js';
-import type { SimState } from '../core-services.js';
+import type { SimState } from '../state.js';
 import { dateWindow } from '../filters.js';
 import { serialiseMessage, type ChatMessage, type Conversation, type ConversationListQuery, type ConversationType, type FunctionCall } from './schema.js';
 

@@ -7,6 +7,11 @@ import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/vali
 export const LEAD_STATUSES = ['created', 'scheduled', 'processing', 'completed', 'rescheduled', 'reached-max-retries', 'blacklisted'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 /** The only statuses a client may set (spec: States > Lead). */
+/**
+ * Leads the dialer will still call (ARCHITECTURE §4: blacklisted, completed and
+ * reached-max-retries leads are never dialed; processing ones are being dialed now).
+ */
+export const DIALABLE_LEAD_STATUSES: readonly LeadStatus[] = ['created', 'scheduled', 'rescheduled'];
 export const CLIENT_LEAD_STATUSES = ['created', 'completed', 'reached-max-retries'] as const;
 
 /** A further number of a lead, dialed in order when the primary is not reached (decisions: Lead transitions). */

@@ -6,8 +6,9 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/
 import { shapeA } from '../../core/errors.js';
 import { ErrorBag, attributeName } from '../../core/validation.js';
 import type { Campaign } from '../campaigns/schema.js';
-import { requestDial } from '../campaigns/service.js';
+import { callerNumbers, requestDial } from '../campaigns/dialer.js';
 import type { AccountCtx } from '../context.js';
+import { changeLead, removeLead } from './records.js';
 import { dateWindow, partialNumberFilter } from '../filters.js';
 import { CLIENT_LEAD_STATUSES, type CreateLeadInput, type Lead, type LeadListQuery, type SecondaryContact, type UpdateLeadInput } from './schema.js';
 
@@ -26,13 +27,12 @@ export const leadErrors = {
 };
 
 /**
- * The country a national number is read in: the campaign's first caller number's,
- * else its assistant's number's, else US. Divergence: the platform does not say.
+ * The country a national number is read in: the campaign's first caller number's
+ * (callerNumbers), else US. Divergence: the platform does not say.
  */
 export function defaultCountry(ctx: AccountCtx, campaign: Campaign): CountryCode {
-  const callerId = campaign.phone_number_ids[0] ?? ctx.assistants.get(campaign.assistant_id)?.phone_number_id ?? null;
-  const number = callerId === null ? undefined : ctx.phoneNumbers.get(callerId);
-  return (number?.country_code as CountryCode | undefined) ?? 'US';
+  const [first] = callerNumbers(ctx, campaign, ctx.assistants.get(campaign.assistant_id));
+  return (first?.country_code as CountryCode | undefined) ?? 'US';
 }
 
 /**
@@ -145,18 +145,14 @@ export function updateLead(ctx: AccountCtx, id: number, input: UpdateLeadInput):
   bag.throwIfAny();
   // A status set by the client ends any pending retry; `created` starts the lead afresh.
   if (input.status !== undefined && lead.retry_event_id !== null) ctx.cancel(lead.retry_event_id);
-  // Rows are updated in place: read the old status first.
-  const before = lead.status;
-  const updated = ctx.leads.update(lead.id, {
+  const updated = changeLead(ctx, lead, {
     campaign_id: campaign?.id ?? lead.campaign_id,
     phone_number: phone,
     ...(input.status !== undefined && { status: input.status, next_attempt_at: null, retry_event_id: null }),
     ...(input.status === 'created' && { attempts: 0, chain: -1 }),
     // Spread copies keys as own data properties, so a "__proto__" key stays plain data.
     variables: { ...lead.variables, ...input.variables },
-    updated_at: ctx.now(),
   });
-  if (input.status !== undefined && input.status !== before) ctx.emit('lead.status', { lead_id: lead.id, campaign_id: updated.campaign_id, status: input.status });
   // decisions: a lead set back to created through update is queued again.
   if (input.status === 'created' && campaign) requestDial(ctx, campaign);
   return updated;
@@ -164,9 +160,5 @@ export function updateLead(ctx: AccountCtx, id: number, input: UpdateLeadInput):
 
 /** Deletes a lead and its secondary contacts (decisions: Delete lead). */
 export function deleteLead(ctx: AccountCtx, id: number): void {
-  const lead = findLead(ctx, id);
-  // A deleted lead cancels its pending retry.
-  if (lead.retry_event_id !== null) ctx.cancel(lead.retry_event_id);
-  for (const contact of ctx.secondaryContacts.where('lead', lead.id)) ctx.secondaryContacts.delete(contact.id);
-  ctx.leads.delete(lead.id);
+  removeLead(ctx, findLead(ctx, id));
 }

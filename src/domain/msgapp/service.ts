@@ -7,13 +7,13 @@
 import { SimError, shapeD } from '../../core/errors.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
-import { fillTemplate } from '../../engine/replies.js';
+import { fillTemplate } from '../../core/template.js';
 import fixtures from '../../../fixtures/msgapp.json' with { type: 'json' };
 import { accountCtx, type AccountCtx } from '../context.js';
-import type { SimState } from '../core-services.js';
+import type { SimState } from '../state.js';
 import type { Conversation } from '../conversations/schema.js';
 import { armInactivity, insertConversation, receiveMessage } from '../conversations/service.js';
-import { readE164 } from '../phone-numbers/service.js';
+import { readE164 } from '../../core/phone.js';
 import type { ChannelMessage, Sender, SendFreeformInput, SendTemplateInput, Session, Template } from './schema.js';
 
 /** The session window (spec: Limits: Session window). */

@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { fromMicros } from '../../core/money.js';
 import { formatIsoUtc } from '../../core/time.js';
+import { E164 } from '../../core/phone.js';
 import { RULE_MESSAGES, int, oneOf } from '../../core/validation.js';
 
-/** E.164: a plus, a non-zero digit, then 6 to 14 digits. */
-export const E164 = /^\+[1-9]\d{6,14}$/;
+export { E164 };
 /** The message of the E.164 format rule (`:attribute` is the field). */
 export const E164_RULE = 'The :attribute must be a phone number in E.164 format.';
 

@@ -6,12 +6,13 @@
 import parsePhoneNumber from 'libphonenumber-js/max';
 import { shapeC } from '../../core/errors.js';
 import { toMicros } from '../../core/money.js';
+import { readE164 } from '../../core/phone.js';
 import { SeededRandom } from '../../core/random.js';
 import { addMonthsUtc, formatSqlUtc } from '../../core/time.js';
 import { ErrorBag, ruleMessage } from '../../core/validation.js';
 import countries from '../../../fixtures/number-countries.json' with { type: 'json' };
 import type { AccountCtx } from '../context.js';
-import type { SimState } from '../core-services.js';
+import type { SimState } from '../state.js';
 import { E164, E164_RULE, type InsertNumberInput, type NumberOffer, type PhoneNumber, type SearchCountry, type SearchQuery } from './schema.js';
 
 export const PHONE_MESSAGES = {
@@ -65,21 +66,15 @@ export function regionOf(country: string): string {
   return 'ie1';
 }
 
-/**
- * Reads an E.164 number and its country; `undefined` when it cannot be a number.
- * Divergence: numbers need only be possible (right length for their country code),
- * not assigned, so fictional ranges such as +1 555 work as they do in test fixtures.
- */
-export function readE164(text: string): { number: string; country: string } | undefined {
-  if (!E164.test(text)) return undefined;
-  const parsed = parsePhoneNumber(text);
-  if (!parsed?.isPossible()) return undefined;
-  return { number: parsed.number, country: parsed.country ?? parsed.getPossibleCountries()[0] ?? 'US' };
-}
-
 /** Whether a number can still place and take calls: a cancelled subscription has left the rotation. */
 export function isUsable(n: PhoneNumber): boolean {
   return n.type !== 'normal' || n.has_active_subscription;
+}
+
+/** The account's number of `id` when it can place calls (see isUsable); the one test of campaigns, the dialer and make_call. */
+export function usableNumber(ctx: AccountCtx, id: number | null): PhoneNumber | undefined {
+  const number = id === null ? undefined : ctx.phoneNumbers.get(id);
+  return number && isUsable(number) ? number : undefined;
 }
 
 /**

@@ -1,4 +1,9 @@
-/** What control-plane services (accounts, inserted numbers) work with: the whole simulator state, not one account. */
+/**
+ * What the composition root hands the domains: the tables, the clock, the seeded
+ * generator and the engines. Services that act for the whole platform (accounts,
+ * inserted numbers, chat routes that carry no credential) work with it; everything
+ * else works in one account's scope (context.ts).
+ */
 import type { VirtualClock } from '../core/clock.js';
 import type { SeededRandom } from '../core/random.js';
 import type { EventBus } from '../core/events.js';
@@ -10,6 +15,7 @@ import type { Database } from './db.js';
 export interface SimState {
   readonly db: Database;
   readonly clock: VirtualClock;
+  /** The seeded generator (replaced on reset and restore: read it, do not keep it). */
   readonly random: SeededRandom;
   readonly webhooks: WebhookEngine;
   readonly replies: ReplyScript;

@@ -7,31 +7,70 @@
  * to the lead's secondary contacts in order. Retries come `retry_interval` minutes after
  * the attempt ended, at most `max_retries` of them.
  */
-import type { Call } from '../domain/calls/schema.js';
-import { createCallRecord, worstCaseCost } from '../domain/calls/service.js';
-import type { Campaign } from '../domain/campaigns/schema.js';
-import { DIAL_EVENT, setCampaignStatus, type DialPayload } from '../domain/campaigns/service.js';
-import type { AccountCtx } from '../domain/context.js';
-import type { Lead, LeadStatus } from '../domain/leads/schema.js';
-import { isUsable } from '../domain/phone-numbers/service.js';
-import { beginCall } from './calls.js';
+import type { Assistant } from '../assistants/schema.js';
+import { coversOneCall } from '../calls/billing.js';
+import { placeCall } from '../calls/lifecycle.js';
+import type { Call } from '../calls/schema.js';
+import type { AccountCtx } from '../context.js';
+import { changeLead } from '../leads/records.js';
+import { DIALABLE_LEAD_STATUSES, type Lead } from '../leads/schema.js';
+import type { PhoneNumber } from '../phone-numbers/schema.js';
+import { usableNumber } from '../phone-numbers/service.js';
+import type { Campaign, CampaignStatus } from './schema.js';
 import { nextWindowStart } from './windows.js';
 
+/** The dialer's event: queue new leads and dial while slots are free (ARCHITECTURE §4). */
+export const DIAL_EVENT = 'campaign.dial';
+export interface DialPayload {
+  account_id: number;
+  campaign_id: number;
+}
+
+/** A lead's retry falls due. */
 export const LEAD_RETRY_EVENT = 'lead.retry';
 export interface LeadRetryPayload {
   account_id: number;
   lead_id: number;
 }
 
-/** Leads that still have a dial ahead of them. */
-const OPEN_STATUSES: readonly LeadStatus[] = ['created', 'scheduled', 'processing', 'rescheduled'];
-
-function setLeadStatus(ctx: AccountCtx, lead: Lead, status: LeadStatus, patch: Partial<Lead> = {}): Lead {
+/** Moves a campaign to `status`, replacing its pending dial event; emits `campaign.status`. */
+export function setCampaignStatus(ctx: AccountCtx, campaign: Campaign, status: CampaignStatus, dialEventId: number | null): Campaign {
+  if (campaign.dial_event_id !== null) ctx.cancel(campaign.dial_event_id);
   // Rows are updated in place: read the old status first.
-  const before = lead.status;
-  const updated = ctx.leads.update(lead.id, { status, updated_at: ctx.now(), ...patch });
-  if (status !== before) ctx.emit('lead.status', { lead_id: lead.id, campaign_id: lead.campaign_id, status });
+  const before = campaign.status;
+  const updated = ctx.campaigns.update(campaign.id, { status, dial_event_id: dialEventId, idle_reason: null, updated_at: ctx.now() });
+  if (status !== before) ctx.emit('campaign.status', { campaign_id: campaign.id, status });
   return updated;
+}
+
+/** Schedules a dial event of the campaign now; answers its id. */
+export function scheduleDial(ctx: AccountCtx, campaign: Campaign): number {
+  return ctx.schedule<DialPayload>(ctx.now(), DIAL_EVENT, { account_id: ctx.account.id, campaign_id: campaign.id });
+}
+
+/** Wakes a running campaign's dialer now (new or re-queued leads, a raised balance). */
+export function requestDial(ctx: AccountCtx, campaign: Campaign): void {
+  if (campaign.status !== 'in-progress') return;
+  if (campaign.dial_event_id !== null) ctx.cancel(campaign.dial_event_id);
+  ctx.campaigns.update(campaign.id, { dial_event_id: scheduleDial(ctx, campaign) });
+}
+
+/**
+ * The ids a campaign calls from, in rotation order: its `phone_number_ids`, else its
+ * assistant's number (decisions: make_call; a campaign start needs a caller number).
+ */
+function callerIds(campaign: Campaign, assistant: Assistant | undefined): number[] {
+  if (campaign.phone_number_ids.length > 0) return campaign.phone_number_ids;
+  return assistant?.phone_number_id == null ? [] : [assistant.phone_number_id];
+}
+
+/**
+ * The caller numbers a campaign can use now (usableNumber: a released number has left
+ * service). The start check, the dialer's rotation and the country leads are read in
+ * all use this list.
+ */
+export function callerNumbers(ctx: AccountCtx, campaign: Campaign, assistant: Assistant | undefined): PhoneNumber[] {
+  return callerIds(campaign, assistant).flatMap((id) => usableNumber(ctx, id) ?? []);
 }
 
 /** Pauses dialing for a reason, once per reason (`campaign.idle` on the event stream). */
@@ -41,12 +80,12 @@ function idle(ctx: AccountCtx, campaign: Campaign, reason: string): Campaign {
   return ctx.campaigns.update(campaign.id, { idle_reason: reason });
 }
 
-/** The caller number of the next dial: the campaign's numbers in rotation, else the assistant's. */
-function callerNumber(ctx: AccountCtx, campaign: Campaign, assistantNumberId: number | null): string | undefined {
-  const ids = campaign.phone_number_ids.length > 0 ? campaign.phone_number_ids : assistantNumberId === null ? [] : [assistantNumberId];
+/** The caller number of the next dial: the campaign's caller ids in rotation, skipping those out of service. */
+function nextCaller(ctx: AccountCtx, campaign: Campaign, assistant: Assistant): string | undefined {
+  const ids = callerIds(campaign, assistant);
   for (let i = 0; i < ids.length; i++) {
-    const number = ctx.phoneNumbers.get(ids[(campaign.rotation + i) % ids.length]!);
-    if (number && isUsable(number)) {
+    const number = usableNumber(ctx, ids[(campaign.rotation + i) % ids.length]!);
+    if (number) {
       ctx.campaigns.update(campaign.id, { rotation: campaign.rotation + i + 1 });
       return number.phone_number;
     }
@@ -61,13 +100,12 @@ function target(ctx: AccountCtx, lead: Lead): { phone: string; contactId: number
   return contact ? { phone: contact.phone_number, contactId: contact.id } : { phone: lead.phone_number, contactId: null };
 }
 
-/** Places the call of a scheduled lead (`processing`). */
-function dialLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, caller: string): void {
-  const assistant = ctx.assistants.get(campaign.assistant_id)!;
+/** Places the call of a scheduled lead (`processing`) and takes a slot. */
+function dialLead(ctx: AccountCtx, campaign: Campaign, assistant: Assistant, lead: Lead, caller: string): void {
   const { phone, contactId } = target(ctx, lead);
-  setLeadStatus(ctx, lead, 'processing');
+  changeLead(ctx, lead, { status: 'processing' });
   if (contactId !== null) ctx.secondaryContacts.update(contactId, { status: 'processing', updated_at: ctx.now() });
-  const call = createCallRecord(ctx, {
+  placeCall(ctx, {
     assistant,
     assistant_phone_number: caller,
     client_phone_number: phone,
@@ -76,15 +114,15 @@ function dialLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, caller: strin
     lead_id: lead.id,
     contact_id: contactId,
     input_variables: lead.variables,
+    lead_variables: lead.variables,
   });
   ctx.campaigns.update(campaign.id, { in_flight: campaign.in_flight + 1 });
-  beginCall(ctx, call, { phone_number: phone, campaign_id: campaign.id, lead_variables: lead.variables });
 }
 
 /** Completes a running campaign with nothing left to dial, when `mark_complete_when_no_leads`. */
 function maybeComplete(ctx: AccountCtx, campaign: Campaign): void {
   if (campaign.status !== 'in-progress' || !campaign.mark_complete_when_no_leads || campaign.in_flight > 0) return;
-  for (const status of OPEN_STATUSES) if (ctx.leads.countOwnKey('campaign_status', `${campaign.id}:${status}`) > 0) return;
+  for (const status of [...DIALABLE_LEAD_STATUSES, 'processing']) if (ctx.leads.countOwnKey('campaign_status', `${campaign.id}:${status}`) > 0) return;
   setCampaignStatus(ctx, campaign, 'completed', null);
 }
 
@@ -102,7 +140,7 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
   }
   if (campaign.status !== 'in-progress') return;
   // decisions: Lead transitions: created -> scheduled when a started campaign queues it.
-  for (const lead of ctx.leads.where('campaign_status', `${campaign.id}:created`)) setLeadStatus(ctx, lead, 'scheduled');
+  for (const lead of ctx.leads.where('campaign_status', `${campaign.id}:created`)) changeLead(ctx, lead, { status: 'scheduled' });
 
   const assistant = ctx.assistants.get(campaign.assistant_id);
   // A retry that fell due is dialed first, straight from `rescheduled` (decisions: Lead transitions).
@@ -123,23 +161,23 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
       campaign = ctx.campaigns.update(campaign.id, { dial_event_id: eventId });
       break;
     }
-    if (ctx.account.balance_micros < worstCaseCost(ctx, assistant.max_duration)) {
+    if (!coversOneCall(ctx.account, assistant.max_duration)) {
       // decisions: Balance and dialing: the lead stays scheduled until the balance is raised.
       campaign = idle(ctx, campaign, 'insufficient_balance');
       break;
     }
-    const caller = callerNumber(ctx, campaign, assistant.phone_number_id);
+    const caller = nextCaller(ctx, campaign, assistant);
     if (caller === undefined) {
       campaign = idle(ctx, campaign, 'no_caller_number');
       break;
     }
     if (campaign.idle_reason !== null) campaign = ctx.campaigns.update(campaign.id, { idle_reason: null });
-    dialLead(ctx, ctx.campaigns.get(campaign.id)!, lead, caller);
+    dialLead(ctx, ctx.campaigns.get(campaign.id)!, assistant, lead, caller);
     preferred = undefined;
     campaign = ctx.campaigns.get(campaign.id)!;
   }
   // A due retry that could not be dialed now waits in the queue.
-  if (preferred) setLeadStatus(ctx, preferred, 'scheduled');
+  if (preferred) changeLead(ctx, preferred, { status: 'scheduled' });
   maybeComplete(ctx, campaign);
 }
 
@@ -163,7 +201,7 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
   const nextContact = lead.chain + 1;
   if (!human && nextContact < contacts.length) {
     // decisions: secondary contacts are dialed, in order, when the primary's attempt is not answered by a human.
-    setLeadStatus(ctx, lead, 'scheduled', { chain: nextContact });
+    changeLead(ctx, lead, { status: 'scheduled', chain: nextContact });
     return;
   }
   const attempts = lead.attempts + 1;
@@ -173,16 +211,16 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
   else if (call.answered_by === 'machine') retry = campaign.retry_on_voicemail;
   else retry = true;
   if (!retry) {
-    setLeadStatus(ctx, lead, 'completed', { attempts, chain: -1 });
+    changeLead(ctx, lead, { status: 'completed', attempts, chain: -1 });
     return;
   }
   if (attempts > campaign.max_retries) {
-    setLeadStatus(ctx, lead, 'reached-max-retries', { attempts, chain: -1 });
+    changeLead(ctx, lead, { status: 'reached-max-retries', attempts, chain: -1 });
     return;
   }
   const at = ctx.now() + campaign.retry_interval * 60_000;
   const eventId = ctx.schedule<LeadRetryPayload>(at, LEAD_RETRY_EVENT, { account_id: ctx.account.id, lead_id: lead.id });
-  setLeadStatus(ctx, lead, 'rescheduled', { attempts, chain: -1, next_attempt_at: at, retry_event_id: eventId });
+  changeLead(ctx, lead, { status: 'rescheduled', attempts, chain: -1, next_attempt_at: at, retry_event_id: eventId });
 }
 
 /**
@@ -195,5 +233,5 @@ export function retryLead(ctx: AccountCtx, payload: LeadRetryPayload): void {
   const lead = ctx.leads.update(found.id, { next_attempt_at: null, retry_event_id: null });
   const campaign = ctx.campaigns.get(lead.campaign_id);
   if (campaign?.status === 'in-progress') dialCampaign(ctx, { account_id: ctx.account.id, campaign_id: campaign.id }, lead);
-  else setLeadStatus(ctx, lead, 'scheduled');
+  else changeLead(ctx, lead, { status: 'scheduled' });
 }

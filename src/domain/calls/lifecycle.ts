@@ -5,14 +5,14 @@
  * is answered (`in-progress`, then its final status after the talk time) or ends
  * `busy`, `no-answer` or `failed`. The outcome is decided when the call is placed.
  */
-import { fromMicros } from '../core/money.js';
-import { formatIsoOffset } from '../core/time.js';
-import type { Assistant } from '../domain/assistants/schema.js';
-import type { Call, CallPlan, CallStatus } from '../domain/calls/schema.js';
-import { answeredCost } from '../domain/calls/service.js';
-import type { AccountCtx } from '../domain/context.js';
-import { fillTemplate } from './replies.js';
-import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } from './outcomes.js';
+import { fromMicros } from '../../core/money.js';
+import { fillTemplate } from '../../core/template.js';
+import { formatIsoOffset } from '../../core/time.js';
+import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } from '../../engine/outcomes.js';
+import type { Assistant } from '../assistants/schema.js';
+import type { AccountCtx } from '../context.js';
+import { callCosts } from './billing.js';
+import { UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
 
 export const CALL_RING_EVENT = 'call.ring';
 export const CALL_CONNECT_EVENT = 'call.connect';
@@ -33,8 +33,6 @@ const FINAL_STATUS: Record<OutcomeName, CallStatus> = {
   'no-answer': 'no-answer',
   failed: 'failed',
 };
-
-const UNANSWERED: ReadonlySet<CallStatus> = new Set(['busy', 'no-answer', 'failed']);
 
 // Small phrase banks: transcripts read like a real exchange, yet cost a few random draws.
 const OPENERS = ['Hi, yes, I have a minute.', 'Hello, who is this?', 'Sure, go ahead.', 'Yes, speaking.', 'Hi there.'];
@@ -79,7 +77,7 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
   const defaultRing =
     kind === 'no-answer' ? assistant.ringing_time : kind === 'busy' ? 2 : kind === 'failed' ? 1 : kind === 'voicemail' ? ctx.random.int(8, 20) : ctx.random.int(3, 10);
   const voicemailTalk = assistant.voice_mail_message !== null ? 5 + Math.ceil(assistant.voice_mail_message.length / 15) : assistant.end_call_on_voicemail ? 3 : 20;
-  const defaultTalk = UNANSWERED.has(FINAL_STATUS[kind]) ? 0 : kind === 'voicemail' ? voicemailTalk : kind === 'goal-incomplete' ? ctx.random.int(10, 30) : ctx.random.int(45, 240);
+  const defaultTalk = UNANSWERED_STATUSES.has(FINAL_STATUS[kind]) ? 0 : kind === 'voicemail' ? voicemailTalk : kind === 'goal-incomplete' ? ctx.random.int(10, 30) : ctx.random.int(45, 240);
   let talk = o.talk_seconds ?? defaultTalk;
   let finalStatus = o.status ?? FINAL_STATUS[kind];
   // decisions: duration never exceeds max_duration; the assistant ends the call at the limit.
@@ -94,7 +92,7 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
     answered_by: answeredBy,
     final_status: finalStatus,
     ring_seconds: o.ring_seconds ?? defaultRing,
-    talk_seconds: UNANSWERED.has(finalStatus) ? 0 : talk,
+    talk_seconds: UNANSWERED_STATUSES.has(finalStatus) ? 0 : talk,
     transcript: o.transcript ? transcriptOf(o.transcript) : defaultTranscript(ctx, assistant, kind, finalStatus, variables),
     variables: o.variables ?? null,
     evaluation: o.evaluation ?? null,
@@ -102,7 +100,7 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
 }
 
 function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeName, status: CallStatus, variables: Record<string, unknown>): string {
-  if (UNANSWERED.has(status)) return '';
+  if (UNANSWERED_STATUSES.has(status)) return '';
   const greeting = fillTemplate(assistant.initial_message, { ...assistant.variables, ...variables });
   if (kind === 'voicemail') {
     const lines = [`Customer: ${pick(ctx, VOICEMAIL_GREETINGS)}`];
@@ -120,68 +118,97 @@ function setStatus(ctx: AccountCtx, call: Call, status: CallStatus, patch: Parti
   return updated;
 }
 
+/** What a new call is made of; the rest starts empty. */
+export interface NewCall {
+  assistant: Assistant;
+  assistant_phone_number: string;
+  client_phone_number: string;
+  type: CallType;
+  campaign?: { id: number; name: string } | null;
+  lead_id?: number | null;
+  contact_id?: number | null;
+  input_variables: Record<string, unknown>;
+  /** Lead variables an outcome rule may match (campaign dials). */
+  lead_variables?: Record<string, unknown> | null;
+}
+
 /**
- * Decides an initiated call's outcome and starts it on the clock.
- * @example beginCall(ctx, call, { phone_number: call.client_phone_number, campaign_id: null, lead_variables: null })
+ * Places a call: the record, `initiated`, with its assistant made `active` (decisions:
+ * Assistant activation happens when a call is initiated); its outcome decided from the
+ * outcome script; its ring one second later on the clock. Campaign dials, make_call
+ * and inbound calls all place calls here.
+ * @example placeCall(ctx, { assistant, assistant_phone_number: '+14155550100', client_phone_number: '+14155550123', type: 'outbound', input_variables: {} })
  */
-export function beginCall(ctx: AccountCtx, call: Call, dial: DialContext): void {
-  const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
-  if (!assistant) {
-    finishCall(ctx, setStatus(ctx, call, 'failed', { plan: null }));
-    return;
-  }
+export function placeCall(ctx: AccountCtx, c: NewCall): Call {
+  const now = ctx.now();
+  if (c.assistant.status !== 'active') ctx.assistants.update(c.assistant.id, { status: 'active' });
+  const call = ctx.calls.insert(
+    callRow({
+      account_id: ctx.account.id,
+      assistant_id: c.assistant.id,
+      assistant_name: c.assistant.name,
+      campaign_id: c.campaign?.id ?? null,
+      campaign_name: c.campaign?.name ?? null,
+      lead_id: c.lead_id ?? null,
+      contact_id: c.contact_id ?? null,
+      type: c.type,
+      assistant_phone_number: c.assistant_phone_number,
+      client_phone_number: c.client_phone_number,
+      input_variables: c.input_variables,
+      created_at: now,
+    }),
+  );
+  ctx.emit('call.status', { call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id });
+  return scheduleCall(ctx, call, c.assistant, { phone_number: c.client_phone_number, campaign_id: call.campaign_id, lead_variables: c.lead_variables ?? null });
+}
+
+/** Decides an initiated call's outcome and schedules its ring. */
+export function scheduleCall(ctx: AccountCtx, call: Call, assistant: Assistant, dial: DialContext): Call {
   const { outcome, source } = ctx.nextOutcome(dial);
   const plan = planCall(ctx, assistant, outcome, source, { ...call.input_variables, ...dial.lead_variables });
   const eventId = ctx.schedule<CallEventPayload>(ctx.now() + DIAL_SECONDS * 1000, CALL_RING_EVENT, { account_id: ctx.account.id, call_id: call.id });
-  ctx.calls.update(call.id, { plan, event_id: eventId });
+  return ctx.calls.update(call.id, { plan, event_id: eventId });
+}
+
+/** The call a lifecycle event is about, while it is still being played out. */
+export function liveCall(ctx: AccountCtx, payload: CallEventPayload): (Call & { plan: CallPlan }) | undefined {
+  const call = ctx.calls.get(payload.call_id);
+  return call?.plan ? (call as Call & { plan: CallPlan }) : undefined;
+}
+
+/** Whether the ring ends the call: nobody answers a busy, unanswered or failed call. */
+export function endsAtRing(call: Call & { plan: CallPlan }): boolean {
+  return UNANSWERED_STATUSES.has(call.plan.final_status);
 }
 
 /** `initiated` -> `ringing`; the outcome shows after the ring time. */
-export function ringCall(ctx: AccountCtx, payload: CallEventPayload): void {
-  const call = ctx.calls.get(payload.call_id);
-  if (!call?.plan) return;
-  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, payload);
+export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
+  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, { account_id: ctx.account.id, call_id: call.id });
   setStatus(ctx, call, 'ringing', { event_id: eventId });
 }
 
-/** The ring ends: answered (`in-progress` until the talk time is over) or not (its final status now). Answers the call when it ended. */
-export function connectCall(ctx: AccountCtx, payload: CallEventPayload): Call | undefined {
-  const call = ctx.calls.get(payload.call_id);
-  if (!call?.plan) return undefined;
-  if (UNANSWERED.has(call.plan.final_status)) return finishCall(ctx, call);
-  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.talk_seconds * 1000, CALL_END_EVENT, payload);
+/** The ring ends answered: `in-progress` until the talk time is over. */
+export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
+  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.talk_seconds * 1000, CALL_END_EVENT, { account_id: ctx.account.id, call_id: call.id });
   setStatus(ctx, call, 'in-progress', { event_id: eventId, answered_at: ctx.now(), answered_by: call.plan.answered_by });
-  return undefined;
-}
-
-/** The talk time is over. Answers the ended call. */
-export function endCall(ctx: AccountCtx, payload: CallEventPayload): Call | undefined {
-  const call = ctx.calls.get(payload.call_id);
-  return call?.plan ? finishCall(ctx, call) : undefined;
 }
 
 /**
- * Costs per the billing rule (decisions: Billing defaults, Costs of unanswered calls):
- * AI time per second with a 30 s minimum from answer to end; carrier per started
- * minute; voicemail one minute of each; unanswered calls nothing.
+ * The call ends with its planned status: duration, transcript, collected variables,
+ * evaluation, costs charged to the balance, the recording. Answers the ended call; a
+ * call whose assistant was deleted meanwhile keeps its status.
  */
-export function callCosts(ctx: AccountCtx, plan: CallPlan): { carrier: number; total: number } {
-  if (UNANSWERED.has(plan.final_status)) return { carrier: 0, total: 0 };
-  // Voicemail is billed as one minute, whatever its length.
-  return answeredCost(ctx.account.rates, plan.answered_by === 'machine' ? 60 : plan.talk_seconds);
-}
-
-function finishCall(ctx: AccountCtx, call: Call): Call {
+export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Call {
   const plan = call.plan;
   const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
-  if (!plan || !assistant) return call;
-  const answered = !UNANSWERED.has(plan.final_status);
+  if (!assistant) return call;
+  const answered = !UNANSWERED_STATUSES.has(plan.final_status);
   const goalMet = plan.kind === 'human';
   const variables = plan.variables ?? (plan.answered_by === 'human' ? collectedVariables(ctx, assistant, goalMet) : {});
   const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' ? { ...variables } : {});
-  const { carrier, total } = callCosts(ctx, plan);
+  const { carrier, total } = callCosts(ctx.account.rates, plan);
   if (total > 0) ctx.chargeAccount(total);
-  const ended = setStatus(ctx, call, plan.final_status, {
+  return setStatus(ctx, call, plan.final_status, {
     event_id: null,
     ended_at: ctx.now(),
     duration: answered ? plan.talk_seconds : 0,
@@ -193,7 +220,6 @@ function finishCall(ctx: AccountCtx, call: Call): Call {
     total_cost_micros: total,
     recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
   });
-  return ended;
 }
 
 /**

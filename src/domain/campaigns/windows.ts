@@ -4,7 +4,7 @@
  * end time, in the campaign's timezone, DST-correct through luxon.
  */
 import { DateTime } from 'luxon';
-import type { Day } from '../domain/campaigns/schema.js';
+import type { Day } from './schema.js';
 
 export interface CallingWindow {
   timezone: string;

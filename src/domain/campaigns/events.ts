@@ -1,0 +1,8 @@
+/** The clock events of campaigns: the dialer's runs and leads' retries (ARCHITECTURE §4 Campaign dialing). */
+import { onClock, type ClockHandler } from '../routing.js';
+import { DIAL_EVENT, LEAD_RETRY_EVENT, dialCampaign, retryLead, type DialPayload, type LeadRetryPayload } from './dialer.js';
+
+export const campaignEvents: readonly ClockHandler[] = [
+  onClock<DialPayload>(DIAL_EVENT, (ctx, payload) => dialCampaign(ctx, payload)),
+  onClock<LeadRetryPayload>(LEAD_RETRY_EVENT, retryLead),
+];

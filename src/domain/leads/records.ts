@@ -1,0 +1,27 @@
+/**
+ * The two writes every lead rule goes through: a change of a lead (with its
+ * `lead.status` event when the status moves) and a lead's removal (its pending retry
+ * cancelled, its secondary contacts removed). The dialer, the lead routes and campaign
+ * deletion all use them.
+ */
+import type { AccountCtx } from '../context.js';
+import type { Lead } from './schema.js';
+
+/**
+ * Updates a lead; a new status is stamped and emitted on `sim.events` (`lead.status`).
+ * @example changeLead(ctx, lead, { status: 'scheduled' })
+ */
+export function changeLead(ctx: AccountCtx, lead: Lead, patch: Partial<Omit<Lead, 'id' | 'account_id'>>): Lead {
+  // Rows are updated in place: read the old status first.
+  const before = lead.status;
+  const updated = ctx.leads.update(lead.id, { ...patch, updated_at: ctx.now() });
+  if (updated.status !== before) ctx.emit('lead.status', { lead_id: lead.id, campaign_id: updated.campaign_id, status: updated.status });
+  return updated;
+}
+
+/** Removes a lead with its secondary contacts; a pending retry is cancelled (decisions: Delete lead, Delete campaign). */
+export function removeLead(ctx: AccountCtx, lead: Lead): void {
+  if (lead.retry_event_id !== null) ctx.cancel(lead.retry_event_id);
+  for (const contact of ctx.secondaryContacts.where('lead', lead.id)) ctx.secondaryContacts.delete(contact.id);
+  ctx.leads.delete(lead.id);
+}
