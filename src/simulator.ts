@@ -214,7 +214,7 @@ export class Simulator implements SimState {
     this.webhooks.clear();
     this.replies.set([]);
     this.outcomes.clear();
-    this.faults.clear();
+    this.faults.reset();
     this.events.clear();
     this.journal.clear();
     this.createAccounts();

@@ -4,6 +4,8 @@
  * data with their own snapshot, like webhook failure rules.
  */
 
+import { CountedRules } from '../core/counted-rules.js';
+
 export interface FaultRule {
   id: number;
   method: string;
@@ -29,40 +31,37 @@ function normalisePath(path: string): string {
  * faults.take('DELETE', '/user/assistant/:id', '/user/assistant/4') // true, once
  */
 export class FaultEngine {
-  private rules: FaultRule[] = [];
-  private seq = 0;
+  private readonly rules = new CountedRules<FaultRule>();
 
   /** Adds a rule; answers it as stored. */
   add(input: { method: string; path: string; times: number }): FaultRule {
-    const rule: FaultRule = { id: ++this.seq, method: input.method, path: normalisePath(input.path), times: input.times };
-    this.rules.push(rule);
-    return { ...rule };
+    return this.rules.add({ method: input.method, path: normalisePath(input.path), times: input.times });
   }
 
   list(): FaultRule[] {
-    return this.rules.map((r) => ({ ...r }));
+    return this.rules.list();
   }
 
   clear(): void {
-    this.rules = [];
+    this.rules.clear();
+  }
+
+  /** Drops the rules and starts ids again (the simulator is reset). */
+  reset(): void {
+    this.rules.reset();
   }
 
   /** Consumes a rule matching the request (by route pattern or by concrete path), if any. */
   take(method: string, routePath: string, requestPath: string): boolean {
     const concrete = normalisePath(requestPath);
-    const rule = this.rules.find((r) => r.method === method && (r.path === routePath || r.path === concrete));
-    if (!rule) return false;
-    rule.times -= 1;
-    if (rule.times <= 0) this.rules = this.rules.filter((r) => r !== rule);
-    return true;
+    return this.rules.take((r) => r.method === method && (r.path === routePath || r.path === concrete)) !== undefined;
   }
 
   snapshot(): FaultSnapshot {
-    return { rules: this.list(), seq: this.seq };
+    return this.rules.snapshot();
   }
 
   restore(state: FaultSnapshot): void {
-    this.rules = state.rules.map((r) => ({ ...r }));
-    this.seq = state.seq;
+    this.rules.restore(state);
   }
 }

@@ -6,6 +6,7 @@
  * `failed`. Nothing is sent again once a 2xx was received.
  */
 import type { ClockEvent, VirtualClock } from '../core/clock.js';
+import { CountedRules } from '../core/counted-rules.js';
 import { Table } from '../core/store.js';
 
 export type WebhookKind = 'post_call' | 'conversation_ended';
@@ -131,8 +132,7 @@ export interface WebhookSnapshot {
  */
 export class WebhookEngine {
   private readonly table = new Table<Delivery>('webhook_deliveries').index('state', (d) => d.state);
-  private rules: FailureRule[] = [];
-  private ruleSeq = 0;
+  private readonly rules = new CountedRules<FailureRule>();
   private evictedCount = 0;
   private readonly ownPrefixes = new Set<string>();
   private readonly listeners: ((delivery: Delivery) => void)[] = [];
@@ -168,18 +168,16 @@ export class WebhookEngine {
 
   /** Makes the next `times` attempts matching `url` / `kind` (any when absent) fail `with` a status, a timeout or a refusal. */
   failNext(input: { url?: string | null; kind?: WebhookKind | null; times: number; with: FailureMode }): FailureRule {
-    const rule: FailureRule = { id: ++this.ruleSeq, url: input.url ?? null, kind: input.kind ?? null, times: input.times, with: input.with };
-    this.rules.push(rule);
-    return { ...rule };
+    return this.rules.add({ url: input.url ?? null, kind: input.kind ?? null, times: input.times, with: input.with });
   }
 
   /** Forced failures still waiting to be used. */
   failureRules(): FailureRule[] {
-    return this.rules.map((r) => ({ ...r }));
+    return this.rules.list();
   }
 
   clearFailures(): void {
-    this.rules = [];
+    this.rules.clear();
   }
 
   /** The journal, oldest first. */
@@ -208,28 +206,23 @@ export class WebhookEngine {
 
   clear(): void {
     this.table.clear();
-    this.rules = [];
-    this.ruleSeq = 0;
+    this.rules.reset();
     this.evictedCount = 0;
   }
 
   snapshot(): WebhookSnapshot {
-    return { deliveries: this.table.snapshot(), rules: this.failureRules(), ruleSeq: this.ruleSeq, evicted: this.evictedCount };
+    const { rules, seq } = this.rules.snapshot();
+    return { deliveries: this.table.snapshot(), rules, ruleSeq: seq, evicted: this.evictedCount };
   }
 
   restore(snapshot: WebhookSnapshot): void {
     this.table.restore(snapshot.deliveries);
-    this.rules = snapshot.rules.map((r) => ({ ...r }));
-    this.ruleSeq = snapshot.ruleSeq;
+    this.rules.restore({ rules: snapshot.rules, seq: snapshot.ruleSeq });
     this.evictedCount = snapshot.evicted;
   }
 
   private takeRule(delivery: Delivery): FailureRule | undefined {
-    const rule = this.rules.find((r) => (r.url === null || r.url === delivery.url) && (r.kind === null || r.kind === delivery.kind));
-    if (!rule) return undefined;
-    rule.times -= 1;
-    if (rule.times <= 0) this.rules = this.rules.filter((r) => r !== rule);
-    return rule;
+    return this.rules.take((r) => (r.url === null || r.url === delivery.url) && (r.kind === null || r.kind === delivery.kind));
   }
 
   /** Compares parsed URLs, so letter case, default ports, dot segments and queries do not slip past. */

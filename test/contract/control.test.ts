@@ -370,6 +370,16 @@ contract('control: reset', (api) => {
     expect((await api().get('/user/me')).status).toBe(200);
   });
 
+  it('clears the fault and webhook failure rules on sim.reset() too, and numbers new rules from 1 again', async () => {
+    await api().post('/__sim/faults', { method: 'GET', path: '/user/me' });
+    await api().post('/__sim/webhooks/failures', { times: 1, with: 500 });
+    api().sim.reset();
+    expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
+    expect((await api().get('/__sim/webhooks/failures')).body).toStrictEqual({ data: [] });
+    expect((await api().get('/user/me')).status).toBe(200);
+    expect((await api().post('/__sim/faults', { method: 'GET', path: '/user/me' })).body).toStrictEqual({ id: 1, method: 'GET', path: '/user/me', times: 1 });
+  });
+
   it('rejects a negative seed and a start that is not a time with 422 shape B, changing nothing', async () => {
     await createAssistant(api());
     const res = await api().post('/__sim/reset', { seed: -1, start: 'soon' });
