@@ -5,9 +5,11 @@
  * Balance and dialing, Ids that point elsewhere, Timestamps).
  */
 import { expect, it } from 'vitest';
-import { CAMPAIGN_MESSAGES, DIAL_EVENT } from '../../src/domain/campaigns/service.js';
+import { CAMPAIGN_MESSAGES } from '../../src/domain/campaigns/service.js';
+import { DIAL_EVENT } from '../../src/domain/campaigns/dialer.js';
 import { contract, type Api, type ApiResponse } from '../support/api.js';
 import { multimodalAssistant, pipelineAssistant } from '../support/fixtures.js';
+import { campaignId } from '../support/records.js';
 
 const SECOND_KEY = 'sim_second_key';
 const CREATED_AT = '2026-03-02T09:00:00.000000Z';
@@ -38,12 +40,6 @@ function campaignBody(assistantId: number, overrides: Record<string, unknown> = 
 
 async function createCampaign(api: Api, body: Record<string, unknown>, key?: string) {
   return api.post('/user/campaign', body, key === undefined ? {} : { key });
-}
-
-async function campaignId(api: Api, assistantId: number, overrides: Record<string, unknown> = {}, key?: string): Promise<number> {
-  const res = await createCampaign(api, campaignBody(assistantId, overrides), key);
-  expect(res.status).toBe(201);
-  return res.body.data.id;
 }
 
 async function addLead(api: Api, campaign: number, phone = '+14155550123', key?: string): Promise<number> {
@@ -560,17 +556,6 @@ contract('delete campaign', (api) => {
     expect(res.status).toBe(404);
     expect(res.body).toStrictEqual({ message: 'Campaign not found.' });
   });
-
-  it('answers 404 shape A for another account\'s campaign and keeps it and its leads', async () => {
-    api().sim.control.accounts.create({ api_key: SECOND_KEY });
-    const foreign = await campaignId(api(), await assistant(api(), {}, SECOND_KEY), {}, SECOND_KEY);
-    await addLead(api(), foreign, '+14155550123', SECOND_KEY);
-    const res = await api().del(`/user/campaign/${foreign}`);
-    expect(res.status).toBe(404);
-    expect(res.body).toStrictEqual({ message: 'Campaign not found.' });
-    expect((await api().get('/user/campaigns', { key: SECOND_KEY })).body.map((c: { id: number }) => c.id)).toEqual([foreign]);
-    expect((await api().get('/user/leads', { key: SECOND_KEY })).body.total).toBe(1);
-  });
 });
 
 contract('update-status: start and stop', (api) => {
@@ -724,6 +709,16 @@ contract('update-status: refusals', (api) => {
     const campaign = await campaignId(api(), await assistant(api()));
     await addLead(api(), campaign);
     await expectRefused(campaign, 'start', CAMPAIGN_MESSAGES.noCallerNumber, 'draft');
+    expect(dialEvents(api())).toEqual([]);
+  });
+
+  it('refuses to start when the assistant\'s only number was released (cancelled until the period ends)', async () => {
+    const offer = (await api().get('/user/phone-numbers/search', { query: { country_code: 'US' } })).body.data[0].phone_number as string;
+    const number = (await api().post('/user/phone-numbers/purchase', { phone_number: offer })).body.data.id as number;
+    const campaign = await campaignId(api(), await assistant(api(), { phone_number_id: number }));
+    await addLead(api(), campaign);
+    expect((await api().del(`/user/phone-numbers/${number}`)).status).toBe(200);
+    await expectRefused(campaign, 'start', 'The campaign has no phone number to call from. Add phone_number_ids or assign a phone number to the assistant.', 'draft');
     expect(dialEvents(api())).toEqual([]);
   });
 

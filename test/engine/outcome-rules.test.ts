@@ -103,8 +103,8 @@ describe('outcome rules', () => {
     const ring = saved.clock.events.find((e) => e.type === 'call.ring')!;
     ring.type = 'call.start';
     ring.at = saved.clock.now;
-    (saved.db.calls.rows[0] as Record<string, unknown>).plan = null;
-    (saved.db.calls.rows[0] as Record<string, unknown>).event_id = null;
+    (saved.db.calls!.rows[0] as Record<string, unknown>).plan = null;
+    (saved.db.calls!.rows[0] as Record<string, unknown>).event_id = null;
     const later = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' });
     later.restore(saved);
     await later.clock.advance('1h');

@@ -1,0 +1,344 @@
+/**
+ * What every route shares, generated from the route table (`ROUTES`), never from a
+ * hand-written list of paths: authentication (ARCHITECTURE §3: missing or unknown key ->
+ * 401 shape A), ids in the path (decisions: Ids that point elsewhere: a missing, foreign
+ * or non-numeric id is a 404 in the route family's shape) and JSON bodies (ARCHITECTURE
+ * §2: malformed JSON -> 400 in the route family's shape).
+ *
+ * The tables below are the only per-route knowledge. A route the tables do not cover
+ * fails the coverage tests (and its own generated tests), so a new route has to be
+ * added here. Expected bodies are literal texts, never the source's constants: a
+ * constant that drifts must fail a test.
+ */
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/simulator.js';
+import { contract, KEY, type Api, type ApiResponse } from '../support/api.js';
+import { pipelineAssistant } from '../support/fixtures.js';
+import { buy, campaignId, createAssistant, search, startConversation } from '../support/records.js';
+
+type Route = (typeof ROUTES)[number];
+type Body = Record<string, unknown>;
+
+const OTHER_KEY = 'sim_other_key';
+const UNKNOWN_KEY = 'sim_unknown_key';
+const CUSTOMER = '+14155550123';
+const HOOK = 'https://hooks.example.test/conversation-ended';
+const UNAUTHENTICATED = { message: 'Unauthenticated.' };
+/** Path ids that name nothing: an id no record has, and ids that are not positive integers. */
+const IDS_OF_NOTHING = ['999999', 'abc', '1.5', '-1'];
+const WRITE_METHODS = ['POST', 'PUT', 'PATCH'];
+
+/** Records of one account, each made through the API the first time it is needed. */
+class Records {
+  private readonly made = new Map<string, Promise<unknown>>();
+
+  constructor(
+    readonly api: Api,
+    readonly key: string,
+    readonly accountId: number,
+  ) {}
+
+  private once<T>(kind: string, make: () => Promise<T>): Promise<T> {
+    if (!this.made.has(kind)) this.made.set(kind, make());
+    return this.made.get(kind) as Promise<T>;
+  }
+
+  private async first(path: string, query: Record<string, string> = {}): Promise<number> {
+    const res = await this.api.get(path, { key: this.key, query });
+    expect(res.status, `GET ${path}`).toBe(200);
+    const rows = (Array.isArray(res.body) ? res.body : res.body.data) as { id: number }[];
+    return rows[0]!.id;
+  }
+
+  /** A bought (normal) number. */
+  phoneNumber = () => this.once('phoneNumber', async () => (await buy(this.api, { key: this.key })).id);
+  /** An outbound pipeline assistant holding the bought number, with a conversation-ended webhook URL. */
+  assistant = () =>
+    this.once('assistant', async () =>
+      createAssistant(this.api, { phone_number_id: await this.phoneNumber(), conversation_ended_webhook_url: HOOK }, this.key),
+    );
+  campaign = () => this.once('campaign', async () => campaignId(this.api, (await this.assistant()).id, {}, this.key));
+  /** A lead of the campaign with one secondary contact. */
+  lead = () =>
+    this.once('lead', async () => {
+      const body = { campaign_id: await this.campaign(), phone_number: CUSTOMER, secondary_contacts: [{ phone_number: '+14155550125' }] };
+      const res = await this.api.post('/user/lead', body, { key: this.key });
+      expect(res.status).toBe(200);
+      return res.body.data.id as number;
+    });
+  call = () =>
+    this.once('call', async () => {
+      const res = await this.api.post('/__sim/calls', { account_id: this.accountId, assistant_id: (await this.assistant()).id, client_phone_number: CUSTOMER });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    });
+  conversation = () => this.once('conversation', async () => startConversation(this.api, (await this.assistant()).uuid));
+  knowledgebase = () => this.once('knowledgebase', () => this.first('/user/knowledgebases'));
+  tool = () => this.once('tool', () => this.first('/user/tools'));
+  /** The account's online sender (a fixture of every account). */
+  sender = () => this.once('sender', () => this.first('/user/msgapp/senders'));
+  /** An approved template of the online sender that takes no variables. */
+  template = () =>
+    this.once('template', async () => {
+      const res = await this.api.get(`/user/msgapp/senders/${await this.sender()}/templates`, { key: this.key });
+      return (res.body.data as { id: number; variables: string[] }[]).find((t) => t.variables.length === 0)!.id;
+    });
+  /** Opens the 24-hour window of the online sender and CUSTOMER (a customer wrote). */
+  openSession = () =>
+    this.once('openSession', async () => {
+      const res = await this.api.post('/__sim/msgapp/inbound', { sender_id: await this.sender(), from: CUSTOMER, text: 'Hi' });
+      expect(res.status).toBe(201);
+    });
+}
+
+const ASSISTANT_NOT_FOUND = { message: 'Assistant not found.' };
+const LEAD_NOT_FOUND = { message: 'Lead not found.' };
+const CALL_NOT_FOUND = { message: 'Call not found.' };
+const CONVERSATION_NOT_FOUND = { status: false, error: 'Conversation not found.' };
+
+const byId = (id: number) => [String(id)];
+const assistantById = async (r: Records) => byId((await r.assistant()).id);
+const assistantByIdOrUuid = async (r: Records) => {
+  const { id, uuid } = await r.assistant();
+  return [String(id), uuid];
+};
+
+/**
+ * Every authenticated route with an id in its path: the exact answer to a record that
+ * is not there (missing, foreign and non-numeric alike), and how to make a record of
+ * the kind it names, as the account of `r` (every value that names it).
+ */
+const ID_ROUTES: Record<string, { missing: Body; names: (r: Records) => Promise<string[]> }> = {
+  'PUT /user/assistant/:id': { missing: ASSISTANT_NOT_FOUND, names: assistantById },
+  'DELETE /user/assistant/:id': { missing: ASSISTANT_NOT_FOUND, names: assistantById },
+  'GET /user/assistant/:id': { missing: ASSISTANT_NOT_FOUND, names: assistantById },
+  'GET /user/knowledgebases/:id': { missing: { message: 'Knowledge base not found.' }, names: async (r) => byId(await r.knowledgebase()) },
+  'GET /user/tools/:id': { missing: { message: 'Tool not found.' }, names: async (r) => byId(await r.tool()) },
+  'DELETE /user/phone-numbers/:id': { missing: { error: 'Phone number not found.' }, names: async (r) => byId(await r.phoneNumber()) },
+  // A campaign with a lead: a delete that went through would take the lead too.
+  'DELETE /user/campaign/:id': {
+    missing: { message: 'Campaign not found.' },
+    names: async (r) => {
+      await r.lead();
+      return byId(await r.campaign());
+    },
+  },
+  'PUT /user/leads/:id': { missing: LEAD_NOT_FOUND, names: async (r) => byId(await r.lead()) },
+  'DELETE /user/leads/:id': { missing: LEAD_NOT_FOUND, names: async (r) => byId(await r.lead()) },
+  'GET /user/calls/:id': { missing: CALL_NOT_FOUND, names: async (r) => byId(await r.call()) },
+  'DELETE /user/calls/:call': { missing: CALL_NOT_FOUND, names: async (r) => byId(await r.call()) },
+  'POST /automate/conversations/:uuid/enable-ai': { missing: CONVERSATION_NOT_FOUND, names: async (r) => [await r.conversation()] },
+  'POST /automate/conversations/:uuid/disable-ai': { missing: CONVERSATION_NOT_FOUND, names: async (r) => [await r.conversation()] },
+  'POST /assistants/:assistantId/enable-conversation-ended-webhook': { missing: ASSISTANT_NOT_FOUND, names: assistantByIdOrUuid },
+  'POST /assistants/:assistantId/disable-conversation-ended-webhook': { missing: ASSISTANT_NOT_FOUND, names: assistantByIdOrUuid },
+  'GET /user/msgapp/senders/:id/templates': {
+    missing: { success: false, error: 'Sender not found or does not belong to you.', error_code: 'SENDER_NOT_FOUND' },
+    names: async (r) => byId(await r.sender()),
+  },
+};
+
+/**
+ * A body each authenticated body route accepts from the account of `r` (set up as
+ * needed), so a 401 or a 404 is never a 422 in disguise.
+ */
+const VALID_BODIES: Record<string, (r: Records) => Promise<Body>> = {
+  'POST /user/assistant': async () => pipelineAssistant(),
+  'PUT /user/assistant/:id': async () => ({ name: 'Renamed Assistant' }),
+  'POST /user/phone-numbers/purchase': async (r) => ({ phone_number: (await search(r.api, {}, r.key))[0]!.phone_number }),
+  'POST /user/campaign': async (r) => ({ name: 'Autumn Outreach', assistant_id: (await r.assistant()).id }),
+  'POST /user/campaigns/update-status': async (r) => {
+    await r.lead();
+    return { campaign_id: await r.campaign(), action: 'start' };
+  },
+  'POST /user/lead': async (r) => ({ campaign_id: await r.campaign(), phone_number: '+14155550124' }),
+  'PUT /user/leads/:id': async () => ({ status: 'completed' }),
+  'POST /user/make_call': async (r) => ({ assistant_id: (await r.assistant()).id, phone_number: CUSTOMER }),
+  'POST /assistants/:assistantId/enable-conversation-ended-webhook': async () => ({ webhook_url: 'https://hooks.example.test/switched-on' }),
+  'POST /user/msgapp/send': async (r) => ({ sender_id: await r.sender(), template_id: await r.template(), recipient_phone: CUSTOMER }),
+  'POST /user/msgapp/send-freeform': async (r) => {
+    await r.openSession();
+    return { sender_id: await r.sender(), recipient_phone: CUSTOMER, message: 'Your table is ready.' };
+  },
+};
+
+/**
+ * Write routes without a JSON body schema, and why. `ignoresBody`: the route reads no
+ * body at all, so a malformed one is ignored.
+ */
+const WITHOUT_JSON_BODY: Record<string, { ignoresBody: boolean; why: string }> = {
+  'POST /automate/conversations/:uuid/enable-ai': { ignoresBody: true, why: 'takes no parameters (decisions: AI on / off)' },
+  'POST /automate/conversations/:uuid/disable-ai': { ignoresBody: true, why: 'takes no parameters (decisions: AI on / off)' },
+  'POST /assistants/:assistantId/disable-conversation-ended-webhook': { ignoresBody: true, why: 'takes no body (spec: Conversation-ended webhook switches)' },
+  'POST /__sim/scenario': {
+    ignoresBody: false,
+    why: 'reads YAML or JSON text itself; a syntax error is a 422 naming its line (scenario-control.test.ts)',
+  },
+};
+
+/** The body-level failures in each route family's shape (ARCHITECTURE §2 Errors). */
+const FAMILY_SHAPES: Record<string, (text: string) => Body> = {
+  management: (text) => ({ message: text }),
+  control: (text) => ({ message: text }),
+  chat: (text) => ({ status: false, error: text }),
+  messaging: (text) => ({ success: false, error: text, error_code: 'VALIDATION_ERROR' }),
+};
+
+const nameOf = (route: Route) => `${route.method} ${route.path}`;
+const cases = (routes: Route[]) => routes.map((route) => [nameOf(route), route] as const);
+const fill = (path: string, value: string) => path.replace(/:[A-Za-z_]+/g, encodeURIComponent(value));
+/** Everything the simulator holds (tables, clock and queue, random state, scripts, webhooks). */
+const state = (api: Api) => JSON.stringify(api.sim.snapshot());
+
+const BEARER = ROUTES.filter((r) => r.auth === 'bearer');
+const BEARER_WITH_ID = BEARER.filter((r) => r.path.includes('/:'));
+const BEARER_WITH_BODY = BEARER.filter((r) => r.body !== undefined);
+const JSON_BODY = ROUTES.filter((r) => r.body !== undefined);
+const WRITES_WITHOUT_BODY = ROUTES.filter((r) => r.body === undefined && WRITE_METHODS.includes(r.method));
+
+function idRoute(route: Route) {
+  const entry = ID_ROUTES[nameOf(route)];
+  if (!entry) throw new Error(`${nameOf(route)} has an id in its path: add it to ID_ROUTES in test/contract/routes.test.ts`);
+  return entry;
+}
+
+async function validBody(route: Route, r: Records): Promise<Body | undefined> {
+  if (route.body === undefined) return undefined;
+  const make = VALID_BODIES[nameOf(route)];
+  if (!make) throw new Error(`${nameOf(route)} takes a body: add a valid one to VALID_BODIES in test/contract/routes.test.ts`);
+  return make(r);
+}
+
+/** The route's path naming a record of `r`'s account where it takes an id (else `1`). */
+async function pathOf(route: Route, r: Records): Promise<string> {
+  const entry = ID_ROUTES[nameOf(route)];
+  return fill(route.path, entry ? (await entry.names(r))[0]! : '1');
+}
+
+function familyShape(route: Route): (text: string) => Body {
+  const shape = FAMILY_SHAPES[route.family];
+  if (!shape) throw new Error(`route family ${route.family} has no error shape in FAMILY_SHAPES`);
+  return shape;
+}
+
+function expectAnswer(res: ApiResponse, status: number, body: unknown) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.body).toStrictEqual(body);
+}
+
+describe('the route tables cover the route table', () => {
+  it('serves authenticated routes, id routes and body routes', () => {
+    expect(BEARER.length).toBeGreaterThan(0);
+    expect(BEARER_WITH_ID.length).toBeGreaterThan(0);
+    expect(JSON_BODY.length).toBeGreaterThan(0);
+  });
+
+  it('knows the not-found answer and a record of every authenticated route with an id in its path', () => {
+    expect(BEARER_WITH_ID.map(nameOf).filter((n) => !(n in ID_ROUTES))).toEqual([]);
+    expect(Object.keys(ID_ROUTES).filter((n) => !BEARER_WITH_ID.map(nameOf).includes(n))).toEqual([]);
+  });
+
+  it('knows a valid body of every authenticated route that takes one', () => {
+    expect(BEARER_WITH_BODY.map(nameOf).filter((n) => !(n in VALID_BODIES))).toEqual([]);
+    expect(Object.keys(VALID_BODIES).filter((n) => !BEARER_WITH_BODY.map(nameOf).includes(n))).toEqual([]);
+  });
+
+  it('knows why every write route without a body schema reads no JSON', () => {
+    expect(WRITES_WITHOUT_BODY.map(nameOf).filter((n) => !(n in WITHOUT_JSON_BODY))).toEqual([]);
+    expect(Object.keys(WITHOUT_JSON_BODY).filter((n) => !WRITES_WITHOUT_BODY.map(nameOf).includes(n))).toEqual([]);
+  });
+
+  it('knows the error shape of every route family', () => {
+    expect([...new Set(ROUTES.map((r) => r.family))].filter((f) => !(f in FAMILY_SHAPES))).toEqual([]);
+  });
+});
+
+contract('every authenticated route: 401', (api) => {
+  const credentials = BEARER.flatMap((route) =>
+    [['without a key', null], ['to an unknown key', UNKNOWN_KEY]].map(([label, key]) => [nameOf(route), label, key, route] as const),
+  );
+
+  // Each route is asked twice where it takes a body: with an empty body and no query (the
+  // 401 comes before validation), then with the request the account's key gets served
+  // (a valid body, a real record in the path): the 401 still changes nothing.
+  it.each(credentials)('%s answers 401 %s, before validating anything, and changes nothing', async (_name, _label, key, route) => {
+    const own = new Records(api(), KEY, 1);
+    const path = await pathOf(route, own);
+    const bodies = route.body === undefined ? [undefined] : [{}, await validBody(route, own)];
+    for (const body of bodies) {
+      const before = state(api());
+      expectAnswer(await api().call(route.method, path, body, { key }), 401, UNAUTHENTICATED);
+      expect(state(api()), JSON.stringify(body)).toBe(before);
+    }
+  });
+
+  it.each(cases(BEARER_WITH_BODY))('%s accepts its body from VALID_BODIES with the key', async (_name, route) => {
+    const own = new Records(api(), KEY, 1);
+    const path = await pathOf(route, own);
+    const res = await api().call(route.method, path, await validBody(route, own));
+    expect([200, 201], res.text).toContain(res.status);
+  });
+});
+
+contract('every authenticated route with an id: 404', (api) => {
+  const nothing = BEARER_WITH_ID.flatMap((route) => IDS_OF_NOTHING.map((id) => [nameOf(route), id, route] as const));
+
+  it.each(nothing)('%s answers the id %s with its not-found 404 and changes nothing', async (_name, id, route) => {
+    const { missing, names } = idRoute(route);
+    // The caller has a record of the kind, so "not found" is not merely "nothing there".
+    const own = new Records(api(), KEY, 1);
+    await names(own);
+    const body = await validBody(route, own);
+    const before = state(api());
+    expectAnswer(await api().call(route.method, fill(route.path, id), body), 404, missing);
+    expect(state(api())).toBe(before);
+  });
+
+  it.each(cases(BEARER_WITH_ID))("%s answers another account's record with its not-found 404, changes nothing, and serves the owner", async (_name, route) => {
+    const { missing, names } = idRoute(route);
+    // The caller has a record of the same kind, so the foreign one is not the only candidate.
+    const own = new Records(api(), KEY, 1);
+    await names(own);
+    api().sim.control.accounts.create({ api_key: OTHER_KEY });
+    const theirs = new Records(api(), OTHER_KEY, 2);
+    const foreign = await names(theirs);
+    const body = await validBody(route, own);
+    for (const value of foreign) {
+      const before = state(api());
+      expectAnswer(await api().call(route.method, fill(route.path, value), body), 404, missing);
+      expect(state(api()), `${route.method} ${fill(route.path, value)}`).toBe(before);
+    }
+    // The record is real: its owner gets the same request served.
+    const served = await api().call(route.method, fill(route.path, foreign[0]!), await validBody(route, theirs), { key: OTHER_KEY });
+    expect([200, 201], served.text).toContain(served.status);
+  });
+});
+
+contract('every route with a JSON body: 400', (api) => {
+  const keyFor = (route: Route) => (route.auth === 'bearer' || route.auth === 'optional' ? KEY : null);
+
+  it.each(cases(JSON_BODY))('%s answers malformed JSON with 400 in its family shape and changes nothing', async (_name, route) => {
+    const before = state(api());
+    const res = await api().call(route.method, fill(route.path, '1'), undefined, { raw: '{"name":', key: keyFor(route) });
+    expectAnswer(res, 400, familyShape(route)('Malformed JSON in request body.'));
+    expect(state(api())).toBe(before);
+  });
+
+  it.each(cases(JSON_BODY))('%s answers a JSON body that is not an object with 400 in its family shape', async (_name, route) => {
+    for (const raw of ['[{"name":"x"}]', '"text"', 'null', '42']) {
+      const before = state(api());
+      const res = await api().call(route.method, fill(route.path, '1'), undefined, { raw, key: keyFor(route) });
+      expectAnswer(res, 400, familyShape(route)('The request body must be a JSON object.'));
+      expect(state(api())).toBe(before);
+    }
+  });
+
+  const ignoring = WRITES_WITHOUT_BODY.filter((r) => WITHOUT_JSON_BODY[nameOf(r)]?.ignoresBody);
+  it.each(cases(ignoring))('%s reads no body: a malformed one is answered as no body', async (_name, route) => {
+    const own = new Records(api(), KEY, 1);
+    const path = await pathOf(route, own);
+    const withBody = await api().call(route.method, path, undefined, { raw: '{"name":', key: keyFor(route) });
+    const without = await api().call(route.method, path, undefined, { key: keyFor(route) });
+    expect([200, 201], withBody.text).toContain(withBody.status);
+    expect({ status: withBody.status, body: withBody.body }).toStrictEqual({ status: without.status, body: without.body });
+  });
+});
