@@ -41,6 +41,7 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
       query: req.query as SimRequest['query'],
       headers: req.headers,
       body: typeof req.body === 'string' ? req.body : null,
+      url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
     };
     const response = await sim.handle(simRequest);
     res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));

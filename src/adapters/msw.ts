@@ -38,6 +38,7 @@ export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[
           method: request.method,
           path: url.pathname.slice(prefix.length) || '/',
           query: foldQuery(url.searchParams),
+          url: request.url,
           headers: Object.fromEntries(request.headers),
           body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
         };

@@ -51,6 +51,11 @@ export function shapeE(status: number, error: string): SimError {
   return new SimError(status, { status: false, error });
 }
 
+/** Shape R `{message: "Too Many Attempts.", retry_after}` with a `Retry-After` header carrying the same seconds (live-platform Rule 3). */
+export function shapeR(retryAfter: number): SimError {
+  return new SimError(429, { message: 'Too Many Attempts.', retry_after: retryAfter }, { 'retry-after': String(retryAfter) });
+}
+
 /** Which shape a route family answers its generic failures in (malformed JSON, validation). */
 export type RouteFamily = 'management' | 'chat' | 'messaging' | 'control';
 

@@ -17,6 +17,12 @@ export interface SimRequest {
   headers?: Record<string, string | string[] | undefined>;
   /** The raw body text; JSON is parsed by the router. */
   body?: string | null;
+  /**
+   * The request URL as received (scheme, host, port, the full path with any base path),
+   * for answers that link to themselves (live paginator, cursor `path`). Adapters set it;
+   * without it those links are the relative `path`.
+   */
+  url?: string;
 }
 
 /** A response: `body` is JSON data, serialised by the adapter. */
@@ -47,6 +53,8 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   query?: z.ZodType<Q>;
   /** The documented failure a forced fault produces (else 500 "Server Error."). */
   failure?: () => SimError;
+  /** Runs after authentication and before the body is read (a rate limit checked before validation). */
+  guard?(ctx: C, request: SimRequest): void;
   handle(args: RouteArgs<C, B, Q>): SimResponse | Promise<SimResponse>;
 }
 
@@ -60,9 +68,29 @@ export function defineRoute<C, B = unknown, Q = unknown>(def: RouteDef<C, B, Q>)
   return def as unknown as RouteDef<C>;
 }
 
+/**
+ * The same operation under another method and path (the live platform's spellings):
+ * same schemas, checks, answers and fault failure; only the route table entry differs.
+ * @example alias(createCampaignRoute, 'POST', '/user/campaigns')
+ */
+export function alias<C>(route: RouteDef<C>, method: HttpMethod, path: string): RouteDef<C> {
+  return { ...route, method, path };
+}
+
 /** A 200 (or `status`) answer. */
 export function ok(body: unknown, status = 200, headers?: Record<string, string>): SimResponse {
   return headers ? { status, body, headers } : { status, body };
+}
+
+/**
+ * The request URL as received without its query (live-platform D.1 `path`), else the
+ * request's path when no adapter gave the URL.
+ * @example selfPath({ method: 'GET', path: '/user/calls', url: 'http://127.0.0.1:4010/api/user/calls?page=2' }) // 'http://127.0.0.1:4010/api/user/calls'
+ */
+export function selfPath(request: SimRequest): string {
+  const full = request.url ?? request.path;
+  const at = full.search(/[?#]/);
+  return at < 0 ? full : full.slice(0, at);
 }
 
 /** A header value, case-insensitively. */
@@ -188,6 +216,7 @@ export class Router<C> {
     }
     try {
       const ctx = context ? context(route) : this.hooks.context!(request, route);
+      route.guard?.(ctx, request);
       const body = route.body ? parseInput(route.body, parseBody(route as RouteDef<unknown>, request.body), route.family) : undefined;
       const query = route.query ? parseInput(route.query, request.query ?? {}, route.family) : undefined;
       this.hooks.beforeHandle?.(route, request, ctx);

@@ -42,3 +42,59 @@ export function paginate<T, R>(items: readonly T[], page: number, perPage: numbe
     last_page: Math.max(1, Math.ceil(items.length / perPage)),
   };
 }
+
+/** The cursor paginator's shape (live-platform A.2). */
+export interface CursorPage<T> {
+  data: T[];
+  path: string;
+  per_page: number;
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}
+
+/** A Laravel cursor: base64url, no padding, of `{"id":<id>,"_pointsToNextItems":<forward>}`. */
+export function encodeCursor(id: number, forward: boolean): string {
+  return Buffer.from(JSON.stringify({ id, _pointsToNextItems: forward })).toString('base64url');
+}
+
+/** The id and direction of a cursor; `undefined` when it cannot be read (then it counts as no cursor, as in Laravel). */
+export function decodeCursor(cursor: string): { id: number; forward: boolean } | undefined {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { id?: unknown; _pointsToNextItems?: unknown };
+    if (typeof parsed?.id !== 'number' || !Number.isSafeInteger(parsed.id) || typeof parsed._pointsToNextItems !== 'boolean') return undefined;
+    return { id: parsed.id, forward: parsed._pointsToNextItems };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One cursor page of `items` (already filtered, in ascending id order): a forward cursor
+ * gives the `perPage` items after its id, a backward one the `perPage` items before it,
+ * still ascending (live-platform A.2).
+ * @example cursorPaginate(rows, undefined, 15, '/user/conversations', serialise)
+ */
+export function cursorPaginate<T extends { id: number }, R>(items: readonly T[], cursor: string | undefined, perPage: number, path: string, serialise: (item: T) => R): CursorPage<R> {
+  const at = cursor === undefined ? undefined : decodeCursor(cursor);
+  let start = 0;
+  let end = Math.min(items.length, perPage);
+  if (at?.forward) {
+    start = items.findIndex((item) => item.id > at.id);
+    if (start < 0) start = items.length;
+    end = Math.min(items.length, start + perPage);
+  } else if (at) {
+    end = items.findIndex((item) => item.id >= at.id);
+    if (end < 0) end = items.length;
+    start = Math.max(0, end - perPage);
+  }
+  const page = items.slice(start, end);
+  const first = page[0];
+  const last = page[page.length - 1];
+  return {
+    data: page.map(serialise),
+    path,
+    per_page: perPage,
+    next_cursor: last && end < items.length ? encodeCursor(last.id, true) : null,
+    prev_cursor: first && at && start > 0 ? encodeCursor(first.id, false) : null,
+  };
+}

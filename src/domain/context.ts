@@ -115,8 +115,8 @@ export interface AccountCtx {
   emit(type: string, data: Record<string, unknown>): void;
   /** Takes `micros` from the account's balance. */
   chargeAccount(micros: number): void;
-  /** Keeps the times of the last accepted messaging sends (rate limit). */
-  setRecentSends(times: number[]): void;
+  /** Keeps the times of a rate limit's last accepted requests on the account (core/rate-limit). */
+  setRecent(field: 'recent_sends' | 'recent_replies', times: number[]): void;
   /** The scripted reply of an assistant to a customer message (ARCHITECTURE §4 Scripted replies). */
   replyTo(assistant: { id: number; uuid: string }, message: string, variables: Record<string, unknown>): ScriptedReply;
 }
@@ -162,6 +162,6 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     nextOutcome: (dial) => outcomes.next(dial),
     emit: (type, data) => events.emit(type, clock.now(), { account_id: account.id, ...data }),
     chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
-    setRecentSends: (times) => void db.accounts.update(account.id, { recent_sends: times }),
+    setRecent: (field, times) => void db.accounts.update(account.id, { [field]: times }),
   };
 }

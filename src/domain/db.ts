@@ -46,7 +46,8 @@ export class Database {
     .index('account', (c) => c.account_id)
     .index('uuid', (c) => c.uuid)
     .index('assistant', (c) => c.assistant_id)
-    .index('channel', (c) => (c.sender_id === null ? null : `${c.sender_id}:${c.customer_phone}`));
+    .index('channel', (c) => (c.sender_id === null ? null : `${c.sender_id}:${c.customer_phone}`))
+    .index('external', (c) => (c.external_identifier == null ? null : `${c.assistant_id}:${c.external_identifier}`));
   readonly messages = new Table<ChatMessage>('messages').index('account', (m) => m.account_id).index('conversation', (m) => m.conversation_id);
   readonly senders = new Table<Sender>('msgapp_senders').index('account', (s) => s.account_id);
   readonly templates = new Table<Template>('msgapp_templates').index('account', (t) => t.account_id).index('sender', (t) => t.sender_id);

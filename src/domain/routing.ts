@@ -18,6 +18,8 @@ interface UserRouteDef<B, Q> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   failure?: () => SimError;
+  /** Runs in the caller's account before the body is read (rate limits checked before validation). */
+  guard?(ctx: AccountCtx): void;
   handle(args: RouteArgs<AccountCtx, B, Q>): ReturnType<RouteDef<AccountCtx>['handle']>;
 }
 
@@ -26,10 +28,12 @@ interface UserRouteDef<B, Q> {
  * @example userRoute({ method: 'GET', path: '/user/me', handle: ({ ctx }) => ok(serialiseMe(ctx.account)) })
  */
 export function userRoute<B = unknown, Q = unknown>(def: UserRouteDef<B, Q>): RouteDef<RouteCtx> {
+  const { guard, ...rest } = def;
   return defineRoute<RouteCtx, B, Q>({
-    ...def,
+    ...rest,
     family: def.family ?? 'management',
     auth: 'bearer',
+    ...(guard && { guard: (ctx: RouteCtx) => guard(ctx.account!) }),
     handle: (args) => def.handle({ ...args, ctx: args.ctx.account! }),
   });
 }

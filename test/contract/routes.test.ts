@@ -124,6 +124,9 @@ const ID_ROUTES: Record<string, { missing: Body; names: (r: Records) => Promise<
     },
   },
   'PUT /user/leads/:id': { missing: LEAD_NOT_FOUND, names: async (r) => byId(await r.lead()) },
+  'PUT /leads/:id': { missing: LEAD_NOT_FOUND, names: async (r) => byId(await r.lead()) },
+  'PATCH /user/leads/:id': { missing: LEAD_NOT_FOUND, names: async (r) => byId(await r.lead()) },
+  'PUT /user/phone-numbers/:id': { missing: { error: 'Phone number not found.' }, names: async (r) => byId(await r.phoneNumber()) },
   'DELETE /user/leads/:id': { missing: LEAD_NOT_FOUND, names: async (r) => byId(await r.lead()) },
   'GET /user/calls/:id': { missing: CALL_NOT_FOUND, names: async (r) => byId(await r.call()) },
   'DELETE /user/calls/:call': { missing: CALL_NOT_FOUND, names: async (r) => byId(await r.call()) },
@@ -132,6 +135,10 @@ const ID_ROUTES: Record<string, { missing: Body; names: (r: Records) => Promise<
   'POST /assistants/:assistantId/enable-conversation-ended-webhook': { missing: ASSISTANT_NOT_FOUND, names: assistantByIdOrUuid },
   'POST /assistants/:assistantId/disable-conversation-ended-webhook': { missing: ASSISTANT_NOT_FOUND, names: assistantByIdOrUuid },
   'GET /user/msgapp/senders/:id/templates': {
+    missing: { success: false, error: 'Sender not found or does not belong to you.', error_code: 'SENDER_NOT_FOUND' },
+    names: async (r) => byId(await r.sender()),
+  },
+  'GET /user/whatsapp/senders/:id/templates': {
     missing: { success: false, error: 'Sender not found or does not belong to you.', error_code: 'SENDER_NOT_FOUND' },
     names: async (r) => byId(await r.sender()),
   },
@@ -146,16 +153,33 @@ const VALID_BODIES: Record<string, (r: Records) => Promise<Body>> = {
   'PUT /user/assistant/:id': async () => ({ name: 'Renamed Assistant' }),
   'POST /user/phone-numbers/purchase': async (r) => ({ phone_number: (await search(r.api, {}, r.key))[0]!.phone_number }),
   'POST /user/campaign': async (r) => ({ name: 'Autumn Outreach', assistant_id: (await r.assistant()).id }),
+  'POST /user/campaigns': async (r) => ({ name: 'Winter Outreach', assistant_id: (await r.assistant()).id }),
   'POST /user/campaigns/update-status': async (r) => {
     await r.lead();
     return { campaign_id: await r.campaign(), action: 'start' };
   },
   'POST /user/lead': async (r) => ({ campaign_id: await r.campaign(), phone_number: '+14155550124' }),
   'PUT /user/leads/:id': async () => ({ status: 'completed' }),
+  'PUT /leads/:id': async () => ({ status: 'completed' }),
+  'PATCH /user/leads/:id': async () => ({ status: 'completed' }),
+  'PUT /user/phone-numbers/:id': async () => ({ nickname: 'Front desk' }),
+  'POST /user/assistants/enable-inbound-webhook': async (r) => ({ assistant_id: (await r.assistant()).id, webhook_url: 'https://hooks.example.test/inbound' }),
+  'POST /user/assistants/disable-inbound-webhook': async (r) => ({ assistant_id: (await r.assistant()).uuid }),
+  'POST /user/assistants/enable-webhook': async (r) => ({ assistant_id: (await r.assistant()).id, webhook_url: 'https://hooks.example.test/calls' }),
+  'POST /user/assistants/disable-webhook': async (r) => ({ assistant_id: String((await r.assistant()).id) }),
+  'POST /user/assistants/enable-conversation-ended-webhook': async (r) => ({ assistant_id: (await r.assistant()).uuid, webhook_url: 'https://hooks.example.test/on' }),
+  'POST /user/assistants/disable-conversation-ended-webhook': async (r) => ({ assistant_id: (await r.assistant()).id }),
+  'POST /user/ai/generate-reply': async (r) => ({ assistant_id: (await r.assistant()).id, customer_identifier: 'crm-42', message: 'Hello?' }),
+  'POST /ai/generate-reply': async (r) => ({ assistant_id: (await r.assistant()).id, customer_identifier: 'crm-43', message: 'Hello?' }),
   'POST /user/make_call': async (r) => ({ assistant_id: (await r.assistant()).id, phone_number: CUSTOMER }),
   'POST /assistants/:assistantId/enable-conversation-ended-webhook': async () => ({ webhook_url: 'https://hooks.example.test/switched-on' }),
   'POST /user/msgapp/send': async (r) => ({ sender_id: await r.sender(), template_id: await r.template(), recipient_phone: CUSTOMER }),
   'POST /user/msgapp/send-freeform': async (r) => {
+    await r.openSession();
+    return { sender_id: await r.sender(), recipient_phone: CUSTOMER, message: 'Your table is ready.' };
+  },
+  'POST /user/whatsapp/send': async (r) => ({ sender_id: await r.sender(), template_id: await r.template(), recipient_phone: CUSTOMER }),
+  'POST /user/whatsapp/send-freeform': async (r) => {
     await r.openSession();
     return { sender_id: await r.sender(), recipient_phone: CUSTOMER, message: 'Your table is ready.' };
   },

@@ -42,6 +42,8 @@ export interface Account {
   rates: Rates;
   /** When the last accepted messaging sends happened (the rate limit's sliding window). */
   recent_sends: number[];
+  /** When the last accepted AI reply generations happened (live-platform B.1); absent in older snapshots. */
+  recent_replies?: number[];
   created_at: number;
 }
 

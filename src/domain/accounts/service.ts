@@ -50,6 +50,7 @@ export function createAccount(state: SimState, input: AccountInput): Account {
     plan: { ...DEFAULT_PLAN, ...input.plan },
     rates: ratesOf(input.rates, DEFAULT_RATES),
     recent_sends: [],
+    recent_replies: [],
     created_at: state.clock.now(),
   });
   const ctx = accountCtx(account, state);

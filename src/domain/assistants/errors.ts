@@ -18,6 +18,10 @@ export const ASSISTANT_MESSAGES = {
   callerIdInbound: 'The selected phone number is a caller ID number and cannot receive inbound calls.',
   numberTaken: 'The selected phone number is already assigned to another inbound assistant.',
   webhookUrlRequired: 'The webhook url field is required when is webhook active is true.',
+  // live-platform B: the webhook switches answer the same text on both wires.
+  webhookEnabled: 'Webhook enabled successfully',
+  webhookDisabled: 'Webhook disabled successfully',
+  inboundWebhookDisabled: 'Inbound webhook disabled successfully',
 } as const;
 
 export const assistantErrors = {

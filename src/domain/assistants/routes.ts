@@ -6,12 +6,14 @@ import { userRoute } from '../routing.js';
 import { ASSISTANT_MESSAGES, assistantErrors } from './errors.js';
 import {
   AssistantListQuery,
+  AssistantSwitchBody,
+  AssistantWebhookBody,
   CreateAssistantBody,
   UpdateAssistantBody,
   serialiseAssistant,
   serialiseAssistantSummary,
 } from './schema.js';
-import { createAssistant, deleteAssistant, findAssistant, listAssistants, listOutboundAssistants, updateAssistant } from './service.js';
+import { createAssistant, deleteAssistant, findAssistant, listAssistants, listOutboundAssistants, setInboundWebhook, setPostCallWebhook, updateAssistant } from './service.js';
 
 export const assistantRoutes = [
   userRoute({
@@ -37,5 +39,26 @@ export const assistantRoutes = [
   userRoute({
     method: 'GET', path: '/user/assistants/outbound',
     handle: ({ ctx }) => ok(listOutboundAssistants(ctx).map(serialiseAssistant)),
+  }),
+  // live-platform B: the bare list of read records, and the webhook switches that name their assistant in the body.
+  userRoute({
+    method: 'GET', path: '/user/assistants',
+    handle: ({ ctx }) => ok(listAssistants(ctx).map(serialiseAssistant)),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/assistants/enable-inbound-webhook', body: AssistantWebhookBody,
+    handle: ({ ctx, body }) => (setInboundWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: ASSISTANT_MESSAGES.webhookEnabled, data: [] })),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/assistants/disable-inbound-webhook', body: AssistantSwitchBody,
+    handle: ({ ctx, body }) => (setInboundWebhook(ctx, body.assistant_id, null), ok({ message: ASSISTANT_MESSAGES.inboundWebhookDisabled, data: [] })),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/assistants/enable-webhook', body: AssistantWebhookBody,
+    handle: ({ ctx, body }) => (setPostCallWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: ASSISTANT_MESSAGES.webhookEnabled, data: [] })),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/assistants/disable-webhook', body: AssistantSwitchBody,
+    handle: ({ ctx, body }) => (setPostCallWebhook(ctx, body.assistant_id, null), ok({ message: ASSISTANT_MESSAGES.webhookDisabled, data: [] })),
   }),
 ];

@@ -298,11 +298,29 @@ export interface Assistant extends AssistantSettings {
   account_id: number;
   uuid: string;
   status: AssistantStatus;
+  /** live-platform B: set by the inbound webhook switches; shown on the live wire only. */
+  inbound_webhook_url: string | null;
   created_at: number;
   updated_at: number;
 }
 
 export const AssistantListQuery = pageQuery(10);
+
+const ASSISTANT_REF_RULE = 'The :attribute must be an assistant id or uuid.';
+
+/**
+ * An assistant named in a body (live-platform A.1): its integer id or its uuid; a digit
+ * string counts as the integer id, as in the path form of the switch routes.
+ */
+export const AssistantRef = z.preprocess(
+  (v) => (typeof v === 'number' && Number.isInteger(v) ? String(v) : v),
+  z.string({ error: (issue) => (issue.input === undefined ? undefined : ASSISTANT_REF_RULE) }).min(1).max(255),
+);
+
+/** The body of a switch that names its assistant (live-platform A.1, B). */
+export const AssistantSwitchBody = z.object({ assistant_id: AssistantRef });
+/** The body of a switch that also sets a webhook URL. */
+export const AssistantWebhookBody = AssistantSwitchBody.extend({ webhook_url: url() });
 
 /** The record returned by create and update (spec: Assistant record as returned by create and update). */
 export function serialiseAssistantSummary(a: Assistant) {
@@ -311,7 +329,7 @@ export function serialiseAssistantSummary(a: Assistant) {
 
 /** The read record (decisions: Assistant read record): every stored field plus id, uuid, status and timestamps. */
 export function serialiseAssistant(a: Assistant) {
-  const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, ...settings } = a;
+  const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, inbound_webhook_url: _inbound, ...settings } = a;
   return {
     id,
     uuid,

@@ -166,7 +166,7 @@ export function createAssistant(ctx: AccountCtx, input: Provided): Assistant {
   const settings = applyInput(ctx, base, input);
   checkSettings(ctx, settings, input);
   const now = ctx.now();
-  return ctx.assistants.insert({ ...finish(settings), uuid: ctx.random.uuid(), status: 'inactive', created_at: now, updated_at: now });
+  return ctx.assistants.insert({ ...finish(settings), uuid: ctx.random.uuid(), status: 'inactive', inbound_webhook_url: null, created_at: now, updated_at: now });
 }
 
 /**
@@ -206,3 +206,30 @@ export function listOutboundAssistants(ctx: AccountCtx): Assistant[] {
   return ctx.assistants.list().filter((a) => a.type === 'outbound');
 }
 
+
+/**
+ * The assistant a switch route names: the integer id (digits) or the uuid (decisions:
+ * Switch routes' {assistantId}; live-platform A.1); 404 shape A when missing or foreign.
+ */
+export function findAssistantByRef(ctx: AccountCtx, ref: string): Assistant {
+  const assistant = assistantByRef(ctx, ref);
+  if (!assistant) throw assistantErrors.notFound();
+  return assistant;
+}
+
+/** The account's assistant of an integer id (digits) or a uuid, if any. */
+export function assistantByRef(ctx: AccountCtx, ref: string): Assistant | undefined {
+  return /^\d{1,15}$/.test(ref) ? ctx.assistants.get(Number(ref)) : ctx.assistants.first('uuid', ref);
+}
+
+/** Sets or clears the inbound webhook URL (live-platform B). No delivery goes to it: its payload is undocumented. */
+export function setInboundWebhook(ctx: AccountCtx, ref: string, url: string | null): Assistant {
+  const assistant = findAssistantByRef(ctx, ref);
+  return ctx.assistants.update(assistant.id, { inbound_webhook_url: url, updated_at: ctx.now() });
+}
+
+/** Turns the post-call webhook on to `url`, or off with null (live-platform B: enable-webhook, disable-webhook). */
+export function setPostCallWebhook(ctx: AccountCtx, ref: string, url: string | null): Assistant {
+  const assistant = findAssistantByRef(ctx, ref);
+  return ctx.assistants.update(assistant.id, { is_webhook_active: url !== null, webhook_url: url, updated_at: ctx.now() });
+}

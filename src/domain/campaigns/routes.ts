@@ -1,15 +1,19 @@
 /** Campaign operations (spec: Endpoints > Campaigns; decisions: List campaigns, Delete campaign). */
-import { ok } from '../../core/http.js';
+import { alias, ok } from '../../core/http.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
 import { CreateCampaignBody, UpdateStatusBody, serialiseCampaign, serialiseStatusChange } from './schema.js';
 import { CAMPAIGN_MESSAGES, createCampaign, deleteCampaign, listCampaigns, startCampaign, stopCampaign } from './service.js';
 
+const create = userRoute({
+  method: 'POST', path: '/user/campaign', body: CreateCampaignBody,
+  handle: ({ ctx, body }) => ok({ message: CAMPAIGN_MESSAGES.created, data: serialiseCampaign(createCampaign(ctx, body)) }, 201),
+});
+
 export const campaignRoutes = [
-  userRoute({
-    method: 'POST', path: '/user/campaign', body: CreateCampaignBody,
-    handle: ({ ctx, body }) => ok({ message: CAMPAIGN_MESSAGES.created, data: serialiseCampaign(createCampaign(ctx, body)) }, 201),
-  }),
+  create,
+  // live-platform A: the plural spelling of create.
+  alias(create, 'POST', '/user/campaigns'),
   userRoute({
     method: 'GET', path: '/user/campaigns',
     handle: ({ ctx }) => ok(listCampaigns(ctx).map(serialiseCampaign)),

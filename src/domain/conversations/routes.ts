@@ -2,20 +2,23 @@
  * Conversation operations (spec: Conversations; Conversation-ended webhook switches;
  * decisions: Create/Get conversation, AI on / off, Chat message endpoint credentials).
  */
-import { defineRoute, ok } from '../../core/http.js';
-import { paginate } from '../../core/pagination.js';
+import { alias, defineRoute, ok, selfPath } from '../../core/http.js';
+import { cursorPaginate, paginate } from '../../core/pagination.js';
 import { userRoute, type RouteCtx } from '../routing.js';
 import {
   ConversationListQuery,
   CreateConversationBody,
   EnableEndedWebhookBody,
+  GenerateReplyBody,
   SendMessageBody,
   serialiseConversation,
   type Conversation,
 } from './schema.js';
 import {
   CONVERSATION_MESSAGES,
+  checkReplyRate,
   disableEndedWebhook,
+  generateReply,
   enableEndedWebhook,
   listConversations,
   postMessage,
@@ -24,12 +27,21 @@ import {
   startConversation,
 } from './service.js';
 import type { AccountCtx } from '../context.js';
+import { AssistantSwitchBody, AssistantWebhookBody } from '../assistants/schema.js';
 
 function conversationView(ctx: AccountCtx) {
   return (c: Conversation) => serialiseConversation(c, c.assistant_id === null ? undefined : ctx.assistants.get(c.assistant_id));
 }
 
+const generateReplyRoute = userRoute({
+  method: 'POST', path: '/user/ai/generate-reply', body: GenerateReplyBody, guard: checkReplyRate,
+  handle: ({ ctx, body }) => ok(generateReply(ctx, body)),
+});
+
 export const conversationRoutes = [
+  // live-platform B.1: both spellings share one operation and one rate-limit bucket.
+  generateReplyRoute,
+  alias(generateReplyRoute, 'POST', '/ai/generate-reply'),
   defineRoute<RouteCtx, { assistant_id: string; type: 'widget' | 'test' | 'api'; variables?: Record<string, unknown> }>({
     method: 'POST', path: '/conversations', family: 'chat', auth: 'none', body: CreateConversationBody,
     handle: ({ ctx, body }) => ok(startConversation(ctx.state, body)),
@@ -44,7 +56,11 @@ export const conversationRoutes = [
   }),
   userRoute({
     method: 'GET', path: '/user/conversations', query: ConversationListQuery,
-    handle: ({ ctx, query }) => ok(paginate(listConversations(ctx, query), query.page, query.per_page, conversationView(ctx))),
+    // live-platform A.2: a `cursor` parameter, even an empty one, asks for the cursor form.
+    handle: ({ ctx, query, request }) =>
+      ok(query.cursor === undefined
+        ? paginate(listConversations(ctx, query), query.page, query.per_page, conversationView(ctx))
+        : cursorPaginate(listConversations(ctx, query), query.cursor, query.per_page, selfPath(request), conversationView(ctx))),
   }),
   userRoute({
     method: 'POST', path: '/automate/conversations/:uuid/enable-ai', family: 'chat',
@@ -61,5 +77,14 @@ export const conversationRoutes = [
   userRoute({
     method: 'POST', path: '/assistants/:assistantId/disable-conversation-ended-webhook',
     handle: ({ ctx, params }) => (disableEndedWebhook(ctx, params.assistantId!), ok({ message: CONVERSATION_MESSAGES.webhookDisabled, data: [] })),
+  }),
+  // live-platform A.1: the same switches with the assistant id in the body.
+  userRoute({
+    method: 'POST', path: '/user/assistants/enable-conversation-ended-webhook', body: AssistantWebhookBody,
+    handle: ({ ctx, body }) => (enableEndedWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: CONVERSATION_MESSAGES.webhookEnabled, data: [] })),
+  }),
+  userRoute({
+    method: 'POST', path: '/user/assistants/disable-conversation-ended-webhook', body: AssistantSwitchBody,
+    handle: ({ ctx, body }) => (disableEndedWebhook(ctx, body.assistant_id), ok({ message: CONVERSATION_MESSAGES.webhookDisabled, data: [] })),
   }),
 ];

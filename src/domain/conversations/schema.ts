@@ -1,10 +1,11 @@
 /** Chat conversations (spec: Conversation; Conversations endpoints; decisions: Create/Get conversation, AI on / off). */
 import { z } from 'zod';
 import type { FunctionCall } from '../../engine/replies.js';
+import { AssistantRef } from '../assistants/schema.js';
 import { pageQuery } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
 import { formatSqlUtc } from '../../core/time.js';
-import { RULE_MESSAGES, freeObject, int, oneOf, queryInt, url } from '../../core/validation.js';
+import { RULE_MESSAGES, freeObject, int, isPlainObject, oneOf, queryInt, url } from '../../core/validation.js';
 import { DATES_ORDER_ERROR, dateFilters, datesInOrder } from '../leads/schema.js';
 
 export const CONVERSATION_TYPES = ['test', 'widget', 'msgapp', 'api'] as const;
@@ -31,6 +32,8 @@ export interface Conversation {
   customer_phone: string | null;
   customer_name: string | null;
   sender_id: number | null;
+  /** The customer identifier of an AI reply generation conversation (live-platform B.1); absent in older snapshots. */
+  external_identifier?: string | null;
   /** How many times inactivity ended it. */
   ended_count: number;
   ended_at: number | null;
@@ -62,14 +65,37 @@ export const SendMessageBody = z.object({
     .max(CHAT_MESSAGE_MAX, { error: RULE_MESSAGES.maxString.replace(':max', String(CHAT_MESSAGE_MAX)) }),
 });
 
-export const ConversationListQuery = pageQuery(15)
-  .extend({
-    type: oneOf(CONVERSATION_TYPES).optional(),
-    assistant_id: queryInt().pipe(int()).optional(),
-    ...dateFilters,
-  })
-  .refine(datesInOrder, DATES_ORDER_ERROR);
+const exactText = () => z.string().max(255, { error: RULE_MESSAGES.maxString.replace(':max', '255') }).optional();
+
+/**
+ * The list's query (spec: List conversations; live-platform A.2): with a `cursor`
+ * parameter, even an empty one, the cursor form answers and `page` is ignored.
+ */
+export const ConversationListQuery = z.preprocess(
+  (q) => (isPlainObject(q) && q.cursor !== undefined ? { ...q, page: undefined } : q),
+  pageQuery(15)
+    .extend({
+      type: oneOf(CONVERSATION_TYPES).optional(),
+      assistant_id: queryInt().pipe(int()).optional(),
+      cursor: z.string().optional(),
+      customer_phone: exactText(),
+      external_identifier: exactText(),
+      whatsapp_sender_phone: exactText(),
+      msgapp_sender_phone: exactText(),
+      ...dateFilters,
+    })
+    .refine(datesInOrder, DATES_ORDER_ERROR),
+);
 export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
+
+/** `POST /user/ai/generate-reply` and `POST /ai/generate-reply` (live-platform B.1). */
+export const GenerateReplyBody = z.object({
+  assistant_id: AssistantRef,
+  customer_identifier: z.string().min(1).max(255, { error: RULE_MESSAGES.maxString.replace(':max', '255') }),
+  message: SendMessageBody.shape.message,
+  variables: freeObject().optional(),
+});
+export type GenerateReplyBody = z.infer<typeof GenerateReplyBody>;
 
 /** The enable switch's body (decisions: Conversation-ended switches: 422 when missing or not a URL). */
 export const EnableEndedWebhookBody = z.object({ webhook_url: url() });

@@ -3,15 +3,17 @@
  * decisions: Create conversation, Get conversation, AI on / off, Conversations,
  * Chat message endpoint credentials; ARCHITECTURE §4 Chat conversations).
  */
-import { shapeA, shapeE } from '../../core/errors.js';
+import { shapeD, shapeE, shapeR } from '../../core/errors.js';
+import { counted, retryAfter, type SlidingLimit } from '../../core/rate-limit.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
 import { fillTemplate } from '../../core/template.js';
 import type { Assistant } from '../assistants/schema.js';
+import { assistantByRef, findAssistantByRef } from '../assistants/service.js';
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
 import { dateWindow } from '../filters.js';
-import { serialiseMessage, type ChatMessage, type Conversation, type ConversationListQuery, type ConversationType, type FunctionCall } from './schema.js';
+import { serialiseMessage, type ChatMessage, type Conversation, type ConversationListQuery, type ConversationType, type FunctionCall, type GenerateReplyBody } from './schema.js';
 
 export const CONVERSATION_MESSAGES = {
   notFound: 'Conversation not found.',
@@ -19,13 +21,20 @@ export const CONVERSATION_MESSAGES = {
   insufficientBalance: 'Insufficient balance. Please top up your account to continue the conversation.',
   webhookEnabled: 'Conversation ended webhook enabled.',
   webhookDisabled: 'Conversation ended webhook disabled.',
+  replyAssistantNotFound: 'Assistant not found or does not belong to you',
+  replyInsufficientBalance: 'Insufficient balance. Please top up your account.',
 } as const;
+
+/** AI reply generation: 5 answered requests per 60 s of clock time per account, sliding (live-platform B.1). */
+export const REPLY_RATE_LIMIT: SlidingLimit = { max: 5, windowMs: 60_000 };
 
 export const conversationErrors = {
   notFound: () => shapeE(404, CONVERSATION_MESSAGES.notFound),
+  // live-platform B.1: AI reply generation answers its refusals in shape D.
+  replyAssistantNotFound: () => shapeD(404, CONVERSATION_MESSAGES.replyAssistantNotFound, 'ASSISTANT_NOT_FOUND'),
+  replyInsufficientBalance: () => shapeD(402, CONVERSATION_MESSAGES.replyInsufficientBalance, 'INSUFFICIENT_BALANCE'),
   assistantNotFound: () => shapeE(404, CONVERSATION_MESSAGES.assistantNotFound),
   insufficientBalance: () => shapeE(400, CONVERSATION_MESSAGES.insufficientBalance),
-  switchAssistantNotFound: () => shapeA(404, CONVERSATION_MESSAGES.assistantNotFound),
 };
 
 /** Clock event of a conversation's inactivity timer. */
@@ -75,7 +84,7 @@ export function armInactivity(ctx: AccountCtx, conversation: Conversation, assis
 /** A new active conversation with AI on; the fields not given start empty. */
 export function insertConversation(
   ctx: AccountCtx,
-  fields: Pick<Conversation, 'assistant_id' | 'type'> & Partial<Pick<Conversation, 'message_count' | 'input_variables' | 'customer_phone' | 'customer_name' | 'sender_id'>>,
+  fields: Pick<Conversation, 'assistant_id' | 'type'> & Partial<Pick<Conversation, 'message_count' | 'input_variables' | 'customer_phone' | 'customer_name' | 'sender_id' | 'external_identifier'>>,
 ): Conversation {
   const now = ctx.now();
   return ctx.conversations.insert({
@@ -89,6 +98,7 @@ export function insertConversation(
     customer_phone: null,
     customer_name: null,
     sender_id: null,
+    external_identifier: null,
     ended_count: 0,
     ended_at: null,
     inactivity_event_id: null,
@@ -102,7 +112,14 @@ export function insertConversation(
 export function openConversation(
   ctx: AccountCtx,
   assistant: Assistant,
-  input: { type: ConversationType; variables?: Record<string, unknown> | undefined; customer_phone?: string | null; customer_name?: string | null; sender_id?: number | null },
+  input: {
+    type: ConversationType;
+    variables?: Record<string, unknown> | undefined;
+    customer_phone?: string | null;
+    customer_name?: string | null;
+    sender_id?: number | null;
+    external_identifier?: string | null;
+  },
 ): Conversation {
   const variables = input.variables ?? {};
   const conversation = insertConversation(ctx, {
@@ -113,6 +130,7 @@ export function openConversation(
     customer_phone: input.customer_phone ?? null,
     customer_name: input.customer_name ?? customerName(variables),
     sender_id: input.sender_id ?? null,
+    external_identifier: input.external_identifier ?? null,
   });
   addMessage(ctx, conversation, 'assistant', fillTemplate(assistant.initial_message, templateVariables(assistant, conversation)));
   armInactivity(ctx, conversation, assistant);
@@ -176,8 +194,17 @@ export function setAi(ctx: AccountCtx, uuid: string, enabled: boolean): Conversa
 export function listConversations(ctx: AccountCtx, q: ConversationListQuery): Conversation[] {
   if (q.assistant_id !== undefined && !ctx.assistants.get(q.assistant_id)) new ErrorBag().rule('assistant_id', 'exists').throwIfAny();
   const [from, to] = dateWindow(q, ctx.account.timezone);
+  // live-platform A.2: exact-match filters; the sender filter matches the sender's number under either channel word.
+  const senderPhone = q.whatsapp_sender_phone ?? q.msgapp_sender_phone;
+  const senders = senderPhone === undefined ? undefined : new Set(ctx.senders.list((s) => s.phone_number === senderPhone).map((s) => s.id));
   const keep = (c: Conversation) =>
-    (q.type === undefined || c.type === q.type) && (q.assistant_id === undefined || c.assistant_id === q.assistant_id) && c.created_at >= from && c.created_at < to;
+    (q.type === undefined || c.type === q.type) &&
+    (q.assistant_id === undefined || c.assistant_id === q.assistant_id) &&
+    (q.customer_phone === undefined || c.customer_phone === q.customer_phone) &&
+    (q.external_identifier === undefined || c.external_identifier === q.external_identifier) &&
+    (senders === undefined || (c.sender_id !== null && senders.has(c.sender_id))) &&
+    c.created_at >= from &&
+    c.created_at < to;
   return q.assistant_id !== undefined ? ctx.conversations.where('assistant', q.assistant_id, keep) : ctx.conversations.list(keep);
 }
 
@@ -242,22 +269,15 @@ export function endByInactivity(ctx: AccountCtx, payload: InactivityPayload): vo
   ctx.sendWebhook('conversation_ended', url, endedPayload(ctx, ended, assistant, now));
 }
 
-/** The assistant of a switch route: the integer id or the uuid (decisions: Switch routes' {assistantId}). */
-export function findSwitchAssistant(ctx: AccountCtx, idOrUuid: string): Assistant {
-  const assistant = /^\d{1,15}$/.test(idOrUuid) ? ctx.assistants.get(Number(idOrUuid)) : ctx.assistants.where('uuid', idOrUuid)[0];
-  if (!assistant) throw conversationErrors.switchAssistantNotFound();
-  return assistant;
-}
-
 /** Enables the conversation-ended webhook to `url` (spec: Conversation-ended webhook switches). */
 export function enableEndedWebhook(ctx: AccountCtx, idOrUuid: string, url: string): Assistant {
-  const assistant = findSwitchAssistant(ctx, idOrUuid);
+  const assistant = findAssistantByRef(ctx, idOrUuid);
   return ctx.assistants.update(assistant.id, { conversation_ended_webhook_url: url, updated_at: ctx.now() });
 }
 
 /** Disables it: no further conversation-ended deliveries. */
 export function disableEndedWebhook(ctx: AccountCtx, idOrUuid: string): Assistant {
-  const assistant = findSwitchAssistant(ctx, idOrUuid);
+  const assistant = findAssistantByRef(ctx, idOrUuid);
   return ctx.assistants.update(assistant.id, { conversation_ended_webhook_url: null, updated_at: ctx.now() });
 }
 
@@ -298,4 +318,32 @@ export function postMessage(state: SimState, uuid: string, text: string) {
   const { ctx, conversation } = locateConversation(state, uuid);
   const outcome = receiveMessage(ctx, conversation, text);
   return { status: true, message: outcome.reply, function_calls: outcome.function_calls };
+}
+
+/** Refuses an AI reply generation past its rate limit: 429 shape R (live-platform B.1, checked before validation). */
+export function checkReplyRate(ctx: AccountCtx): void {
+  const wait = retryAfter(ctx.account.recent_replies ?? [], ctx.now(), REPLY_RATE_LIMIT);
+  if (wait !== undefined) throw shapeR(wait);
+}
+
+/**
+ * AI reply generation (live-platform B.1): the `api` conversation of the assistant and
+ * the customer identifier, opened on first contact like `POST /conversations`, takes the
+ * message and answers the scripted reply. Messages are free, as `api` messages are.
+ */
+export function generateReply(ctx: AccountCtx, input: GenerateReplyBody) {
+  const assistant = assistantByRef(ctx, input.assistant_id);
+  if (!assistant) throw conversationErrors.replyAssistantNotFound();
+  if (ctx.account.balance_micros <= 0) throw conversationErrors.replyInsufficientBalance();
+  let conversation = ctx.conversations.first('external', `${assistant.id}:${input.customer_identifier}`);
+  if (!conversation) {
+    conversation = openConversation(ctx, assistant, { type: 'api', variables: input.variables, external_identifier: input.customer_identifier });
+  } else if (input.variables !== undefined) {
+    // Spread copies keys as own data properties, so a "__proto__" key stays plain data.
+    conversation = ctx.conversations.update(conversation.id, { input_variables: { ...conversation.input_variables, ...input.variables } });
+  }
+  const outcome = receiveMessage(ctx, conversation, input.message);
+  ctx.setRecent('recent_replies', counted(ctx.account.recent_replies ?? [], ctx.now(), REPLY_RATE_LIMIT));
+  const aiDisabled = !ctx.conversations.get(conversation.id)!.ai_enabled;
+  return { success: true, conversation_id: conversation.uuid, customer_identifier: input.customer_identifier, reply: outcome.reply, function_calls: outcome.function_calls, ai_disabled: aiDisabled };
 }

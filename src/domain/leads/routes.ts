@@ -1,5 +1,5 @@
 /** Lead operations (spec: Endpoints > Leads; decisions: Create lead, Delete lead). */
-import { ok } from '../../core/http.js';
+import { alias, ok } from '../../core/http.js';
 import { paginate } from '../../core/pagination.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
@@ -13,6 +13,11 @@ function leadView(ctx: AccountCtx) {
   return (lead: Lead) => serialiseLead(lead, ctx.campaigns.get(lead.campaign_id)!, contactsOf(ctx, lead));
 }
 
+const update = userRoute({
+  method: 'PUT', path: '/user/leads/:id', body: UpdateLeadBody,
+  handle: ({ ctx, body, params }) => (updateLead(ctx, pathId(params.id), body), ok({ message: LEAD_MESSAGES.updated })),
+});
+
 export const leadRoutes = [
   userRoute({
     method: 'POST', path: '/user/lead', body: CreateLeadBody,
@@ -22,10 +27,10 @@ export const leadRoutes = [
     method: 'GET', path: '/user/leads', query: LeadListQuery,
     handle: ({ ctx, query }) => ok(paginate(listLeads(ctx, query), query.page, query.per_page, leadView(ctx))),
   }),
-  userRoute({
-    method: 'PUT', path: '/user/leads/:id', body: UpdateLeadBody,
-    handle: ({ ctx, body, params }) => (updateLead(ctx, pathId(params.id), body), ok({ message: LEAD_MESSAGES.updated })),
-  }),
+  update,
+  // live-platform A: the prefix-less PUT and the PATCH spelling, same partial semantics.
+  alias(update, 'PUT', '/leads/:id'),
+  alias(update, 'PATCH', '/user/leads/:id'),
   userRoute({
     method: 'DELETE', path: '/user/leads/:id',
     handle: ({ ctx, params }) => (deleteLead(ctx, pathId(params.id)), ok({ message: LEAD_MESSAGES.deleted })),

@@ -1,11 +1,11 @@
 /** Messaging channel operations (spec: Messaging-application channel; decisions: senders, templates, session status). */
-import { ok } from '../../core/http.js';
+import { alias, ok, type RouteDef } from '../../core/http.js';
 import { pathId } from '../ids.js';
-import { userRoute } from '../routing.js';
+import { userRoute, type RouteCtx } from '../routing.js';
 import { SendFreeformBody, SendTemplateBody, SendersQuery, SessionStatusQuery, TemplatesQuery, serialiseSender, serialiseTemplate } from './schema.js';
 import { getSessionStatus, listSenders, listTemplates, sendFreeform, sendTemplate } from './service.js';
 
-export const msgappRoutes = [
+const operations = [
   userRoute({
     method: 'GET', path: '/user/msgapp/senders', query: SendersQuery,
     handle: ({ ctx, query }) => ok({ data: listSenders(ctx, query.status).map(serialiseSender) }),
@@ -27,3 +27,6 @@ export const msgappRoutes = [
     handle: ({ ctx, body }) => ok(sendFreeform(ctx, body)),
   }),
 ];
+
+/** live-platform Rule 4: every `msgapp` path is also served with the live word `whatsapp`, as one operation. */
+export const msgappRoutes: RouteDef<RouteCtx>[] = operations.flatMap((route) => [route, alias(route, route.method, route.path.replace('/msgapp/', '/whatsapp/'))]);

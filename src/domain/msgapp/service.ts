@@ -5,6 +5,7 @@
  * Messaging sessions).
  */
 import { SimError, shapeD } from '../../core/errors.js';
+import { counted, retryAfter, type SlidingLimit } from '../../core/rate-limit.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
 import { fillTemplate } from '../../core/template.js';
@@ -19,7 +20,7 @@ import type { ChannelMessage, Sender, SendFreeformInput, SendTemplateInput, Sess
 /** The session window (spec: Limits: Session window). */
 export const SESSION_WINDOW_MS = 24 * 3_600_000;
 /** Rate limit of the two sends (spec: Limits: Request rate): 5 per second per user, sliding. */
-export const RATE_LIMIT = { sends: 5, windowMs: 1_000 } as const;
+export const RATE_LIMIT: SlidingLimit = { max: 5, windowMs: 1_000 };
 export const SESSION_CLOSE_EVENT = 'msgapp.session_close';
 export interface SessionClosePayload {
   account_id: number;
@@ -134,19 +135,13 @@ export function getSessionStatus(ctx: AccountCtx, senderId: number, phoneText: s
 
 /** Refuses a send when five were accepted in the 1000 ms before it (decisions: Rate limit window). */
 function checkRate(ctx: AccountCtx): void {
-  const now = ctx.now();
-  const recent = ctx.account.recent_sends.filter((t) => t > now - RATE_LIMIT.windowMs);
-  if (recent.length >= RATE_LIMIT.sends) {
-    const retryAfter = Math.max(1, Math.ceil((recent[recent.length - RATE_LIMIT.sends]! + RATE_LIMIT.windowMs - now) / 1000));
-    throw msgappErrors.rateLimited(retryAfter);
-  }
+  const wait = retryAfter(ctx.account.recent_sends, ctx.now(), RATE_LIMIT);
+  if (wait !== undefined) throw msgappErrors.rateLimited(wait);
 }
 
 /** Counts an accepted send (a refused request does not count: decisions: Messaging rate limit). */
 function countSend(ctx: AccountCtx): void {
-  const now = ctx.now();
-  const recent = [...ctx.account.recent_sends.filter((t) => t > now - RATE_LIMIT.windowMs), now].slice(-RATE_LIMIT.sends);
-  ctx.setRecentSends(recent);
+  ctx.setRecent('recent_sends', counted(ctx.account.recent_sends, ctx.now(), RATE_LIMIT));
 }
 
 /** A delivery tracking id: `SM` and 32 hex digits from the seeded generator. */

@@ -2,8 +2,8 @@
 import { ok } from '../../core/http.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
-import { PurchaseBody, SearchQuery, serialiseOffer, serialisePhoneNumber, serialisePurchased } from './schema.js';
-import { PHONE_MESSAGES, listNumbers, purchaseNumber, releaseNumber, searchNumbers } from './service.js';
+import { PurchaseBody, SearchQuery, UpdateNumberBody, serialiseNicknamed, serialiseOffer, serialisePhoneNumber, serialisePurchased } from './schema.js';
+import { PHONE_MESSAGES, listNumbers, listSmsNumbers, purchaseNumber, releaseNumber, renameNumber, searchNumbers } from './service.js';
 
 export const phoneNumberRoutes = [
   userRoute({
@@ -21,5 +21,14 @@ export const phoneNumberRoutes = [
   userRoute({
     method: 'DELETE', path: '/user/phone-numbers/:id',
     handle: ({ ctx, params }) => ok({ message: releaseNumber(ctx, pathId(params.id)) }),
+  }),
+  // live-platform B: the nickname and the legacy list.
+  userRoute({
+    method: 'PUT', path: '/user/phone-numbers/:id', body: UpdateNumberBody,
+    handle: ({ ctx, body, params }) => ok({ message: PHONE_MESSAGES.updated, data: serialiseNicknamed(renameNumber(ctx, pathId(params.id), body.nickname)) }),
+  }),
+  userRoute({
+    method: 'GET', path: '/user/phone-numbers',
+    handle: ({ ctx }) => ok({ data: listSmsNumbers(ctx).map(serialisePhoneNumber) }),
   }),
 ];

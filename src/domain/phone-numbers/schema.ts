@@ -47,6 +47,8 @@ export interface PhoneNumber {
   region: string;
   has_active_subscription: boolean;
   subscription: Subscription | null;
+  /** live-platform B: set through `PUT /user/phone-numbers/{id}`; shown on the live wire. Absent in older snapshots. */
+  nickname?: string | null;
   created_at: number;
 }
 
@@ -88,6 +90,16 @@ export const SearchQuery = z.object({
 export type SearchQuery = z.infer<typeof SearchQuery>;
 
 export const PurchaseBody = z.object({ phone_number: z.string().min(1) });
+
+/** `PUT /user/phone-numbers/{id}` (live-platform B): a nickname of at most 50 characters; `""` or null clears it, omitted keeps it. */
+export const UpdateNumberBody = z.object({
+  nickname: z.string().max(50, { error: RULE_MESSAGES.maxString.replace(':max', '50') }).nullable().optional(),
+});
+
+/** The answer of a nickname change (live-platform B). */
+export function serialiseNicknamed(n: PhoneNumber) {
+  return { id: n.id, phone_number: n.phone_number, nickname: n.nickname ?? null, country_code: n.country_code, type: n.type };
+}
 
 /** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
 export const InsertNumberBody = z.object({

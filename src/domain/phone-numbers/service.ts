@@ -17,6 +17,7 @@ import { E164, E164_RULE, type InsertNumberInput, type NumberOffer, type PhoneNu
 
 export const PHONE_MESSAGES = {
   purchased: 'Phone number purchased successfully.',
+  updated: 'Phone number updated successfully.',
   noPaymentMethod: 'A payment method is required to purchase a phone number. Please add a payment method to your account.',
   inUse: 'This phone number is already in use.',
   notOffered: 'This phone number is not available for purchase. Please search for available numbers first.',
@@ -171,6 +172,21 @@ export function endBillingPeriod(ctx: AccountCtx, payload: PeriodEndPayload): vo
     return;
   }
   startPeriod(ctx, number, number.subscription.period + 1);
+}
+
+/**
+ * Sets or clears a number's nickname (live-platform B): any type, also a released
+ * number awaiting its period end.
+ */
+export function renameNumber(ctx: AccountCtx, id: number, nickname: string | null | undefined): PhoneNumber {
+  const number = findNumber(ctx, id);
+  if (nickname === undefined) return number;
+  return ctx.phoneNumbers.update(number.id, { nickname: nickname === '' ? null : nickname });
+}
+
+/** The legacy list (live-platform B: GET /user/phone-numbers): SMS-capable numbers with an active subscription. */
+export function listSmsNumbers(ctx: AccountCtx): PhoneNumber[] {
+  return ctx.phoneNumbers.list((n) => n.sms_capable && n.has_active_subscription);
 }
 
 /** Numbers of all types, oldest first (spec: List phone numbers). */
