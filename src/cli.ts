@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { createApp, normaliseBasePath } from './adapters/express.js';
 import { afterRealDelay } from './core/clock.js';
 import { parseInstant, formatSqlUtc } from './core/time.js';
+import { WIRES, type Wire } from './core/wire.js';
 import { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 import { ScenarioError, loadScenario } from './scenario/load.js';
 import { formatStep, playScenario } from './scenario/runner.js';
@@ -21,7 +22,8 @@ export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat
 
 Usage:
   voxsim serve [--port 4010] [--host 127.0.0.1] [--seed 1] [--base-path /api] [--start ISO-8601]
-               [--speed N] [--state-file FILE] [--scenario FILE] [--admin-token TOKEN] [--quiet]
+               [--speed N] [--state-file FILE] [--scenario FILE] [--admin-token TOKEN]
+               [--wire spec|live] [--quiet]
   voxsim scenario run FILE...     play scenario files, print their timelines, exit 1 on a failure
   voxsim scenario schema          print the JSON Schema of scenario files
   voxsim --help | --version
@@ -38,6 +40,8 @@ export interface ServeOptions {
   stateFile?: string;
   scenario?: string;
   adminToken?: string;
+  /** The wire format of the answers (live-platform Rule 5); default spec. */
+  wire?: Wire;
   /** No request log lines. */
   quiet?: boolean;
 }
@@ -59,6 +63,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
       'state-file': { type: 'string' },
       scenario: { type: 'string' },
       'admin-token': { type: 'string' },
+      wire: { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     strict: true,
@@ -70,6 +75,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
   if (values.start !== undefined && parseInstant(values.start) === undefined) throw new Error(`--start must be an ISO 8601 time, got "${values.start}"`);
   const speed = values.speed === undefined ? undefined : Number(values.speed);
   if (speed !== undefined && !(speed > 0 && speed <= 1_000_000)) throw new Error(`--speed must be a number above 0 (60 = a minute per second), got "${values.speed}"`);
+  if (values.wire !== undefined && !(WIRES as readonly string[]).includes(values.wire)) throw new Error(`--wire must be one of ${WIRES.join(', ')}, got "${values.wire}"`);
   // A server reachable from other machines must protect its control API.
   if (!PRIVATE_LOOPBACK.has(values.host) && !values['admin-token']) throw new Error(`--admin-token is required when binding to ${values.host} (not a loopback address)`);
   return {
@@ -83,6 +89,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(values['state-file'] !== undefined && { stateFile: values['state-file'] }),
     ...(values.scenario !== undefined && { scenario: values.scenario }),
     ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
+    ...(values.wire !== undefined && { wire: values.wire as Wire }),
   };
 }
 
@@ -112,6 +119,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
     seed: options.seed,
     ...(options.start !== undefined && { startAt: options.start }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+    ...(options.wire !== undefined && { wire: options.wire }),
   });
   if (options.scenario) await sim.loadScenario(options.scenario, { steps: false });
   if (options.stateFile && existsSync(options.stateFile)) sim.restore(JSON.parse(readFileSync(options.stateFile, 'utf8')) as SimulatorSnapshot);

@@ -11,6 +11,7 @@ import { Router, header, type RouteDef, type SimRequest, type SimResponse } from
 import { SeededRandom } from './core/random.js';
 import { parseInstant } from './core/time.js';
 import { parseInput } from './core/validation.js';
+import { WIRES, type Wire } from './core/wire.js';
 import { FaultEngine } from './engine/faults.js';
 import { OutcomeScript } from './engine/outcomes.js';
 import { ReplyScript } from './engine/replies.js';
@@ -67,6 +68,11 @@ export interface SimulatorOptions {
   adminToken?: string;
   /** How many requests `GET /__sim/requests` keeps. Default 1,000. */
   requestJournalLimit?: number;
+  /**
+   * The wire format of every answer and webhook: `spec` (default) as the specification
+   * encodes bodies, `live` as the live platform does (live-platform.md, sections D and E).
+   */
+  wire?: Wire;
 }
 
 /** Every operation the simulator serves, platform and control API alike. */
@@ -85,6 +91,12 @@ export const ROUTES: readonly RouteDef<ControlRouteCtx>[] = [
 
 /** Every clock event a domain schedules, with its handler. */
 export const CLOCK_HANDLERS: readonly ClockHandler[] = [...phoneNumberEvents, ...campaignEvents, ...callEvents, ...conversationEvents, ...msgappEvents];
+
+function checkWire(wire: Wire | undefined): Wire {
+  if (wire === undefined) return 'spec';
+  if (!(WIRES as readonly string[]).includes(wire)) throw new RangeError(`wire must be one of ${WIRES.join(', ')}: ${String(wire)}`);
+  return wire;
+}
 
 function toEpoch(start: SimulatorOptions['startAt']): number {
   if (start === undefined) return Math.floor(realNow() / 1000) * 1000;
@@ -121,6 +133,8 @@ export class Simulator implements SimState {
   private currentSeed: number;
   private readonly initialSeed: number;
   private readonly startMs: number;
+  private readonly initialWire: Wire;
+  private currentWire: Wire;
   private readonly accountInputs: AccountInput[] | undefined;
   private readonly router: Router<ControlRouteCtx>;
   private readonly adminToken: string | undefined;
@@ -133,6 +147,8 @@ export class Simulator implements SimState {
     this.initialSeed = options.seed ?? 1;
     this.currentSeed = this.initialSeed;
     this.startMs = toEpoch(options.startAt);
+    this.initialWire = checkWire(options.wire);
+    this.currentWire = this.initialWire;
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
     this.accountInputs = options.accounts?.map((a) => parseInput(AccountInput, a, 'control'));
@@ -151,6 +167,9 @@ export class Simulator implements SimState {
       clock: this.clock,
       get random() {
         return sim.randomSource;
+      },
+      get wire() {
+        return sim.currentWire;
       },
       webhooks: this.webhooks,
       replies: this.replies,
@@ -178,11 +197,19 @@ export class Simulator implements SimState {
     return this.currentSeed;
   }
 
+  /** The wire answers are encoded in (`spec` or `live`); `reset({ wire })` changes it. */
+  get wire(): Wire {
+    return this.currentWire;
+  }
+
   /** Answers one request; `path` is relative to the base URL (e.g. `/user/me`, `/__sim/health`). */
   async handle(request: SimRequest): Promise<SimResponse> {
     // The caller is read once: the route's context and the journal use the same account.
     const caller = authenticate(this.state, header(request, 'authorization'));
-    const response = await this.router.handle(request, (route) => this.context(request, route, caller));
+    const wire = request.wire ?? this.currentWire;
+    // A request in another wire than the simulator's sees the state through its wire.
+    const state = wire === this.currentWire ? this.state : (Object.create(this.state, { wire: { value: wire } }) as SimState);
+    const response = await this.router.handle(request, (route) => this.context(request, route, caller, state), wire);
     const path = request.path.split('?')[0]!;
     if (path !== '/__sim/requests') {
       this.journal.record({ at: this.clock.now(), method: request.method.toUpperCase(), path, status: response.status, account_id: caller?.id ?? null });
@@ -205,9 +232,14 @@ export class Simulator implements SimState {
     for (const listener of this.changeListeners) listener();
   }
 
-  /** Empties the state, re-creates the accounts, re-seeds (`seed`, else the simulator's own seed) and sets the clock (`start`, else the simulator's start). */
-  reset(options: { seed?: number | undefined; start?: string | number | undefined } = {}): void {
+  /**
+   * Empties the state, re-creates the accounts, re-seeds (`seed`, else the simulator's own
+   * seed), sets the clock (`start`, else the simulator's start) and the wire (`wire`, else
+   * the simulator's own).
+   */
+  reset(options: { seed?: number | undefined; start?: string | number | undefined; wire?: Wire | undefined } = {}): void {
     this.currentSeed = options.seed ?? this.initialSeed;
+    this.currentWire = checkWire(options.wire ?? this.initialWire);
     this.randomSource = new SeededRandom(this.currentSeed);
     this.clock.reset(options.start === undefined ? this.startMs : toEpoch(options.start));
     this.db.clear();
@@ -281,8 +313,8 @@ export class Simulator implements SimState {
     for (const input of this.accountInputs ?? [DEFAULT_ACCOUNT]) createAccount(this.state, input);
   }
 
-  private context(request: SimRequest, route: RouteDef<ControlRouteCtx>, caller: Account | undefined): ControlRouteCtx {
-    const base = { state: this.state, control: this.control };
+  private context(request: SimRequest, route: RouteDef<ControlRouteCtx>, caller: Account | undefined, state: SimState): ControlRouteCtx {
+    const base = { state, control: this.control };
     if (route.auth === 'control') {
       // The control API is open unless an admin token is set (ARCHITECTURE §6).
       if (this.adminToken !== undefined && header(request, 'authorization') !== `Bearer ${this.adminToken}`) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
@@ -294,7 +326,7 @@ export class Simulator implements SimState {
       if (route.auth === 'bearer') throw shapeA(401, COMMON_MESSAGES.unauthenticated);
       return { account: null, ...base };
     }
-    return { account: accountCtx(caller, this.state), ...base };
+    return { account: accountCtx(caller, state), ...base };
   }
 }
 

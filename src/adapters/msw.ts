@@ -5,11 +5,14 @@
  */
 import { HttpResponse, http, type HttpHandler } from 'msw';
 import { foldQuery, type SimRequest } from '../core/http.js';
+import type { Wire } from '../core/wire.js';
 import type { Simulator } from '../simulator.js';
 
 export interface HandlersOptions {
   /** The platform base URL the client under test is configured with, e.g. `https://api.example.test/api`. */
   baseUrl: string;
+  /** The wire of these handlers' answers; default the simulator's (`createSimulator({ wire })`). */
+  wire?: Wire;
 }
 
 /** The base URL split into the origin and the path prefix that requests must start with. */
@@ -39,6 +42,7 @@ export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[
           path: url.pathname.slice(prefix.length) || '/',
           query: foldQuery(url.searchParams),
           url: request.url,
+          ...(options.wire !== undefined && { wire: options.wire }),
           headers: Object.fromEntries(request.headers),
           body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
         };

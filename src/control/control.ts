@@ -5,6 +5,7 @@
 import { shapeB } from '../core/errors.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseInput } from '../core/validation.js';
+import type { Wire } from '../core/wire.js';
 import type { FaultEngine } from '../engine/faults.js';
 import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
 import { createAccount, patchAccount } from '../domain/accounts/service.js';
@@ -41,7 +42,7 @@ import {
 export interface ControlHost extends SimState {
   readonly faults: FaultEngine;
   readonly seed: number;
-  reset(options: { seed?: number | undefined; start?: string | number | undefined }): void;
+  reset(options: { seed?: number | undefined; start?: string | number | undefined; wire?: Wire | undefined }): void;
   snapshot(): SimulatorSnapshot;
   restore(snapshot: SimulatorSnapshot): void;
   requests(limit?: number): { data: JournalEntry[]; evicted: number };
@@ -74,7 +75,7 @@ export class Control {
   /** `POST /__sim/reset`: empties the state, re-creates the accounts and fixtures, re-seeds, resets the clock. */
   reset(input: Loose = {}) {
     const body = parseInput(ResetBody, input, 'control');
-    this.sim.reset({ seed: body.seed, start: body.start });
+    this.sim.reset({ seed: body.seed, start: body.start, wire: body.wire });
     return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
   }
 

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { parseDuration, type VirtualClock } from '../core/clock.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
-import { int, queryInt } from '../core/validation.js';
+import { int, oneOf, queryInt } from '../core/validation.js';
+import { WIRES } from '../core/wire.js';
 import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule } from '../engine/webhooks.js';
 
 const duration = z.union([z.number(), z.string()]).refine(
@@ -18,7 +19,7 @@ const duration = z.union([z.number(), z.string()]).refine(
 );
 const instant = z.string().refine((t) => parseInstant(t) !== undefined, { error: 'The :attribute must be an ISO 8601 time.' });
 
-export const ResetBody = z.object({ seed: int(0, 2 ** 31 - 1).optional(), start: instant.optional() });
+export const ResetBody = z.object({ seed: int(0, 2 ** 31 - 1).optional(), start: instant.optional(), wire: oneOf(WIRES).optional() });
 export type ResetInput = z.infer<typeof ResetBody>;
 
 export const AdvanceBody = z

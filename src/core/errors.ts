@@ -2,6 +2,7 @@
  * The five error shapes of the specification (spec: Errors), raised as `SimError`
  * from anywhere below a route and turned into a response by the router.
  */
+import type { Texts, Wire } from './wire.js';
 
 /** Shape B's `errors` member: field path -> messages. */
 export type FieldErrors = Record<string, string[]>;
@@ -12,17 +13,34 @@ export class SimError extends Error {
     readonly status: number,
     readonly body: Record<string, unknown>,
     readonly headers: Record<string, string> = {},
+    /** The body on the live wire, when it differs (live-platform D.5). */
+    readonly live?: Record<string, unknown>,
   ) {
     super(typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : `HTTP ${status}`);
   }
+
+  /** The body this error answers on `wire`. */
+  bodyOn(wire: Wire): Record<string, unknown> {
+    return wire === 'live' && this.live ? this.live : this.body;
+  }
+
+  /** The same error with another body on the live wire. */
+  withLive(live: Record<string, unknown>): SimError {
+    return new SimError(this.status, this.body, this.headers, live);
+  }
+}
+
+/** A body per wire from a builder and a text that may differ by wire. */
+function both(status: number, text: string | Texts, build: (text: string) => Record<string, unknown>, headers: Record<string, string> = {}): SimError {
+  return typeof text === 'string' ? new SimError(status, build(text), headers) : new SimError(status, build(text.spec), headers, build(text.live));
 }
 
 /**
  * Shape A `{message}`.
  * @example shapeA(404, 'Assistant not found.')
  */
-export function shapeA(status: number, message: string): SimError {
-  return new SimError(status, { message });
+export function shapeA(status: number, message: string | Texts): SimError {
+  return both(status, message, (text) => ({ message: text }));
 }
 
 /**
@@ -37,18 +55,18 @@ export function shapeB(errors: FieldErrors, status = 422): SimError {
 }
 
 /** Shape C `{error}`. */
-export function shapeC(status: number, error: string): SimError {
-  return new SimError(status, { error });
+export function shapeC(status: number, error: string | Texts): SimError {
+  return both(status, error, (text) => ({ error: text }));
 }
 
 /** Shape D `{success: false, error, error_code}` (messaging channel), with optional extras such as `session_status`. */
-export function shapeD(status: number, error: string, errorCode: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): SimError {
-  return new SimError(status, { success: false, error, error_code: errorCode, ...extra }, headers);
+export function shapeD(status: number, error: string | Texts, errorCode: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): SimError {
+  return both(status, error, (text) => ({ success: false, error: text, error_code: errorCode, ...extra }), headers);
 }
 
 /** Shape E `{status: false, error}` (chat routes). */
-export function shapeE(status: number, error: string): SimError {
-  return new SimError(status, { status: false, error });
+export function shapeE(status: number, error: string | Texts): SimError {
+  return both(status, error, (text) => ({ status: false, error: text }));
 }
 
 /** Shape R `{message: "Too Many Attempts.", retry_after}` with a `Retry-After` header carrying the same seconds (live-platform Rule 3). */

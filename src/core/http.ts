@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { COMMON_MESSAGES, SimError, malformedJson, shapeA, type RouteFamily } from './errors.js';
 import { parseInput } from './validation.js';
+import type { Wire } from './wire.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -23,6 +24,8 @@ export interface SimRequest {
    * without it those links are the relative `path`.
    */
   url?: string;
+  /** The wire to answer in, when it is not the simulator's (`handlers(sim, { wire })`). */
+  wire?: Wire;
 }
 
 /** A response: `body` is JSON data, serialised by the adapter. */
@@ -53,6 +56,8 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   query?: z.ZodType<Q>;
   /** The documented failure a forced fault produces (else 500 "Server Error."). */
   failure?: () => SimError;
+  /** The shape-B `message` of a failed validation on the live wire (live-platform D.5: "Validation failed"). */
+  liveInvalid?: string;
   /** Runs after authentication and before the body is read (a rate limit checked before validation). */
   guard?(ctx: C, request: SimRequest): void;
   handle(args: RouteArgs<C, B, Q>): SimResponse | Promise<SimResponse>;
@@ -203,8 +208,11 @@ export class Router<C> {
     return { params: {}, allowed };
   }
 
-  /** Answers a request; `context` resolves the matched route's context instead of the hooks' (the caller authenticated already). */
-  async handle(request: SimRequest, context?: (route: RouteDef<C>) => C): Promise<SimResponse> {
+  /**
+   * Answers a request; `context` resolves the matched route's context instead of the
+   * hooks' (the caller authenticated already); errors answer in `wire`'s bodies.
+   */
+  async handle(request: SimRequest, context?: (route: RouteDef<C>) => C, wire: Wire = 'spec'): Promise<SimResponse> {
     request = withPathQuery(request);
     const method = request.method.toUpperCase();
     const { route, params, allowed } = this.match(method, request.path);
@@ -217,12 +225,19 @@ export class Router<C> {
     try {
       const ctx = context ? context(route) : this.hooks.context!(request, route);
       route.guard?.(ctx, request);
-      const body = route.body ? parseInput(route.body, parseBody(route as RouteDef<unknown>, request.body), route.family) : undefined;
-      const query = route.query ? parseInput(route.query, request.query ?? {}, route.family) : undefined;
+      let body: unknown;
+      let query: unknown;
+      try {
+        body = route.body ? parseInput(route.body, parseBody(route as RouteDef<unknown>, request.body), route.family) : undefined;
+        query = route.query ? parseInput(route.query, request.query ?? {}, route.family) : undefined;
+      } catch (error) {
+        if (error instanceof SimError && error.status === 422 && route.liveInvalid !== undefined) throw error.withLive({ ...error.body, message: route.liveInvalid });
+        throw error;
+      }
       this.hooks.beforeHandle?.(route, request, ctx);
       return await route.handle({ ctx, body, query, params, request });
     } catch (error) {
-      if (error instanceof SimError) return { status: error.status, body: error.body, ...(Object.keys(error.headers).length ? { headers: error.headers } : {}) };
+      if (error instanceof SimError) return { status: error.status, body: error.bodyOn(wire), ...(Object.keys(error.headers).length ? { headers: error.headers } : {}) };
       this.hooks.onError?.(error, request);
       return { status: 500, body: shapeA(500, COMMON_MESSAGES.serverError).body };
     }

@@ -4,6 +4,7 @@
  * looks exactly like a missing one (spec: Authentication 2).
  */
 import type { SeededRandom } from '../core/random.js';
+import type { Wire } from '../core/wire.js';
 import type { Table } from '../core/store.js';
 import type { DialContext, Outcome, OutcomeSource } from '../engine/outcomes.js';
 import type { ScriptedReply } from '../engine/replies.js';
@@ -81,6 +82,8 @@ export class Scoped<T extends Owned> {
 /** What a service may touch on behalf of one account. */
 export interface AccountCtx {
   readonly account: Account;
+  /** The wire of the answer being built (live-platform Rule 5): serialisers and texts decide by it. */
+  readonly wire: Wire;
   readonly catalog: Catalog;
   readonly random: SeededRandom;
   /** The simulator's seed (for values derived from it without drawing from `random`). */
@@ -123,17 +126,22 @@ export interface AccountCtx {
 
 /** The scope of one account, built once per account row (clock events need one each). */
 export function accountCtx(account: Account, state: SimState): AccountCtx {
-  const cached = state.scopes.get(account) as AccountCtx | undefined;
-  if (cached && cached.random === state.random) return cached;
-  const ctx = buildScope(account, state);
-  state.scopes.set(account, ctx);
-  return ctx;
+  let scope = state.scopes.get(account) as AccountCtx | undefined;
+  if (!scope || scope.random !== state.random) {
+    scope = buildScope(account, state);
+    state.scopes.set(account, scope);
+  }
+  // A request answered in another wire than the simulator's sees the same scope with its wire.
+  return scope.wire === state.wire ? scope : (Object.create(scope, { wire: { value: state.wire } }) as AccountCtx);
 }
 
 function buildScope(account: Account, state: SimState): AccountCtx {
   const { db, clock, random, webhooks, replies, outcomes, events } = state;
   return {
     account,
+    get wire() {
+      return state.wire;
+    },
     catalog,
     random,
     seed: random.seed,

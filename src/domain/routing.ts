@@ -8,6 +8,7 @@ import type { SimState } from './state.js';
 /** What the router hands a platform route: the caller's account scope (when authenticated) and the state. */
 export interface RouteCtx {
   account: AccountCtx | null;
+  /** The state, seen in the request's wire. */
   state: SimState;
 }
 

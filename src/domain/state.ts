@@ -6,6 +6,7 @@
  */
 import type { VirtualClock } from '../core/clock.js';
 import type { SeededRandom } from '../core/random.js';
+import type { Wire } from '../core/wire.js';
 import type { EventBus } from '../core/events.js';
 import type { OutcomeScript } from '../engine/outcomes.js';
 import type { ReplyScript } from '../engine/replies.js';
@@ -15,6 +16,8 @@ import type { Database } from './db.js';
 export interface SimState {
   readonly db: Database;
   readonly clock: VirtualClock;
+  /** The wire bodies are encoded in (live-platform Rule 5). */
+  readonly wire: Wire;
   /** The seeded generator (replaced on reset and restore: read it, do not keep it). */
   readonly random: SeededRandom;
   readonly webhooks: WebhookEngine;

@@ -7,6 +7,7 @@ import type { VirtualClock } from '../core/clock.js';
 import type { EventBus } from '../core/events.js';
 import type { SimRequest, SimResponse } from '../core/http.js';
 import { formatSqlUtc } from '../core/time.js';
+import type { Wire } from '../core/wire.js';
 import type { Control } from '../control/control.js';
 import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
 import { ScenarioError, loadScenario, type LoadedScenario, type ParsedStep } from './load.js';
@@ -53,7 +54,7 @@ type Json = Record<string, unknown>;
 /** What a scenario plays against: the public API, the control plane, the clock and the event history. */
 export interface ScenarioHost {
   handle(request: SimRequest): Promise<SimResponse>;
-  reset(options: { seed?: number | undefined; start?: string | number | undefined }): void;
+  reset(options: { seed?: number | undefined; start?: string | number | undefined; wire?: Wire | undefined }): void;
   readonly control: Control;
   readonly clock: VirtualClock;
   readonly events: EventBus;
@@ -121,7 +122,7 @@ class Player {
 
   async given(): Promise<void> {
     const { scenario } = this.loaded;
-    this.sim.reset({ seed: scenario.seed, start: scenario.start });
+    this.sim.reset({ seed: scenario.seed, start: scenario.start, wire: scenario.wire });
     // An account whose key exists already (the default one) is updated; others are created.
     for (const account of scenario.accounts ?? []) {
       const { ref, ...input } = account;

@@ -4,6 +4,7 @@
  * later; `steps` move the clock, make requests and check expectations.
  */
 import { z } from 'zod';
+import { WIRES } from '../core/wire.js';
 import { AccountInput } from '../domain/accounts/schema.js';
 import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
 import { ReplyRuleSchema } from '../engine/replies.js';
@@ -88,6 +89,8 @@ export const Scenario = z.object({
   description: z.string().optional(),
   seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
   start: z.string().optional(),
+  /** The wire format of the answers (live-platform Rule 5); default the simulator's. */
+  wire: z.enum(WIRES).optional(),
   accounts: z.array(ScenarioAccount).optional(),
   given: Given.optional(),
   outcomes: ScenarioOutcomes.optional(),

@@ -62,7 +62,7 @@ describe('scenario.schema.json', () => {
 
   it('lists the top-level keys of the format', () => {
     expect(Object.keys(published.properties).sort()).toEqual(
-      ['accounts', 'description', 'given', 'name', 'outcomes', 'replies', 'seed', 'start', 'steps', 'webhook_failures'].sort(),
+      ['accounts', 'description', 'given', 'name', 'outcomes', 'replies', 'seed', 'start', 'steps', 'webhook_failures', 'wire'].sort(),
     );
   });
 
