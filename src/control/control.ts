@@ -3,6 +3,7 @@
  * route (routes.ts), and both validate input the same way.
  */
 import { shapeB } from '../core/errors.js';
+import { MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseInput } from '../core/validation.js';
 import type { Wire } from '../core/wire.js';
@@ -51,6 +52,10 @@ export interface ControlHost extends SimState {
 
 /** Applies a scenario's set-up (no steps) given as YAML or JSON text or an object; provided by the composition root. */
 export type ScenarioApplier = (source: string | Record<string, unknown>) => Promise<{ name: string; refs: Record<string, unknown> }>;
+
+export const CLOCK_MESSAGES = {
+  horizon: (field: 'by' | 'to') => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
+} as const;
 
 /** Input of a control operation as callers write it (validated at run time). */
 type Loose = Record<string, unknown>;
@@ -129,9 +134,13 @@ export class Control {
     /** `POST /__sim/clock/advance` with `{by}` or `{to}`. */
     advance: async (input: Loose) => {
       const body = parseInput(AdvanceBody, input, 'control');
-      if (body.to !== undefined && parseInstant(body.to)! < this.sim.clock.now()) {
+      const now = this.sim.clock.now();
+      if (body.to !== undefined && parseInstant(body.to)! < now) {
         throw shapeB({ to: ['The to may not be before the current simulated time.'] });
       }
+      // One move is bounded, so a single request cannot keep the server busy for ever.
+      if (body.to !== undefined && parseInstant(body.to)! - now > MAX_MOVE_MS) throw shapeB({ to: [CLOCK_MESSAGES.horizon('to')] });
+      if (body.by !== undefined && parseDuration(body.by) > MAX_MOVE_MS) throw shapeB({ by: [CLOCK_MESSAGES.horizon('by')] });
       const ran = body.to !== undefined ? await this.sim.clock.advanceTo(parseInstant(body.to)!) : await this.sim.clock.advance(body.by!);
       return serialiseClockMove(this.sim.clock, ran);
     },
@@ -139,7 +148,8 @@ export class Control {
     runUntilIdle: async (input: Loose = {}) => {
       const body = parseInput(RunUntilIdleBody, input, 'control');
       const ran = await this.sim.clock.runUntilIdle(body.max_events === undefined ? {} : { maxEvents: body.max_events });
-      return serialiseClockMove(this.sim.clock, ran);
+      // Periodic events (renewals) never let the queue become idle; they are reported, not run.
+      return { ...serialiseClockMove(this.sim.clock, ran), periodic_pending: this.sim.clock.periodicCount };
     },
     /** `PUT /__sim/clock`: manual, or realtime at `speed`. */
     setMode: (input: Loose) => {

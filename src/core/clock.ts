@@ -14,7 +14,12 @@ export interface ClockEvent<P = unknown> {
   at: number;
   type: string;
   payload: P;
+  /** A periodic event that never ends by itself (a monthly renewal): not work for `runUntilIdle`. */
+  periodic?: true;
 }
+
+/** How far one move of the clock may go: ten years of 365.25 days. */
+export const MAX_MOVE_MS = 10 * 365.25 * 86_400_000;
 
 export type ClockEventHandler = (event: ClockEvent) => void | Promise<void>;
 
@@ -138,6 +143,8 @@ export class VirtualClock {
   private current: number;
   private seq = 0;
   private readonly pending = new Map<number, ClockEvent>();
+  /** Pending events that are not periodic: what `runUntilIdle` waits for. */
+  private work = 0;
   private readonly heap = new EventHeap();
   private readonly handlers = new Map<string, ClockEventHandler>();
   private readonly firedListeners: ((event: ClockEvent) => void)[] = [];
@@ -174,6 +181,11 @@ export class VirtualClock {
     return this.pending.size;
   }
 
+  /** Number of periodic timers waiting (renewals): they never let the queue become idle. */
+  get periodicCount(): number {
+    return this.pending.size - this.work;
+  }
+
   /** Called after every event that fired (state may have changed). */
   onFired(listener: (event: ClockEvent) => void): void {
     this.firedListeners.push(listener);
@@ -184,19 +196,25 @@ export class VirtualClock {
     this.handlers.set(type, handler);
   }
 
-  /** Schedules an event; a time in the past fires at the next advance. Returns its id. */
-  schedule<P>(at: number, type: string, payload: P): number {
+  /**
+   * Schedules an event; a time in the past fires at the next advance. Returns its id.
+   * A `periodic` event (one that schedules its own successor forever) does not keep
+   * `runUntilIdle` running.
+   */
+  schedule<P>(at: number, type: string, payload: P, options: { periodic?: boolean } = {}): number {
     const seq = ++this.seq;
-    const event: ClockEvent = { id: seq, seq, at: Math.max(Math.round(at), this.current), type, payload };
-    this.pending.set(event.id, event);
-    this.heap.push(event);
+    const event: ClockEvent = { id: seq, seq, at: Math.max(Math.round(at), this.current), type, payload, ...(options.periodic && { periodic: true as const }) };
+    this.add(event);
     this.armRealtime();
     return event.id;
   }
 
   /** Cancels a pending event; returns whether it was pending. */
   cancel(id: number): boolean {
-    return this.pending.delete(id);
+    const event = this.pending.get(id);
+    if (!event) return false;
+    this.remove(event);
+    return true;
   }
 
   /** The pending events in firing order. */
@@ -204,26 +222,32 @@ export class VirtualClock {
     return [...this.pending.values()].sort((a, b) => (before(a, b) ? -1 : 1));
   }
 
-  /** Moves time forward by `duration`, running every event due on the way, in order. */
+  /** Moves time forward by `duration` (at most MAX_MOVE_MS), running every event due on the way, in order. */
   advance(duration: Duration): Promise<number> {
     const ms = parseDuration(duration);
+    if (ms > MAX_MOVE_MS) throw new RangeError('The clock moves at most ten years at a time.');
     return this.serial(() => this.runTo(this.now() + ms));
   }
 
-  /** Moves time to `time` (epoch ms or ISO text); a time in the past is refused. */
+  /** Moves time to `time` (epoch ms or ISO text), at most MAX_MOVE_MS ahead; a time in the past is refused. */
   advanceTo(time: number | string): Promise<number> {
     const target = typeof time === 'number' ? time : Date.parse(time);
     if (!Number.isFinite(target)) throw new RangeError(`Invalid time: ${time}`);
     if (target < this.now()) throw new RangeError('The clock cannot move backwards.');
+    if (target - this.now() > MAX_MOVE_MS) throw new RangeError('The clock moves at most ten years at a time.');
     return this.serial(() => this.runTo(target));
   }
 
-  /** Runs pending events in order, moving time to each, until none is left or `maxEvents` ran. */
+  /**
+   * Runs pending events in order, moving time to each, until no work is left (only
+   * periodic events, such as renewals, remain) or `maxEvents` ran. Periodic events due
+   * before the last piece of work run on the way.
+   */
   runUntilIdle(options: { maxEvents?: number } = {}): Promise<number> {
     const max = options.maxEvents ?? 1_000_000;
     return this.serial(async () => {
       let ran = 0;
-      while (ran < max) {
+      while (ran < max && this.work > 0) {
         const next = this.nextPending();
         if (!next) break;
         await this.fire(next);
@@ -250,6 +274,7 @@ export class VirtualClock {
     this.disarmRealtime();
     this.pending.clear();
     this.heap.clear();
+    this.work = 0;
   }
 
   /** Sets the time and empties the queue; used by reset. */
@@ -276,9 +301,7 @@ export class VirtualClock {
     this.seq = snapshot.seq;
     for (const saved of snapshot.events) {
       // One object in both places: the queue recognises live entries by identity.
-      const event = { ...saved };
-      this.pending.set(event.id, event);
-      this.heap.push(event);
+      this.add({ ...saved });
     }
     this.setMode(snapshot.mode, snapshot.speed);
   }
@@ -306,9 +329,21 @@ export class VirtualClock {
     return ran;
   }
 
+  private add(event: ClockEvent): void {
+    this.pending.set(event.id, event);
+    this.heap.push(event);
+    if (!event.periodic) this.work++;
+  }
+
+  /** Takes a pending event out of the queue's book-keeping (the heap drops it lazily). */
+  private remove(event: ClockEvent): void {
+    this.pending.delete(event.id);
+    if (!event.periodic) this.work--;
+  }
+
   private async fire(event: ClockEvent): Promise<void> {
     this.heap.pop();
-    this.pending.delete(event.id);
+    this.remove(event);
     if (event.at > this.current) this.current = event.at;
     const handler = this.handlers.get(event.type);
     if (!handler) throw new Error(`No handler registered for clock event "${event.type}"`);

@@ -89,8 +89,8 @@ export interface AccountCtx {
   /** The simulator's seed (for values derived from it without drawing from `random`). */
   readonly seed: number;
   now(): number;
-  /** Schedules a clock event (timers are data: ARCHITECTURE §2). */
-  schedule<P>(at: number, type: string, payload: P): number;
+  /** Schedules a clock event (timers are data: ARCHITECTURE §2); a periodic one does not keep run-until-idle busy. */
+  schedule<P>(at: number, type: string, payload: P, options?: { periodic?: boolean }): number;
   cancel(eventId: number): void;
   readonly assistants: Scoped<Assistant>;
   readonly phoneNumbers: Scoped<PhoneNumber>;
@@ -146,7 +146,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     random,
     seed: random.seed,
     now: () => clock.now(),
-    schedule: (at, type, payload) => clock.schedule(at, type, payload),
+    schedule: (at, type, payload, options) => clock.schedule(at, type, payload, options),
     cancel: (eventId) => void clock.cancel(eventId),
     assistants: new Scoped(db.assistants, account.id),
     phoneNumbers: new Scoped(db.phoneNumbers, account.id),

@@ -42,6 +42,8 @@ export interface SnapshotParts {
 }
 
 const uint32 = z.number().int().min(0).max(0xffffffff);
+/** A time a Date can hold (±8.64e15 ms): beyond it no clock arithmetic is exact. */
+const instant = z.number().int().min(-8.64e15).max(8.64e15);
 const tableSnapshot = z.object({ seq: z.number().int().min(0), rows: z.array(z.object({ id: z.number().int().positive() }).passthrough()) });
 
 /** The shape a snapshot must have to be restored (every table present, the clock and scripts well-formed). */
@@ -50,13 +52,13 @@ function snapshotSchema(tables: string[]) {
     format: z.literal(SNAPSHOT_FORMAT),
     version: z.string(),
     seed: z.number().int().min(0),
-    start: z.number().finite(),
+    start: instant,
     clock: z.object({
-      now: z.number().finite(),
+      now: instant,
       seq: z.number().int().min(0),
       mode: z.enum(['manual', 'realtime']),
       speed: z.number().positive().finite(),
-      events: z.array(z.object({ id: z.number().int(), seq: z.number().int(), at: z.number().finite(), type: z.string(), payload: z.unknown() })),
+      events: z.array(z.object({ id: z.number().int(), seq: z.number().int(), at: instant, type: z.string(), payload: z.unknown(), periodic: z.literal(true).optional() })),
     }),
     random: z.tuple([uint32, uint32, uint32, uint32]),
     db: z.object(Object.fromEntries(tables.map((name) => [name, tableSnapshot]))),

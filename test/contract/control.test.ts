@@ -198,7 +198,57 @@ contract('control: clock', (api) => {
   it('runs until idle with nothing pending and leaves the time as it is', async () => {
     const res = await api().post('/__sim/clock/run-until-idle');
     expect(res.status).toBe(200);
-    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, ran: 0 });
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, ran: 0, periodic_pending: 0 });
+  });
+
+  it('answers run-until-idle while a number renews monthly: the work runs, the renewal is reported, not run', async () => {
+    const offer = (await api().get('/user/phone-numbers/search', { query: { country_code: 'US' } })).body.data[0].phone_number;
+    expect((await api().post('/user/phone-numbers/purchase', { phone_number: offer })).status).toBe(201);
+    await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550100' });
+    const assistant = await api().post('/user/assistant', pipelineAssistant({ phone_number_id: 2 }));
+    expect((await api().post('/user/make_call', { assistant_id: assistant.body.data.id, phone_number: '+14155550001' })).status).toBe(200);
+    const res = await api().post('/__sim/clock/run-until-idle', {});
+    expect(res.status).toBe(200);
+    // The busy call rings after 1 s and ends 2 s later: two events; the renewal a month away stays pending.
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:03Z', now_ms: START_MS + 3_000, ran: 2, periodic_pending: 1 });
+    expect((await api().get('/user/calls/1')).body.status).toBe('busy');
+    expect((await api().get('/__sim/charges')).body.data).toHaveLength(1);
+  });
+
+  it('runs renewals that fall due before the last piece of work', async () => {
+    const offer = (await api().get('/user/phone-numbers/search', { query: { country_code: 'US' } })).body.data[0].phone_number;
+    await api().post('/user/phone-numbers/purchase', { phone_number: offer });
+    await api().post('/__sim/webhooks/failures', { times: 1, with: 500 });
+    api().sim.clock.schedule(START_MS + 40 * 86_400_000, 'webhook.attempt', { delivery_id: 999 });
+    const res = await api().post('/__sim/clock/run-until-idle', {});
+    expect(res.body).toMatchObject({ now: '2026-04-11T09:00:00Z', ran: 2, periodic_pending: 1 });
+    expect((await api().get('/__sim/charges')).body.data.map((c: { period_start: string }) => c.period_start)).toEqual(['2026-03-02T09:00:00.000000Z', '2026-04-02T09:00:00.000000Z']);
+  });
+
+  it('moves the clock at most ten years at a time, by either form, at both edges', async () => {
+    const TEN_YEARS = 3652.5 * 86_400_000;
+    const horizon = (field: string) => ({ message: `The ${field} may move the clock at most ten years (3652.5 days) ahead.`, errors: { [field]: [`The ${field} may move the clock at most ten years (3652.5 days) ahead.`] } });
+    const tooFar = await api().post('/__sim/clock/advance', { by: TEN_YEARS + 1 });
+    expect(tooFar.status).toBe(422);
+    expect(tooFar.body).toStrictEqual(horizon('by'));
+    const farTo = await api().post('/__sim/clock/advance', { to: new Date(START_MS + TEN_YEARS + 1000).toISOString() });
+    expect(farTo.status).toBe(422);
+    expect(farTo.body).toStrictEqual(horizon('to'));
+    for (const by of [1e308, 9007199254740993]) expect((await api().post('/__sim/clock/advance', { by })).status).toBe(422);
+    expect((await api().get('/__sim/clock')).body.now_ms).toBe(START_MS);
+    const atEdge = await api().post('/__sim/clock/advance', { to: new Date(START_MS + TEN_YEARS).toISOString() });
+    expect(atEdge.status).toBe(200);
+    expect(atEdge.body.now_ms).toBe(START_MS + TEN_YEARS);
+    expect((await api().post('/__sim/clock/advance', { by: TEN_YEARS })).status).toBe(200);
+    expect(() => api().sim.clock.advance(TEN_YEARS + 1)).toThrow('The clock moves at most ten years at a time.');
+  });
+
+  it('renews a number monthly over ten years in one advance, one charge a month', async () => {
+    const offer = (await api().get('/user/phone-numbers/search', { query: { country_code: 'US' } })).body.data[0].phone_number;
+    await api().post('/user/phone-numbers/purchase', { phone_number: offer });
+    const res = await api().post('/__sim/clock/advance', { by: '3652d' });
+    expect(res.status).toBe(200);
+    expect((await api().get('/__sim/charges')).body.data).toHaveLength(1 + 119);
   });
 
   it('accepts max_events of 1 on run-until-idle', async () => {

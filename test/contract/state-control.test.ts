@@ -77,6 +77,17 @@ contract('control: PUT /__sim/state', (api) => {
     expect(res.body).toStrictEqual({ ok: true, now: '2026-03-02T09:00:00Z' });
   });
 
+  it.each([9007199254740993, 1e308, 8.64e15 + 1, 1.5])('refuses a clock time of %s with 422 and changes nothing', async (now) => {
+    await createAssistant(api(), 'Kept');
+    const saved = (await api().get('/__sim/state')).body;
+    const before = JSON.stringify(api().sim.snapshot());
+    const res = await api().put('/__sim/state', { ...saved, clock: { ...saved.clock, now } });
+    expect(res.status).toBe(422);
+    expect(res.body).toStrictEqual({ message: 'The snapshot is damaged and could not be restored.', errors: { state: ['The snapshot is damaged and could not be restored.'] } });
+    expect(JSON.stringify(api().sim.snapshot())).toBe(before);
+    expect((await api().get('/__sim/clock')).body.now).toBe('2026-03-02T09:00:00Z');
+  });
+
   it('brings back the earlier store: an assistant created since is gone', async () => {
     await createAssistant(api(), 'Before');
     const saved = (await api().get('/__sim/state')).body;

@@ -157,7 +157,8 @@ function startPeriod(ctx: AccountCtx, number: PhoneNumber, index: number): Phone
     period_end: periodEnd,
     created_at: ctx.now(),
   });
-  const eventId = ctx.schedule<PeriodEndPayload>(periodEnd, PERIOD_END_EVENT, { account_id: ctx.account.id, phone_number_id: number.id });
+  // A subscription renews for ever: its period end is periodic, not work that run-until-idle waits for.
+  const eventId = ctx.schedule<PeriodEndPayload>(periodEnd, PERIOD_END_EVENT, { account_id: ctx.account.id, phone_number_id: number.id }, { periodic: true });
   return ctx.phoneNumbers.update(number.id, {
     subscription: { period: index, price_micros: offerPrice, billing_price_id: priceId, period_start: periodStart, period_end: periodEnd, cancelled: false, event_id: eventId },
   });
