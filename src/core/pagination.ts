@@ -1,9 +1,11 @@
 /**
  * Page-number pagination in the platform's paginator shape
- * `{data, current_page, per_page, total, last_page}` (spec: List leads, List calls).
+ * `{data, current_page, per_page, total, last_page}` (spec: List leads, List calls), or
+ * on the live wire Laravel's full paginator (live-platform D.1); and the cursor form (A.2).
  */
 import { z } from 'zod';
 import { int, queryInt } from './validation.js';
+import type { Wire } from './wire.js';
 
 export interface Page<T> {
   data: T[];
@@ -27,19 +29,89 @@ export function pageQuery(defaultPerPage: number) {
   });
 }
 
+/** One entry of a Laravel paginator's `links` (live-platform D.1). */
+export interface PageLink {
+  url: string | null;
+  label: string;
+  active: boolean;
+}
+
+/** Laravel's full page paginator, keys in its order (live-platform D.1). */
+export interface LaravelPage<T> {
+  current_page: number;
+  data: T[];
+  first_page_url: string;
+  from: number | null;
+  last_page: number;
+  last_page_url: string;
+  links: PageLink[];
+  next_page_url: string | null;
+  path: string;
+  per_page: number;
+  prev_page_url: string | null;
+  to: number | null;
+  total: number;
+}
+
+/** Where a page is answered: its wire, and the request URL without query (`selfPath`) for the live links. */
+export interface PageOn {
+  wire: Wire;
+  path: string;
+}
+
 /**
  * One page of `items` (already filtered and ordered). A page past the end is empty and
- * still reports the totals; `last_page` is at least 1.
+ * still reports the totals; `last_page` is at least 1. With `on` naming the live wire the
+ * page is Laravel's full paginator (live-platform D.1); otherwise the spec's five keys.
  * @example paginate([1, 2, 3], 2, 2, String) // { data: ['3'], current_page: 2, per_page: 2, total: 3, last_page: 2 }
  */
-export function paginate<T, R>(items: readonly T[], page: number, perPage: number, serialise: (item: T) => R): Page<R> {
+export function paginate<T, R>(items: readonly T[], page: number, perPage: number, serialise: (item: T) => R): Page<R>;
+export function paginate<T, R>(items: readonly T[], page: number, perPage: number, serialise: (item: T) => R, on: PageOn | undefined): Page<R> | LaravelPage<R>;
+export function paginate<T, R>(items: readonly T[], page: number, perPage: number, serialise: (item: T) => R, on?: PageOn): Page<R> | LaravelPage<R> {
   const start = (page - 1) * perPage;
+  const data = items.slice(start, start + perPage).map(serialise);
+  const lastPage = Math.max(1, Math.ceil(items.length / perPage));
+  if (on?.wire === 'live') return laravelPage(data, page, perPage, items.length, lastPage, on.path);
+  return { data, current_page: page, per_page: perPage, total: items.length, last_page: lastPage };
+}
+
+/**
+ * The pages `links` shows between Previous and Next, `null` for a gap: Laravel's
+ * UrlWindow with three pages on each side (live-platform D.1, the window table).
+ * @example pageWindow(5, 20) // [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, null, 19, 20]
+ */
+export function pageWindow(current: number, last: number): (number | null)[] {
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  if (last < 14) return range(1, last);
+  if (current <= 7) return [...range(1, 10), null, last - 1, last];
+  if (current > last - 7) return [1, 2, null, ...range(last - 9, last)];
+  return [1, 2, null, ...range(current - 3, current + 3), null, last - 1, last];
+}
+
+function laravelPage<R>(data: R[], page: number, perPage: number, total: number, lastPage: number, path: string): LaravelPage<R> {
+  // live-platform D.1: links carry only `page`, never the request's other parameters (Laravel's default).
+  const url = (p: number) => `${path}?page=${p}`;
+  const prev = page > 1 ? url(page - 1) : null;
+  const next = page < lastPage ? url(page + 1) : null;
+  const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
-    data: items.slice(start, start + perPage).map(serialise),
     current_page: page,
+    data,
+    first_page_url: url(1),
+    from,
+    last_page: lastPage,
+    last_page_url: url(lastPage),
+    links: [
+      { url: prev, label: '&laquo; Previous', active: false },
+      ...pageWindow(page, lastPage).map((p) => (p === null ? { url: null, label: '...', active: false } : { url: url(p), label: String(p), active: p === page })),
+      { url: next, label: 'Next &raquo;', active: false },
+    ],
+    next_page_url: next,
+    path,
     per_page: perPage,
-    total: items.length,
-    last_page: Math.max(1, Math.ceil(items.length / perPage)),
+    prev_page_url: prev,
+    to: from === null ? null : from + data.length - 1,
+    total,
   };
 }
 

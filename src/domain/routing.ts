@@ -19,6 +19,8 @@ interface UserRouteDef<B, Q> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   failure?: () => SimError;
+  /** The shape-B `message` of a failed validation on the live wire (live-platform D.5). */
+  liveInvalid?: string;
   /** Runs in the caller's account before the body is read (rate limits checked before validation). */
   guard?(ctx: AccountCtx): void;
   handle(args: RouteArgs<AccountCtx, B, Q>): ReturnType<RouteDef<AccountCtx>['handle']>;

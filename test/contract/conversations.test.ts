@@ -879,11 +879,26 @@ contract(
       expect(payloads()[0].extracted_variables).toStrictEqual({ wants_demo: true, budget: 1500, city: 'Berlin' });
     });
 
-    it('reports null for a schema item the conversation never set', async () => {
+    it('generates a value of the schema type for an item the conversation never set, as a call does', async () => {
       const id = await startConversation(api(), assistant.uuid);
       await send(api(), id, 'demo');
       await api().sim.clock.advance('5m');
-      expect(payloads()[0].extracted_variables).toStrictEqual({ wants_demo: true, budget: null, city: null });
+      expect(payloads()[0].extracted_variables).toStrictEqual({ wants_demo: true, budget: 5, city: 'premium' });
+    });
+
+    it('generates the same values for the same seed, requests and clock moves', async () => {
+      const run = async (sim: Simulator) => {
+        const headers = { authorization: `Bearer ${KEY}` };
+        const created = (await sim.handle({ method: 'POST', path: '/user/assistant', headers, body: JSON.stringify(pipelineAssistant(endingAssistant())) })).body as any;
+        const read = (await sim.handle({ method: 'GET', path: `/user/assistant/${created.data.id}`, headers })).body as any;
+        await sim.handle({ method: 'POST', path: '/conversations', body: JSON.stringify({ assistant_id: read.data.uuid }) });
+        await sim.clock.advance('5m');
+        return sim.webhooks.deliveries().map((d) => (d.payload as any).extracted_variables);
+      };
+      const first = await run(createSimulator({ seed: 3, startAt: START, deliver }));
+      const second = await run(createSimulator({ seed: 3, startAt: START, deliver }));
+      expect(first).toEqual([{ wants_demo: expect.any(Boolean), budget: expect.any(Number), city: expect.any(String) }]);
+      expect(second).toStrictEqual(first);
     });
 
     it('reports an empty input_variables object when none were given', async () => {

@@ -1,12 +1,18 @@
 /** Assistant answers and rule texts (spec: Errors; decisions: Finer points). Tests reuse these constants. */
-import { shapeA } from '../../core/errors.js';
+import { shapeA, shapeB, type FieldErrors } from '../../core/errors.js';
+import { texts } from '../../core/wire.js';
 
 export const ASSISTANT_MESSAGES = {
-  created: 'Assistant created successfully.',
-  updated: 'Assistant updated successfully.',
-  deleted: 'Assistant deleted successfully.',
-  notFound: 'Assistant not found.',
-  deleteFailed: 'Failed to delete assistant.',
+  // live-platform D.5: a pair is the specification's text and the live platform's.
+  created: texts('Assistant created successfully.', 'Assistant created successfully'),
+  updated: texts('Assistant updated successfully.', 'Assistant updated successfully'),
+  deleted: texts('Assistant deleted successfully.', 'Assistant deleted successfully'),
+  // live-platform D.5: update and get-one (get-one is a decision); the switch routes (A, B) answer it too.
+  notFound: texts('Assistant not found.', 'Assistant not found'),
+  deleteNotFound: texts('Assistant not found.', 'Assistant not found or does not belong to the authenticated user'),
+  deleteFailed: texts('Failed to delete assistant.', 'Assistant deletion failed'),
+  /** live-platform D.5: shape B's `message` of a failed create or update on the live wire. */
+  invalid: 'Validation failed',
   voiceIncompatible: 'The selected voice is incompatible with the engine mode.',
   llmModelRequired: 'The llm model id field is required when mode is pipeline.',
   multimodalModelRequired: 'The multimodal model id field is required when mode is multimodal or dualplex.',
@@ -26,5 +32,11 @@ export const ASSISTANT_MESSAGES = {
 
 export const assistantErrors = {
   notFound: () => shapeA(404, ASSISTANT_MESSAGES.notFound),
+  deleteNotFound: () => shapeA(404, ASSISTANT_MESSAGES.deleteNotFound),
   deleteFailed: () => shapeA(500, ASSISTANT_MESSAGES.deleteFailed),
+  /** A create or update rule broken: shape B, whose live `message` is "Validation failed" (live-platform D.5). */
+  invalid: (errors: FieldErrors) => {
+    const error = shapeB(errors);
+    return error.withLive({ ...error.body, message: ASSISTANT_MESSAGES.invalid });
+  },
 };

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { pageQuery } from '../../core/pagination.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, num, oneOf, str, strBetween, url } from '../../core/validation.js';
-import { MODES, type Mode } from '../catalog/data.js';
+import type { Wire } from '../../core/wire.js';
+import { MODES, catalog, type Mode } from '../catalog/data.js';
 import { E164, E164_RULE } from '../phone-numbers/schema.js';
 
 export const ASSISTANT_TYPES = ['inbound', 'outbound'] as const;
@@ -62,6 +63,21 @@ export const PostCallSchemaItem = z.object({
   description: strBetween(3, 255),
 });
 export type PostCallSchemaItem = z.infer<typeof PostCallSchemaItem>;
+
+// A small bank of plausible collected words: a generated string costs one draw.
+const SAMPLE_WORDS = ['confirmed', 'interested', 'callback', 'premium', 'standard', 'tuesday', 'berlin', 'email'];
+
+/**
+ * A generated value of a post-call schema item's type, for what a call or a conversation
+ * collected without a script: a bool is a coin toss, a number 1-10, a string one word.
+ * Each costs one draw of `random`.
+ * @example sampleValue(ctx.random, 'number') // 7
+ */
+export function sampleValue(random: { int(min: number, max: number): number }, type: PostCallSchemaItem['type']): boolean | number | string {
+  if (type === 'bool') return random.int(0, 1) === 1;
+  if (type === 'number') return random.int(1, 10);
+  return SAMPLE_WORDS[random.int(0, SAMPLE_WORDS.length - 1)]!;
+}
 
 /** Divergence: the specification says "short strings" without a number; we cap each filler at 100 characters. */
 export const FILLER_MAX_CHARS = 100;
@@ -327,10 +343,15 @@ export function serialiseAssistantSummary(a: Assistant) {
   return { id: a.id, name: a.name, status: a.status, type: a.type, mode: a.mode };
 }
 
-/** The read record (decisions: Assistant read record): every stored field plus id, uuid, status and timestamps. */
-export function serialiseAssistant(a: Assistant) {
+/**
+ * The read record (decisions: Assistant read record): every stored field plus id, uuid,
+ * status and timestamps; on the live wire with live-platform D.3's encodings and its
+ * live-only keys after the rest.
+ * @example serialiseAssistant(assistant, ctx.wire)
+ */
+export function serialiseAssistant(a: Assistant, wire: Wire = 'spec') {
   const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, inbound_webhook_url: _inbound, ...settings } = a;
-  return {
+  const record = {
     id,
     uuid,
     name,
@@ -341,4 +362,55 @@ export function serialiseAssistant(a: Assistant) {
     created_at: formatIsoUtc(created_at),
     updated_at: formatIsoUtc(updated_at),
   };
+  if (wire === 'spec') return record;
+  return {
+    // live-platform D.3: the spec keys keep their places; only these values are encoded as the live platform does.
+    ...record,
+    fillers: a.fillers ? 1 : 0,
+    end_call_on_voicemail: a.end_call_on_voicemail ? 1 : 0,
+    llm_temperature: decimalString(a.llm_temperature),
+    voice_stability: decimalString(a.voice_stability),
+    voice_similarity: decimalString(a.voice_similarity),
+    speech_speed: decimalString(a.speech_speed),
+    ambient_sound_volume: decimalString(a.ambient_sound_volume),
+    // live-platform D.3: PHP encodes an empty associative array as `[]`.
+    variables: Object.keys(a.variables).length === 0 ? [] : record.variables,
+    filler_config: a.filler_config !== null && Object.keys(a.filler_config).length === 0 ? [] : record.filler_config,
+    tools: a.tools.map(({ type: toolType, ...data }) => ({ type: toolType, data: structuredClone(data) })),
+    // live-platform D.3: the live-only keys, in its order.
+    user_id: a.account_id,
+    engine_id: ENGINE_IDS[a.mode],
+    synthesizer_id: a.synthesizer_provider_id,
+    transcriber_id: a.transcriber_provider_id,
+    instance_id: null,
+    flows_platform_id: null,
+    language: catalog.language(a.language_id)?.iso_2 ?? null,
+    inbound_webhook_url: a.inbound_webhook_url ?? null,
+    widget_settings: { enabled: false },
+    deleted_at: null,
+    // live-platform C.3: no folder and no labels until folders and labels are stored.
+    folder_id: null,
+    label_ids: [],
+  };
+}
+
+/** The live platform's engine ids (live-platform D.3). */
+const ENGINE_IDS: Record<Mode, number> = { pipeline: 1, multimodal: 2, dualplex: 3 };
+
+/**
+ * A number as the live platform's decimal string: its shortest form, with at least one
+ * decimal (live-platform D.3, decision), never in exponent notation.
+ * @example decimalString(0.7) // '0.7'
+ * @example decimalString(1) // '1.0'
+ */
+export function decimalString(n: number): string {
+  const text = String(n);
+  const exponent = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!exponent) return text.includes('.') ? text : `${text}.0`;
+  const [, sign, lead, rest = '', power] = exponent;
+  const digits = `${lead}${rest}`;
+  const point = 1 + Number(power);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}.0`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }

@@ -139,7 +139,7 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
   if (s.is_webhook_active && s.webhook_url === null) bag.add('webhook_url', ASSISTANT_MESSAGES.webhookUrlRequired);
 
   // Rule 4: every violation is one 422.
-  bag.throwIfAny();
+  if (!bag.empty) throw assistantErrors.invalid(bag.errors);
 }
 
 function settingsOf(a: Assistant): AssistantSettings {
@@ -186,7 +186,10 @@ export function updateAssistant(ctx: AccountCtx, id: number, input: Provided): A
 
 /** Deletes an assistant and its configuration (spec: Delete assistant). */
 export function deleteAssistant(ctx: AccountCtx, id: number): void {
-  ctx.assistants.delete(findAssistant(ctx, id).id);
+  const assistant = ctx.assistants.get(id);
+  // live-platform D.5: delete's live 404 names ownership; the spec has one 404 for both.
+  if (!assistant) throw assistantErrors.deleteNotFound();
+  ctx.assistants.delete(assistant.id);
 }
 
 /** The assistant, or 404 shape A when it is missing or foreign. */

@@ -9,7 +9,7 @@ import { fromMicros } from '../../core/money.js';
 import { fillTemplate } from '../../core/template.js';
 import { formatIsoOffset } from '../../core/time.js';
 import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } from '../../engine/outcomes.js';
-import type { Assistant } from '../assistants/schema.js';
+import { sampleValue, type Assistant } from '../assistants/schema.js';
 import type { AccountCtx } from '../context.js';
 import { callCosts } from './billing.js';
 import { UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
@@ -45,7 +45,6 @@ const AGREEMENTS = ['Yes, that works for me.', 'Sounds good, let us do that.', '
 const CLOSINGS = ["Perfect, you're all set. Thank you for your time, goodbye!", 'Great, I have booked that for you. Have a nice day!'];
 const BRUSH_OFFS = ["Sorry, I can't talk right now.", 'Not interested, thanks.', 'Can you call back another time?'];
 const VOICEMAIL_GREETINGS = ["Hi, you've reached my voicemail. Please leave a message after the tone.", 'The person you are calling is not available. Please leave a message.'];
-const WORDS = ['confirmed', 'interested', 'callback', 'premium', 'standard', 'tuesday', 'berlin', 'email'];
 
 function pick<T>(ctx: AccountCtx, list: readonly T[]): T {
   return list[ctx.random.int(0, list.length - 1)]!;
@@ -57,8 +56,7 @@ function collectedVariables(ctx: AccountCtx, assistant: Assistant, goalMet: bool
   for (const item of assistant.post_call_schema) {
     if (item.type === 'bool') values[item.name] = goalMet;
     else if (!goalMet) values[item.name] = null;
-    else if (item.type === 'number') values[item.name] = ctx.random.int(1, 10);
-    else values[item.name] = pick(ctx, WORDS);
+    else values[item.name] = sampleValue(ctx.random, item.type);
   }
   return values;
 }

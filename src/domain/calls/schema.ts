@@ -5,6 +5,7 @@ import { fromMicros } from '../../core/money.js';
 import { formatSqlUtc } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/validation.js';
 import { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus } from '../../core/vocabulary.js';
+import type { Wire } from '../../core/wire.js';
 import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
 import { DATES_ORDER_ERROR, dateFilters, datesInOrder } from '../leads/schema.js';
 
@@ -139,9 +140,21 @@ export const InsertCallBody = z.object({
 });
 export type InsertCallInput = z.infer<typeof InsertCallBody>;
 
-/** A call as every route shows it (spec: Call table), plus the ids it belongs to. */
-export function serialiseCall(c: Call) {
-  return {
+/** A post-call schema item as the call's evaluation reads it (spec: Post-call schema item). */
+export interface EvaluationSchemaItem {
+  name: string;
+  type: string;
+  description: string;
+}
+
+/**
+ * A call as every route shows it (spec: Call table), plus the ids it belongs to; on the
+ * live wire with live-platform D.2's encodings. `schema` is the post_call_schema of the
+ * call's assistant (empty when it is gone), read for the live evaluation items.
+ * @example serialiseCall(call, ctx.wire, assistant?.post_call_schema)
+ */
+export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly EvaluationSchemaItem[] = []) {
+  const spec = {
     id: c.id,
     assistant_id: c.assistant_id,
     assistant_name: c.assistant_name,
@@ -163,4 +176,64 @@ export function serialiseCall(c: Call) {
     created_at: formatSqlUtc(c.created_at),
     updated_at: formatSqlUtc(c.updated_at),
   };
+  if (wire === 'spec') return spec;
+  // live-platform D.2: the same keys in the same order, only these values encoded as the live platform does.
+  return {
+    ...spec,
+    transcript: transcriptItems(c),
+    // live-platform D.2: PHP encodes an empty associative array as `[]`.
+    variables: Object.keys(c.variables).length === 0 ? [] : spec.variables,
+    evaluation: evaluationItems(c.evaluation, schema),
+    webhook_response: c.webhook_response !== null && Object.keys(c.webhook_response).length === 0 ? [] : spec.webhook_response,
+    carrier_cost: costString(c.carrier_cost_micros),
+    total_cost: costString(c.total_cost_micros),
+  };
+}
+
+/** One transcript line on the live wire (live-platform D.2). */
+export interface TranscriptItem {
+  text: string;
+  type: 'transcript';
+  sender: 'bot' | 'human';
+  timestamp: number;
+}
+
+/**
+ * The stored transcript as live items (live-platform D.2): `Assistant:` lines are the bot's,
+ * `Customer:` lines the human's, any other line the bot's whole (decision). Line i of n
+ * (from 0) is stamped at the answer (else creation) time plus duration·i/n, in unix seconds
+ * to 6 decimals (decision). Blank lines are not lines (decision: a trailing newline adds nothing).
+ * @example transcriptItems(call) // [{ text: 'Hello', type: 'transcript', sender: 'bot', timestamp: 1772442000 }]
+ */
+export function transcriptItems(c: Pick<Call, 'transcript' | 'answered_at' | 'created_at' | 'duration'>): TranscriptItem[] {
+  const lines = c.transcript.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const startSeconds = (c.answered_at ?? c.created_at) / 1000;
+  return lines.map((line, i) => {
+    const said = /^(Assistant|Customer): (.*)$/.exec(line);
+    const timestamp = Math.round((startSeconds + (c.duration * i) / lines.length) * 1e6) / 1e6;
+    if (said?.[1] === 'Customer') return { text: said[2]!, type: 'transcript', sender: 'human', timestamp };
+    return { text: said ? said[2]! : line, type: 'transcript', sender: 'bot', timestamp };
+  });
+}
+
+/** A stored evaluation as live items (live-platform D.2). */
+function evaluationItems(evaluation: Record<string, unknown>, schema: readonly EvaluationSchemaItem[]) {
+  return Object.entries(evaluation).map(([name, value]) => {
+    const item = schema.find((s) => s.name === name);
+    // live-platform D.2 (decision): without a schema item the type follows the value, the description is empty.
+    const type = item?.type ?? (typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? 'number' : 'string');
+    return { name, type, value: structuredClone(value), description: item?.description ?? '' };
+  });
+}
+
+/**
+ * Micro-dollars as a USD string with exactly 8 decimals (live-platform D.2), built from
+ * the integer so no float rounding shows.
+ * @example costString(25_000) // '0.02500000'
+ */
+export function costString(micros: number): string {
+  const whole = Math.round(micros);
+  const sign = whole < 0 ? '-' : '';
+  const abs = Math.abs(whole);
+  return `${sign}${Math.trunc(abs / 1_000_000)}.${String(abs % 1_000_000).padStart(6, '0')}00`;
 }

@@ -3,6 +3,7 @@
  * make_call checks in order, Balance and dialing, Assistant activation).
  */
 import { shapeA } from '../../core/errors.js';
+import { texts } from '../../core/wire.js';
 import { parseInstant } from '../../core/time.js';
 import { dateWindow, partialNumberFilter } from '../filters.js';
 import { ErrorBag } from '../../core/validation.js';
@@ -13,22 +14,30 @@ import { readE164 } from '../../core/phone.js';
 import { usableNumber } from '../phone-numbers/service.js';
 import { coversOneCall } from './billing.js';
 import { placeCall } from './lifecycle.js';
-import { callRow, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
+import { callRow, serialiseCall, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
 
+const INVALID_NUMBER = 'Invalid phone number. Please provide the number in E.164 format, for example +14155550123.';
+
+/** Texts of the call routes; a pair is the specification's and the live platform's (live-platform D.5). */
 export const CALL_MESSAGES = {
-  initiated: 'Call initiated successfully.',
-  deleted: 'Call deleted successfully.',
-  notFound: 'Call not found.',
-  assistantNotFound: 'Assistant not found.',
-  invalidNumber: 'Invalid phone number. Please provide the number in E.164 format, for example +14155550123.',
+  initiated: texts('Call initiated successfully.', 'Call initiated successfully'),
+  deleted: texts('Call deleted successfully.', 'Call deleted successfully'),
+  notFound: texts('Call not found.', 'Call not found'),
+  // live-platform D.5: the live delete names ownership; the spec has one 404 for both.
+  deleteNotFound: texts('Call not found.', 'Call not found or does not belong to the authenticated user'),
+  assistantNotFound: texts('Assistant not found.', 'Assistant not found or does not belong to the authenticated user'),
+  /** The spec text alone, as the suites read it; the make_call 400 answers `invalidNumberFormat`. */
+  invalidNumber: INVALID_NUMBER,
+  invalidNumberFormat: texts(INVALID_NUMBER, 'Invalid phone number format. Please use E.164 format (e.g. +1234567890)'),
   noAssistantNumber: 'The assistant has no phone number assigned. Assign a phone number to make calls.',
   insufficientBalance: 'Insufficient balance to make call. Please top up your account.',
 } as const;
 
 export const callErrors = {
   notFound: () => shapeA(404, CALL_MESSAGES.notFound),
+  deleteNotFound: () => shapeA(404, CALL_MESSAGES.deleteNotFound),
   assistantNotFound: () => shapeA(404, CALL_MESSAGES.assistantNotFound),
-  invalidNumber: () => shapeA(400, CALL_MESSAGES.invalidNumber),
+  invalidNumber: () => shapeA(400, CALL_MESSAGES.invalidNumberFormat),
   noAssistantNumber: () => shapeA(400, CALL_MESSAGES.noAssistantNumber),
   insufficientBalance: () => shapeA(422, CALL_MESSAGES.insufficientBalance),
 };
@@ -87,7 +96,18 @@ export function findCall(ctx: AccountCtx, id: number): Call {
 
 /** Deletes the record with its transcript, recording and metadata (spec: Delete call). */
 export function deleteCall(ctx: AccountCtx, id: number): void {
-  ctx.calls.delete(findCall(ctx, id).id);
+  const call = ctx.calls.get(id);
+  if (!call) throw callErrors.deleteNotFound();
+  ctx.calls.delete(call.id);
+}
+
+/**
+ * The call serialiser of the request's wire: each call with its assistant's
+ * post_call_schema, which the live evaluation items read (live-platform D.2).
+ * @example listCalls(ctx, query).map(callView(ctx))
+ */
+export function callView(ctx: AccountCtx): (call: Call) => ReturnType<typeof serialiseCall> {
+  return (call) => serialiseCall(call, ctx.wire, call.assistant_id === null ? [] : ctx.assistants.get(call.assistant_id)?.post_call_schema);
 }
 
 /**

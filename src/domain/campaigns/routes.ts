@@ -1,5 +1,6 @@
 /** Campaign operations (spec: Endpoints > Campaigns; decisions: List campaigns, Delete campaign). */
 import { alias, ok } from '../../core/http.js';
+import { say } from '../../core/wire.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
 import { CreateCampaignBody, UpdateStatusBody, serialiseCampaign, serialiseStatusChange } from './schema.js';
@@ -7,7 +8,7 @@ import { CAMPAIGN_MESSAGES, createCampaign, deleteCampaign, listCampaigns, start
 
 const create = userRoute({
   method: 'POST', path: '/user/campaign', body: CreateCampaignBody,
-  handle: ({ ctx, body }) => ok({ message: CAMPAIGN_MESSAGES.created, data: serialiseCampaign(createCampaign(ctx, body)) }, 201),
+  handle: ({ ctx, body }) => ok({ message: say(ctx.wire, CAMPAIGN_MESSAGES.created), data: serialiseCampaign(createCampaign(ctx, body)) }, 201),
 });
 
 export const campaignRoutes = [
@@ -20,7 +21,7 @@ export const campaignRoutes = [
   }),
   userRoute({
     method: 'DELETE', path: '/user/campaign/:id',
-    handle: ({ ctx, params }) => (deleteCampaign(ctx, pathId(params.id)), ok({ message: CAMPAIGN_MESSAGES.deleted })),
+    handle: ({ ctx, params }) => (deleteCampaign(ctx, pathId(params.id)), ok({ message: say(ctx.wire, CAMPAIGN_MESSAGES.deleted) })),
   }),
   userRoute({
     method: 'POST', path: '/user/campaigns/update-status', body: UpdateStatusBody,

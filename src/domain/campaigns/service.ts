@@ -3,6 +3,7 @@
  * Balance and dialing, Delete campaign).
  */
 import { shapeA, SimError } from '../../core/errors.js';
+import { texts, type Texts } from '../../core/wire.js';
 import { ErrorBag } from '../../core/validation.js';
 import { canStartCampaign } from '../calls/billing.js';
 import type { AccountCtx } from '../context.js';
@@ -12,14 +13,20 @@ import { usableNumber } from '../phone-numbers/service.js';
 import { callerNumbers, requestDial, scheduleDial, setCampaignStatus } from './dialer.js';
 import { DAYS, withSeconds, type Campaign, type CreateCampaignInput } from './schema.js';
 
+const planLimit = (max: number) => `You have reached the maximum number of campaigns allowed by your plan (${max}).`;
+
 export const CAMPAIGN_MESSAGES = {
-  created: 'Campaign created successfully.',
-  deleted: 'Campaign deleted successfully.',
+  // live-platform D.5 and A: a pair is the specification's text and the live platform's.
+  created: texts('Campaign created successfully.', 'Campaign created successfully'),
+  deleted: texts('Campaign deleted successfully.', 'Campaign deleted successfully'),
   started: 'Campaign started successfully.',
   stopped: 'Campaign stopped successfully.',
-  notFound: 'Campaign not found.',
+  notFound: texts('Campaign not found.', 'Campaign not found'),
   assistantNotFound: 'Assistant not found or not an outbound assistant.',
-  planLimit: (max: number) => `You have reached the maximum number of campaigns allowed by your plan (${max}).`,
+  /** The spec text alone, as the suites read it; the 403 answers `planLimitReached`. */
+  planLimit,
+  // live-platform D.5: the live text names no number.
+  planLimitReached: (max: number) => texts(planLimit(max), 'You have reached the maximum number of campaigns allowed by your plan.'),
   alreadyRunning: 'Campaign is already in progress.',
   notRunning: 'Campaign is not running.',
   noLeads: 'Campaign has no leads. Add leads before starting it.',
@@ -32,16 +39,23 @@ export const CAMPAIGN_MESSAGES = {
 } as const;
 
 /** Refusals of update-status: `{message, success: false}` (decisions: Campaign states). */
-function refusal(status: number, message: string): SimError {
-  return new SimError(status, { message, success: false });
+function refusal(status: number, message: string | Texts): SimError {
+  if (typeof message === 'string') return new SimError(status, { message, success: false });
+  return new SimError(status, { message: message.spec, success: false }, {}, { message: message.live, success: false });
 }
 
 export const campaignErrors = {
   notFound: () => shapeA(404, CAMPAIGN_MESSAGES.notFound),
   assistantNotFound: () => shapeA(404, CAMPAIGN_MESSAGES.assistantNotFound),
-  planLimit: (max: number) => shapeA(403, CAMPAIGN_MESSAGES.planLimit(max)),
+  planLimit: (max: number) => shapeA(403, CAMPAIGN_MESSAGES.planLimitReached(max)),
+  // Decision: update-status's 404 speaks the campaign family's live 404 text too (live-platform D.5).
   statusNotFound: () => refusal(404, CAMPAIGN_MESSAGES.notFound),
   refused: (message: string) => refusal(400, message),
+  /** The balance refusal of start; the live wire adds the unchanged campaign as `data` (live-platform D.4). */
+  insufficientBalance: (campaign: Campaign) => {
+    const error = refusal(400, CAMPAIGN_MESSAGES.insufficientBalance);
+    return error.withLive({ ...error.body, data: { campaign_id: campaign.id, status: campaign.status } });
+  },
 };
 
 /**
@@ -132,7 +146,7 @@ export function startCampaign(ctx: AccountCtx, id: number): Campaign {
   const assistant = ctx.assistants.get(campaign.assistant_id);
   if (!assistant) throw campaignErrors.refused(CAMPAIGN_MESSAGES.assistantGone);
   if (callerNumbers(ctx, campaign, assistant).length === 0) throw campaignErrors.refused(CAMPAIGN_MESSAGES.noCallerNumber);
-  if (!canStartCampaign(ctx.account)) throw campaignErrors.refused(CAMPAIGN_MESSAGES.insufficientBalance);
+  if (!canStartCampaign(ctx.account)) throw campaignErrors.insufficientBalance(campaign);
   return setCampaignStatus(ctx, campaign, 'in-progress', scheduleDial(ctx, campaign));
 }
 

@@ -41,17 +41,17 @@ export const catalogRoutes = [
   userRoute({
     method: 'GET', path: '/user/assistants/phone-numbers', query: EligibleNumbersQuery,
     handle: ({ ctx, query }) =>
-      ok(listEligibleNumbers(ctx, query.type).map(serialiseEligibleNumber)),
+      ok(listEligibleNumbers(ctx, query.type).map((n) => serialiseEligibleNumber(n, ctx.wire))),
   }),
   userRoute({
     method: 'GET', path: '/user/knowledgebases',
-    handle: ({ ctx }) => ok({ data: listKnowledgebases(ctx).map((kb) => serialiseKnowledgebase(kb, knowledgebaseUsage(ctx, kb))) }),
+    handle: ({ ctx }) => ok({ data: listKnowledgebases(ctx).map((kb) => serialiseKnowledgebase(kb, knowledgebaseUsage(ctx, kb), ctx.wire)) }),
   }),
   userRoute({
     method: 'GET', path: '/user/knowledgebases/:id',
     handle: ({ ctx, params }) => {
       const kb = findKnowledgebase(ctx, pathId(params.id));
-      return ok({ data: serialiseKnowledgebase(kb, knowledgebaseUsage(ctx, kb)) });
+      return ok({ data: serialiseKnowledgebase(kb, knowledgebaseUsage(ctx, kb), ctx.wire) });
     },
   }),
   userRoute({

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { formatIsoUtc } from '../../core/time.js';
 import { int, oneOf, queryInt } from '../../core/validation.js';
+import { say, type Wire } from '../../core/wire.js';
 import { TYPE_LABELS, type PhoneNumber } from '../phone-numbers/schema.js';
 import { MODEL_TYPES, MODES, type KnowledgebaseTemplate, type Language, type Model, type Provider, type ToolTemplate, type Voice } from './data.js';
 
@@ -49,12 +50,20 @@ export function serialiseProvider(p: Provider) {
   return { id: p.id, name: p.name, code: p.code };
 }
 
-export function serialiseKnowledgebase(kb: Knowledgebase, assistantsCount: number) {
+/** live-platform C.1, E: the live wire writes the fixtures' `ready` as `active`; other statuses keep their word. */
+function liveKnowledgebaseStatus(status: string): string {
+  return status === 'ready' ? 'active' : status;
+}
+
+export function serialiseKnowledgebase(kb: Knowledgebase, assistantsCount: number, wire: Wire) {
+  const status = wire === 'live' ? liveKnowledgebaseStatus(kb.status) : kb.status;
   return {
     id: kb.id,
     name: kb.name,
     description: kb.description,
-    status: kb.status,
+    status,
+    // live-platform D.4: the live wire labels the status (`Active`, `Processing`, `Empty`, `Failed`).
+    ...(wire === 'live' && { status_label: status.charAt(0).toUpperCase() + status.slice(1) }),
     documents_count: kb.documents_count,
     assistants_count: assistantsCount,
     created_at: formatIsoUtc(kb.created_at),
@@ -77,7 +86,7 @@ export function serialiseTool(t: Tool) {
   };
 }
 
-/** A number an assistant may use; available when no assistant holds it. */
-export function serialiseEligibleNumber({ number, available }: { number: PhoneNumber; available: boolean }) {
-  return { id: number.id, phone_number: number.phone_number, country_code: number.country_code, type_label: TYPE_LABELS[number.type], is_available: available };
+/** A number an assistant may use; available when no assistant holds it. Its `type_label` is the wire's (live-platform E). */
+export function serialiseEligibleNumber({ number, available }: { number: PhoneNumber; available: boolean }, wire: Wire) {
+  return { id: number.id, phone_number: number.phone_number, country_code: number.country_code, type_label: say(wire, TYPE_LABELS[number.type]), is_available: available };
 }

@@ -1,5 +1,6 @@
 /** Catalog queries (decisions: Voices, Languages, Models, providers, eligible numbers, knowledge bases, tools). */
 import { shapeA } from '../../core/errors.js';
+import { texts } from '../../core/wire.js';
 import type { AccountCtx } from '../context.js';
 import type { PhoneNumber } from '../phone-numbers/schema.js';
 import { isUsable } from '../phone-numbers/service.js';
@@ -10,6 +11,13 @@ export const CATALOG_MESSAGES = {
   knowledgebaseNotFound: 'Knowledge base not found.',
   toolNotFound: 'Tool not found.',
 } as const;
+
+/** live-platform Rule 2, C.1, C.2: the family 404s of the live wire. */
+export const catalogErrors = {
+  // The live platform answers a missing knowledge base in shape C.
+  knowledgebaseNotFound: () => shapeA(404, CATALOG_MESSAGES.knowledgebaseNotFound).withLive({ error: 'Knowledgebase not found.' }),
+  toolNotFound: () => shapeA(404, texts(CATALOG_MESSAGES.toolNotFound, 'Tool not found')),
+};
 
 /** Voices, optionally only those that suit an engine mode and those of a language. */
 export function listVoices(ctx: AccountCtx, filter: { mode?: Mode; language_id?: number }) {
@@ -46,7 +54,7 @@ export function listKnowledgebases(ctx: AccountCtx): Knowledgebase[] {
 
 export function findKnowledgebase(ctx: AccountCtx, id: number): Knowledgebase {
   const kb = ctx.knowledgebases.get(id);
-  if (!kb) throw shapeA(404, CATALOG_MESSAGES.knowledgebaseNotFound);
+  if (!kb) throw catalogErrors.knowledgebaseNotFound();
   return kb;
 }
 
@@ -61,7 +69,7 @@ export function listTools(ctx: AccountCtx): Tool[] {
 
 export function findTool(ctx: AccountCtx, id: number): Tool {
   const tool = ctx.tools.get(id);
-  if (!tool) throw shapeA(404, CATALOG_MESSAGES.toolNotFound);
+  if (!tool) throw catalogErrors.toolNotFound();
   return tool;
 }
 

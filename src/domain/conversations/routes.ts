@@ -3,35 +3,22 @@
  * decisions: Create/Get conversation, AI on / off, Chat message endpoint credentials).
  */
 import { alias, defineRoute, ok, selfPath } from '../../core/http.js';
-import { cursorPaginate, paginate } from '../../core/pagination.js';
+import { say } from '../../core/wire.js';
 import { userRoute, type RouteCtx } from '../routing.js';
+import { CreateConversationBody, EnableEndedWebhookBody, GenerateReplyBody, SendMessageBody } from './schema.js';
 import {
-  ConversationListQuery,
-  CreateConversationBody,
-  EnableEndedWebhookBody,
-  GenerateReplyBody,
-  SendMessageBody,
-  serialiseConversation,
-  type Conversation,
-} from './schema.js';
-import {
-  CONVERSATION_MESSAGES,
+  CONVERSATION_TEXTS,
   checkReplyRate,
   disableEndedWebhook,
   generateReply,
   enableEndedWebhook,
-  listConversations,
+  pageConversations,
   postMessage,
   readConversation,
   setAi,
   startConversation,
 } from './service.js';
-import type { AccountCtx } from '../context.js';
 import { AssistantSwitchBody, AssistantWebhookBody } from '../assistants/schema.js';
-
-function conversationView(ctx: AccountCtx) {
-  return (c: Conversation) => serialiseConversation(c, c.assistant_id === null ? undefined : ctx.assistants.get(c.assistant_id));
-}
 
 const generateReplyRoute = userRoute({
   method: 'POST', path: '/user/ai/generate-reply', body: GenerateReplyBody, guard: checkReplyRate,
@@ -55,12 +42,9 @@ export const conversationRoutes = [
     handle: ({ ctx, params, body }) => ok(postMessage(ctx.state, params.uuid!, body.message)),
   }),
   userRoute({
-    method: 'GET', path: '/user/conversations', query: ConversationListQuery,
-    // live-platform A.2: a `cursor` parameter, even an empty one, asks for the cursor form.
-    handle: ({ ctx, query, request }) =>
-      ok(query.cursor === undefined
-        ? paginate(listConversations(ctx, query), query.page, query.per_page, conversationView(ctx))
-        : cursorPaginate(listConversations(ctx, query), query.cursor, query.per_page, selfPath(request), conversationView(ctx))),
+    // live-platform A.2: the query's rules and the list's form depend on the wire, so the query is read per request.
+    method: 'GET', path: '/user/conversations',
+    handle: ({ ctx, request }) => ok(pageConversations(ctx, request.query, selfPath(request))),
   }),
   userRoute({
     method: 'POST', path: '/automate/conversations/:uuid/enable-ai', family: 'chat',
@@ -72,19 +56,19 @@ export const conversationRoutes = [
   }),
   userRoute({
     method: 'POST', path: '/assistants/:assistantId/enable-conversation-ended-webhook', body: EnableEndedWebhookBody,
-    handle: ({ ctx, params, body }) => (enableEndedWebhook(ctx, params.assistantId!, body.webhook_url), ok({ message: CONVERSATION_MESSAGES.webhookEnabled, data: [] })),
+    handle: ({ ctx, params, body }) => (enableEndedWebhook(ctx, params.assistantId!, body.webhook_url), ok({ message: say(ctx.wire, CONVERSATION_TEXTS.webhookEnabled), data: [] })),
   }),
   userRoute({
     method: 'POST', path: '/assistants/:assistantId/disable-conversation-ended-webhook',
-    handle: ({ ctx, params }) => (disableEndedWebhook(ctx, params.assistantId!), ok({ message: CONVERSATION_MESSAGES.webhookDisabled, data: [] })),
+    handle: ({ ctx, params }) => (disableEndedWebhook(ctx, params.assistantId!), ok({ message: say(ctx.wire, CONVERSATION_TEXTS.webhookDisabled), data: [] })),
   }),
   // live-platform A.1: the same switches with the assistant id in the body.
   userRoute({
     method: 'POST', path: '/user/assistants/enable-conversation-ended-webhook', body: AssistantWebhookBody,
-    handle: ({ ctx, body }) => (enableEndedWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: CONVERSATION_MESSAGES.webhookEnabled, data: [] })),
+    handle: ({ ctx, body }) => (enableEndedWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: say(ctx.wire, CONVERSATION_TEXTS.webhookEnabled), data: [] })),
   }),
   userRoute({
     method: 'POST', path: '/user/assistants/disable-conversation-ended-webhook', body: AssistantSwitchBody,
-    handle: ({ ctx, body }) => (disableEndedWebhook(ctx, body.assistant_id), ok({ message: CONVERSATION_MESSAGES.webhookDisabled, data: [] })),
+    handle: ({ ctx, body }) => (disableEndedWebhook(ctx, body.assistant_id), ok({ message: say(ctx.wire, CONVERSATION_TEXTS.webhookDisabled), data: [] })),
   }),
 ];

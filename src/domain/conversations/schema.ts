@@ -5,7 +5,8 @@ import { AssistantRef } from '../assistants/schema.js';
 import { pageQuery } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
 import { formatSqlUtc } from '../../core/time.js';
-import { RULE_MESSAGES, freeObject, int, isPlainObject, oneOf, queryInt, url } from '../../core/validation.js';
+import { RULE_MESSAGES, freeObject, int, isPlainObject, oneOf, parseInput, queryInt, url } from '../../core/validation.js';
+import type { Wire } from '../../core/wire.js';
 import { DATES_ORDER_ERROR, dateFilters, datesInOrder } from '../leads/schema.js';
 
 export const CONVERSATION_TYPES = ['test', 'widget', 'msgapp', 'api'] as const;
@@ -67,6 +68,17 @@ export const SendMessageBody = z.object({
 
 const exactText = () => z.string().max(255, { error: RULE_MESSAGES.maxString.replace(':max', '255') }).optional();
 
+/** The list's filters after `type` (spec: List conversations; live-platform A.2). */
+const listFilters = {
+  assistant_id: queryInt().pipe(int()).optional(),
+  cursor: z.string().optional(),
+  customer_phone: exactText(),
+  external_identifier: exactText(),
+  whatsapp_sender_phone: exactText(),
+  msgapp_sender_phone: exactText(),
+  ...dateFilters,
+};
+
 /**
  * The list's query (spec: List conversations; live-platform A.2): with a `cursor`
  * parameter, even an empty one, the cursor form answers and `page` is ignored.
@@ -74,19 +86,36 @@ const exactText = () => z.string().max(255, { error: RULE_MESSAGES.maxString.rep
 export const ConversationListQuery = z.preprocess(
   (q) => (isPlainObject(q) && q.cursor !== undefined ? { ...q, page: undefined } : q),
   pageQuery(15)
-    .extend({
-      type: oneOf(CONVERSATION_TYPES).optional(),
-      assistant_id: queryInt().pipe(int()).optional(),
-      cursor: z.string().optional(),
-      customer_phone: exactText(),
-      external_identifier: exactText(),
-      whatsapp_sender_phone: exactText(),
-      msgapp_sender_phone: exactText(),
-      ...dateFilters,
-    })
+    .extend({ type: oneOf(CONVERSATION_TYPES).optional(), ...listFilters })
     .refine(datesInOrder, DATES_ORDER_ERROR),
 );
 export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
+
+/**
+ * live-platform A.2: the live wire always answers the cursor form, so `page` is always
+ * ignored, and it takes its own channel word as a type (`whatsapp` for `msgapp`, Rule 4).
+ */
+const LiveConversationListQuery = z.preprocess(
+  (q) => (isPlainObject(q) ? { ...q, page: undefined } : q),
+  pageQuery(15)
+    .extend({
+      type: oneOf([...CONVERSATION_TYPES, 'whatsapp'])
+        .optional()
+        .transform((type): ConversationType | undefined => (type === 'whatsapp' ? 'msgapp' : type)),
+      ...listFilters,
+    })
+    .refine(datesInOrder, DATES_ORDER_ERROR),
+);
+
+/**
+ * The list's query read with the wire's rules (live-platform A.2). The route reads it per
+ * request because a route's own query schema cannot see the wire, and one schema for both
+ * would change the spec wire's 422 when `type=whatsapp` comes with another error.
+ * @example readConversationListQuery('live', { type: 'whatsapp' }).type // 'msgapp'
+ */
+export function readConversationListQuery(wire: Wire, query: unknown): ConversationListQuery {
+  return parseInput<ConversationListQuery>(wire === 'live' ? LiveConversationListQuery : ConversationListQuery, query ?? {}, 'management');
+}
 
 /** `POST /user/ai/generate-reply` and `POST /ai/generate-reply` (live-platform B.1). */
 export const GenerateReplyBody = z.object({
@@ -107,18 +136,68 @@ export function serialiseMessage(m: ChatMessage) {
     : { role: m.role, content: m.content };
 }
 
-/** A conversation in the list (spec: Conversation table). */
-export function serialiseConversation(c: Conversation, assistant: { uuid: string; name: string } | undefined) {
+/**
+ * A conversation type in the wire's words: the live platform writes `whatsapp` for
+ * `msgapp` (live-platform Rule 4, D.4), in lists and in the conversation-ended payload.
+ * @example channelType('msgapp', 'live') // 'whatsapp'
+ */
+export function channelType(type: ConversationType, wire: Wire): string {
+  return wire === 'live' && type === 'msgapp' ? 'whatsapp' : type;
+}
+
+/** The messaging sender of a conversation, as far as the live wire shows it. */
+export interface SenderParty {
+  display_name: string;
+  phone_number: string;
+}
+
+/** live-platform D.4: start and reply variables together, null when there are none. */
+function liveVariables(c: Conversation): Record<string, unknown> | null {
+  const all = { ...c.input_variables, ...c.variables };
+  return Object.keys(all).length > 0 ? all : null;
+}
+
+/** live-platform D.4: the customer identifier, only on the (`api`) conversations that have one (decision: absent otherwise). */
+function identifierKey(c: Conversation): { external_identifier?: string } {
+  return c.external_identifier ? { external_identifier: c.external_identifier } : {};
+}
+
+/** live-platform D.4: the sender and the customer, only on messaging-channel conversations. */
+function partyKeys(c: Conversation, sender: SenderParty | undefined) {
+  if (c.type !== 'msgapp') return {};
+  return {
+    whatsapp_sender: sender ? { name: sender.display_name, phone: sender.phone_number } : null,
+    customer: { name: c.customer_name, phone: c.customer_phone },
+  };
+}
+
+/** A conversation in the list (spec: Conversation table), with the live wire's keys of D.4 in their places. */
+export function serialiseConversation(c: Conversation, assistant: { uuid: string; name: string } | undefined, wire: Wire, sender: SenderParty | undefined) {
+  const live = wire === 'live';
   return {
     id: c.uuid,
     assistant_id: assistant?.uuid ?? null,
     assistant_name: assistant?.name ?? null,
-    type: c.type,
+    type: channelType(c.type, wire),
+    ...(live && { variables: liveVariables(c), ...identifierKey(c) }),
     message_count: c.message_count,
     total_cost: fromMicros(c.total_cost_micros),
     ai_enabled: c.ai_enabled,
     created_at: formatSqlUtc(c.created_at),
     updated_at: formatSqlUtc(c.updated_at),
+    ...(live && partyKeys(c, sender)),
   };
+}
+
+/**
+ * `GET /conversations/{uuid}` (decisions: Get conversation): history and variables (start
+ * variables and those replies set). The live wire writes empty variables as null and
+ * adds the list's extra keys after them (live-platform D.4).
+ * @example serialiseConversationRead(conversation, messages, 'live', sender) // { status: true, history, variables: null, whatsapp_sender, customer }
+ */
+export function serialiseConversationRead(c: Conversation, history: readonly ChatMessage[], wire: Wire, sender: SenderParty | undefined) {
+  const messages = history.map(serialiseMessage);
+  if (wire !== 'live') return { status: true, history: messages, variables: { ...c.input_variables, ...c.variables } };
+  return { status: true, history: messages, variables: liveVariables(c), ...identifierKey(c), ...partyKeys(c, sender) };
 }
 

@@ -4,16 +4,31 @@
  * Chat message endpoint credentials; ARCHITECTURE §4 Chat conversations).
  */
 import { shapeD, shapeE, shapeR } from '../../core/errors.js';
+import { cursorPaginate, paginate } from '../../core/pagination.js';
+import { SeededRandom } from '../../core/random.js';
 import { counted, retryAfter, type SlidingLimit } from '../../core/rate-limit.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
 import { fillTemplate } from '../../core/template.js';
-import type { Assistant } from '../assistants/schema.js';
+import { texts } from '../../core/wire.js';
+import { sampleValue, type Assistant, type PostCallSchemaItem } from '../assistants/schema.js';
 import { assistantByRef, findAssistantByRef } from '../assistants/service.js';
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
 import { dateWindow } from '../filters.js';
-import { serialiseMessage, type ChatMessage, type Conversation, type ConversationListQuery, type ConversationType, type FunctionCall, type GenerateReplyBody } from './schema.js';
+import {
+  channelType,
+  readConversationListQuery,
+  serialiseConversation,
+  serialiseConversationRead,
+  serialiseMessage,
+  type ChatMessage,
+  type Conversation,
+  type ConversationListQuery,
+  type ConversationType,
+  type FunctionCall,
+  type GenerateReplyBody,
+} from './schema.js';
 
 export const CONVERSATION_MESSAGES = {
   notFound: 'Conversation not found.',
@@ -25,16 +40,26 @@ export const CONVERSATION_MESSAGES = {
   replyInsufficientBalance: 'Insufficient balance. Please top up your account.',
 } as const;
 
+/** live-platform D.5: each text above that the live platform words otherwise, with its live spelling. */
+export const CONVERSATION_TEXTS = {
+  notFound: texts(CONVERSATION_MESSAGES.notFound, 'Conversation not found'),
+  assistantNotFound: texts(CONVERSATION_MESSAGES.assistantNotFound, 'Assistant not found'),
+  insufficientBalance: texts(CONVERSATION_MESSAGES.insufficientBalance, 'Insufficient balance. Please top up your account.'),
+  // Both spellings of the switches (the spec's paths and live-platform A.1's).
+  webhookEnabled: texts(CONVERSATION_MESSAGES.webhookEnabled, 'Conversation ended webhook enabled successfully'),
+  webhookDisabled: texts(CONVERSATION_MESSAGES.webhookDisabled, 'Conversation ended webhook disabled successfully'),
+} as const;
+
 /** AI reply generation: 5 answered requests per 60 s of clock time per account, sliding (live-platform B.1). */
 export const REPLY_RATE_LIMIT: SlidingLimit = { max: 5, windowMs: 60_000 };
 
 export const conversationErrors = {
-  notFound: () => shapeE(404, CONVERSATION_MESSAGES.notFound),
+  notFound: () => shapeE(404, CONVERSATION_TEXTS.notFound),
   // live-platform B.1: AI reply generation answers its refusals in shape D.
   replyAssistantNotFound: () => shapeD(404, CONVERSATION_MESSAGES.replyAssistantNotFound, 'ASSISTANT_NOT_FOUND'),
   replyInsufficientBalance: () => shapeD(402, CONVERSATION_MESSAGES.replyInsufficientBalance, 'INSUFFICIENT_BALANCE'),
-  assistantNotFound: () => shapeE(404, CONVERSATION_MESSAGES.assistantNotFound),
-  insufficientBalance: () => shapeE(400, CONVERSATION_MESSAGES.insufficientBalance),
+  assistantNotFound: () => shapeE(404, CONVERSATION_TEXTS.assistantNotFound),
+  insufficientBalance: () => shapeE(400, CONVERSATION_TEXTS.insufficientBalance),
 };
 
 /** Clock event of a conversation's inactivity timer. */
@@ -208,9 +233,30 @@ export function listConversations(ctx: AccountCtx, q: ConversationListQuery): Co
   return q.assistant_id !== undefined ? ctx.conversations.where('assistant', q.assistant_id, keep) : ctx.conversations.list(keep);
 }
 
-/** A value of the conversation typed per a post-call schema item; null when it was not collected. */
-function typed(value: unknown, type: 'string' | 'number' | 'bool'): unknown {
-  if (value === undefined || value === null) return null;
+/**
+ * `GET /user/conversations` (spec: List conversations; live-platform A.2): the page form,
+ * or the cursor form when a `cursor` is sent, and always on the live wire, which has no
+ * page form. The query is read with the wire's rules.
+ * @example pageConversations(ctx, { per_page: '2' }, 'http://127.0.0.1:4010/api/user/conversations')
+ */
+export function pageConversations(ctx: AccountCtx, query: unknown, path: string) {
+  const q = readConversationListQuery(ctx.wire, query);
+  const rows = listConversations(ctx, q);
+  const view = (c: Conversation) => serialiseConversation(c, assistantOf(ctx, c), ctx.wire, senderOf(ctx, c));
+  return ctx.wire === 'live' || q.cursor !== undefined ? cursorPaginate(rows, q.cursor, q.per_page, path, view) : paginate(rows, q.page, q.per_page, view);
+}
+
+function assistantOf(ctx: AccountCtx, c: Conversation): Assistant | undefined {
+  return c.assistant_id === null ? undefined : ctx.assistants.get(c.assistant_id);
+}
+
+function senderOf(ctx: AccountCtx, c: Conversation) {
+  return c.sender_id === null ? undefined : ctx.senders.get(c.sender_id);
+}
+
+/** A value of the conversation typed per a post-call schema item; null when it was set to null or cannot be read as a number. */
+function typed(value: unknown, type: PostCallSchemaItem['type']): unknown {
+  if (value === null) return null;
   if (type === 'bool') {
     if (typeof value === 'boolean') return value;
     if (typeof value === 'number') return value !== 0;
@@ -223,18 +269,39 @@ function typed(value: unknown, type: 'string' | 'number' | 'bool'): unknown {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/**
+ * A value of a post-call schema item that no reply set, generated with the item's type
+ * as a call's collected variables are (decision). Its generator is derived from the seed,
+ * the conversation and the item, so the same conversation always reports the same value
+ * and no other draw of the simulator moves.
+ */
+function generatedValue(ctx: AccountCtx, conversation: Conversation, item: PostCallSchemaItem): unknown {
+  return sampleValue(SeededRandom.derive(ctx.seed, 'extracted-variable', conversation.uuid, item.name), item.type);
+}
+
+/** The conversation's values of the assistant's post_call_schema, each typed per its item. */
+function extractedVariables(ctx: AccountCtx, conversation: Conversation, assistant: Assistant): Record<string, unknown> {
+  return Object.fromEntries(
+    assistant.post_call_schema.map((item) => {
+      const value = conversation.variables[item.name];
+      return [item.name, value === undefined ? generatedValue(ctx, conversation, item) : typed(value, item.type)];
+    }),
+  );
+}
+
 /** The conversation-ended payload, field by field as the spec's Events table lists it. */
 export function endedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number) {
   const messages = historyOf(ctx, conversation);
-  const sender = conversation.sender_id === null ? undefined : ctx.senders.get(conversation.sender_id);
+  const sender = senderOf(ctx, conversation);
   const msgapp = conversation.type === 'msgapp';
   return {
     conversation_id: conversation.uuid,
     assistant_id: assistant.uuid,
-    type: conversation.type,
+    // live-platform D.4: the live wire's channel word, the payload's only live difference.
+    type: channelType(conversation.type, ctx.wire),
     message_count: conversation.message_count,
     status: 'ended',
-    extracted_variables: Object.fromEntries(assistant.post_call_schema.map((item) => [item.name, typed(conversation.variables[item.name], item.type)])),
+    extracted_variables: extractedVariables(ctx, conversation, assistant),
     input_variables: structuredClone(conversation.input_variables),
     transcript: messages.map((m) => ({ role: m.role, content: m.content })),
     formatted_transcript: messages.map((m) => `${m.role === 'assistant' ? 'AI' : 'Customer'}: ${m.content}`).join('\n'),
@@ -307,10 +374,10 @@ export function startConversation(state: SimState, input: { assistant_id: string
   return { status: true, conversation_id: conversation.uuid, history: historyOf(ctx, conversation).map(serialiseMessage) };
 }
 
-/** `GET /conversations/{uuid}`: history and variables (start variables and those replies set). */
+/** `GET /conversations/{uuid}`: history and variables (start variables and those replies set), in the wire's form. */
 export function readConversation(state: SimState, uuid: string) {
   const { ctx, conversation } = locateConversation(state, uuid);
-  return { status: true, history: historyOf(ctx, conversation).map(serialiseMessage), variables: { ...conversation.input_variables, ...conversation.variables } };
+  return serialiseConversationRead(conversation, historyOf(ctx, conversation), ctx.wire, senderOf(ctx, conversation));
 }
 
 /** `POST /conversations/{uuid}/messages` (spec: Send message). */

@@ -1,6 +1,7 @@
 /** Lead operations (spec: Endpoints > Leads; decisions: Create lead, Delete lead). */
-import { alias, ok } from '../../core/http.js';
+import { alias, ok, selfPath } from '../../core/http.js';
 import { paginate } from '../../core/pagination.js';
+import { say } from '../../core/wire.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
 import { CreateLeadBody, LeadListQuery, UpdateLeadBody, serialiseLead } from './schema.js';
@@ -15,17 +16,17 @@ function leadView(ctx: AccountCtx) {
 
 const update = userRoute({
   method: 'PUT', path: '/user/leads/:id', body: UpdateLeadBody,
-  handle: ({ ctx, body, params }) => (updateLead(ctx, pathId(params.id), body), ok({ message: LEAD_MESSAGES.updated })),
+  handle: ({ ctx, body, params }) => (updateLead(ctx, pathId(params.id), body), ok({ message: say(ctx.wire, LEAD_MESSAGES.updated) })),
 });
 
 export const leadRoutes = [
   userRoute({
     method: 'POST', path: '/user/lead', body: CreateLeadBody,
-    handle: ({ ctx, body }) => ok({ message: LEAD_MESSAGES.created, data: leadView(ctx)(createLead(ctx, body)) }),
+    handle: ({ ctx, body }) => ok({ message: say(ctx.wire, LEAD_MESSAGES.created), data: leadView(ctx)(createLead(ctx, body)) }),
   }),
   userRoute({
     method: 'GET', path: '/user/leads', query: LeadListQuery,
-    handle: ({ ctx, query }) => ok(paginate(listLeads(ctx, query), query.page, query.per_page, leadView(ctx))),
+    handle: ({ ctx, query, request }) => ok(paginate(listLeads(ctx, query), query.page, query.per_page, leadView(ctx), { wire: ctx.wire, path: selfPath(request) })),
   }),
   update,
   // live-platform A: the prefix-less PUT and the PATCH spelling, same partial semantics.
@@ -33,6 +34,6 @@ export const leadRoutes = [
   alias(update, 'PATCH', '/user/leads/:id'),
   userRoute({
     method: 'DELETE', path: '/user/leads/:id',
-    handle: ({ ctx, params }) => (deleteLead(ctx, pathId(params.id)), ok({ message: LEAD_MESSAGES.deleted })),
+    handle: ({ ctx, params }) => (deleteLead(ctx, pathId(params.id)), ok({ message: say(ctx.wire, LEAD_MESSAGES.deleted) })),
   }),
 ];

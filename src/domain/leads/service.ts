@@ -4,6 +4,7 @@
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { shapeA } from '../../core/errors.js';
+import { texts } from '../../core/wire.js';
 import { ErrorBag, attributeName } from '../../core/validation.js';
 import type { Campaign } from '../campaigns/schema.js';
 import { callerNumbers, requestDial } from '../campaigns/dialer.js';
@@ -13,10 +14,11 @@ import { dateWindow, partialNumberFilter } from '../filters.js';
 import { CLIENT_LEAD_STATUSES, type CreateLeadInput, type Lead, type LeadListQuery, type SecondaryContact, type UpdateLeadInput } from './schema.js';
 
 export const LEAD_MESSAGES = {
-  created: 'Lead created successfully.',
-  updated: 'Lead updated successfully.',
-  deleted: 'Lead deleted successfully.',
-  notFound: 'Lead not found.',
+  // live-platform D.5: a pair is the specification's text and the live platform's.
+  created: texts('Lead created successfully.', 'Lead created successfully'),
+  updated: texts('Lead updated successfully.', 'Lead successfully updated'),
+  deleted: texts('Lead deleted successfully.', 'Lead deleted successfully'),
+  notFound: texts('Lead not found.', 'Lead not found'),
   invalidNumber: (attribute: string) => `The ${attribute} is not a valid phone number.`,
   duplicate: 'The phone number has already been added to this campaign.',
   statusNotSettable: 'The status may only be set to created, completed or reached-max-retries.',

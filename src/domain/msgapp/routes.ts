@@ -8,11 +8,11 @@ import { getSessionStatus, listSenders, listTemplates, sendFreeform, sendTemplat
 const operations = [
   userRoute({
     method: 'GET', path: '/user/msgapp/senders', query: SendersQuery,
-    handle: ({ ctx, query }) => ok({ data: listSenders(ctx, query.status).map(serialiseSender) }),
+    handle: ({ ctx, query }) => ok({ data: listSenders(ctx, query.status).map((s) => serialiseSender(s, ctx.wire)) }),
   }),
   userRoute({
     method: 'GET', path: '/user/msgapp/senders/:id/templates', family: 'messaging', query: TemplatesQuery,
-    handle: ({ ctx, params, query }) => ok({ data: listTemplates(ctx, pathId(params.id), query.status).map(serialiseTemplate) }),
+    handle: ({ ctx, params, query }) => ok({ data: listTemplates(ctx, pathId(params.id), query.status).map((t) => serialiseTemplate(t, ctx.wire)) }),
   }),
   userRoute({
     method: 'GET', path: '/user/msgapp/session-status', family: 'messaging', query: SessionStatusQuery,

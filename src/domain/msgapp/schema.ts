@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { RULE_MESSAGES, int, oneOf, queryInt } from '../../core/validation.js';
+import type { Wire } from '../../core/wire.js';
 
 export interface Sender {
   id: number;
@@ -12,7 +13,8 @@ export interface Sender {
   display_name: string;
   status: 'online' | 'offline';
   quality_rating: 'high' | 'medium' | 'low';
-  messaging_limit: number;
+  /** Messages per 24 hours; null: no limit (the fixtures always set one). */
+  messaging_limit: number | null;
   /** The assistant that answers customers of this sender (control API); null: nobody answers. */
   assistant_id: number | null;
 }
@@ -88,31 +90,46 @@ export const InboundBody = z.object({ sender_id: int(1), from: phone(), text: z.
 /** `PATCH /__sim/msgapp/senders/{id}`. */
 export const SenderPatchBody = z.object({ online: z.boolean().optional(), assistant_id: int(1).nullable().optional() });
 
-/** `1000` -> `1K`, `100000` -> `100K`, `Infinity`-like large -> `1M`. */
-export function formatLimit(n: number): string {
+/** `1000` -> `1K`, `100000` -> `100K`, `Infinity`-like large -> `1M`; no limit -> `Unlimited`. */
+export function formatLimit(n: number | null): string {
+  if (n === null) return 'Unlimited';
   if (n >= 1_000_000) return `${n / 1_000_000}M`;
   if (n >= 1_000) return `${n / 1_000}K`;
   return String(n);
 }
 
-export function serialiseSender(s: Sender) {
+/**
+ * live-platform E: the limit with thousands commas per 24 hours; no limit -> `Unlimited`.
+ * @example formatLiveLimit(1000) // '1,000 / 24hr'
+ */
+export function formatLiveLimit(n: number | null): string {
+  return n === null ? 'Unlimited' : `${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} / 24hr`;
+}
+
+/** live-platform E: the live platform rates a sender's quality by colour. */
+const LIVE_QUALITY: Record<Sender['quality_rating'], string> = { high: 'GREEN', medium: 'YELLOW', low: 'RED' };
+
+/** A sender (decisions: Messaging senders); the control API shows the spec wire's form. */
+export function serialiseSender(s: Sender, wire: Wire = 'spec') {
+  const live = wire === 'live';
   return {
     id: s.id,
     phone_number: s.phone_number,
     display_name: s.display_name,
     status: s.status,
-    quality_rating: s.quality_rating,
+    quality_rating: live ? LIVE_QUALITY[s.quality_rating] : s.quality_rating,
     messaging_limit: s.messaging_limit,
-    messaging_limit_formatted: formatLimit(s.messaging_limit),
+    messaging_limit_formatted: live ? formatLiveLimit(s.messaging_limit) : formatLimit(s.messaging_limit),
   };
 }
 
-export function serialiseTemplate(t: Template) {
+export function serialiseTemplate(t: Template, wire: Wire) {
   return {
     id: t.id,
     name: t.name,
     language: t.language,
-    category: t.category,
+    // live-platform E: the live platform writes the category in lowercase.
+    category: wire === 'live' ? t.category.toLowerCase() : t.category,
     status: t.status,
     body_text: t.body_text,
     variables: [...t.variables],

@@ -9,6 +9,7 @@ import { counted, retryAfter, type SlidingLimit } from '../../core/rate-limit.js
 import { formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
 import { fillTemplate } from '../../core/template.js';
+import { say, texts, type Texts, type Wire } from '../../core/wire.js';
 import fixtures from '../../../fixtures/msgapp.json' with { type: 'json' };
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
@@ -42,16 +43,43 @@ export const MSGAPP_MESSAGES = {
   neverOpened: 'There is no open session with this recipient. Send a template message to start the conversation.',
 } as const;
 
+/** live-platform D.5: each text above that the live platform words otherwise (by error code), with its live spelling. */
+export const MSGAPP_TEXTS = {
+  senderNotFound: texts(MSGAPP_MESSAGES.senderNotFound, 'Sender not found or does not belong to you'),
+  /** The templates route words SENDER_NOT_FOUND more briefly on the live platform. */
+  templatesSenderNotFound: texts(MSGAPP_MESSAGES.senderNotFound, 'Sender not found'),
+  templateNotFound: texts(MSGAPP_MESSAGES.templateNotFound, 'Template not found or does not belong to this sender'),
+  templateNotApproved: (status: string) => texts(MSGAPP_MESSAGES.templateNotApproved, `Template is not approved. Current status: ${status}`),
+  invalidPhone: texts(MSGAPP_MESSAGES.invalidPhone, 'Invalid phone number format. Use E.164 format (e.g., +14155551234).'),
+  senderOffline: texts(MSGAPP_MESSAGES.senderOffline, 'Sender is not online. Current status: Offline'),
+  insufficientBalance: texts(MSGAPP_MESSAGES.insufficientBalance, 'Insufficient balance. Please top up your account.'),
+  sessionExpired: texts(MSGAPP_MESSAGES.sessionExpired, 'The 24-hour messaging window is closed. Customer must reply first, or use a template message.'),
+  // session_status `message`: the spec words the expired window as its SESSION_EXPIRED error, the live platform does not.
+  open: (minutes: number) =>
+    texts(MSGAPP_MESSAGES.open(minutes), `Session open (${Math.floor(minutes / 60)} hr ${minutes % 60} min remaining). Unlimited free-form messages allowed.`),
+  expired: texts(MSGAPP_MESSAGES.sessionExpired, 'Session expired. Send a template or wait for customer to reply.'),
+  neverOpened: texts(MSGAPP_MESSAGES.neverOpened, 'No conversation exists with this recipient. Send a template message first.'),
+} as const;
+
 export const msgappErrors = {
-  senderNotFound: () => shapeD(404, MSGAPP_MESSAGES.senderNotFound, 'SENDER_NOT_FOUND'),
-  templateNotFound: () => shapeD(404, MSGAPP_MESSAGES.templateNotFound, 'TEMPLATE_NOT_FOUND'),
-  templateNotApproved: () => shapeD(422, MSGAPP_MESSAGES.templateNotApproved, 'TEMPLATE_NOT_APPROVED'),
-  senderOfflineTemplate: () => shapeD(422, MSGAPP_MESSAGES.senderOffline, 'SENDER_OFFLINE'),
-  senderOfflineFreeform: () => shapeD(503, MSGAPP_MESSAGES.senderOffline, 'SENDER_OFFLINE'),
-  insufficientBalance: () => shapeD(402, MSGAPP_MESSAGES.insufficientBalance, 'INSUFFICIENT_BALANCE'),
-  invalidPhone: () => shapeD(422, MSGAPP_MESSAGES.invalidPhone, 'INVALID_PHONE'),
+  senderNotFound: () => shapeD(404, MSGAPP_TEXTS.senderNotFound, 'SENDER_NOT_FOUND'),
+  templatesSenderNotFound: () => shapeD(404, MSGAPP_TEXTS.templatesSenderNotFound, 'SENDER_NOT_FOUND'),
+  templateNotFound: () => shapeD(404, MSGAPP_TEXTS.templateNotFound, 'TEMPLATE_NOT_FOUND'),
+  templateNotApproved: (status: string) => shapeD(422, MSGAPP_TEXTS.templateNotApproved(status), 'TEMPLATE_NOT_APPROVED'),
+  senderOfflineTemplate: () => shapeD(422, MSGAPP_TEXTS.senderOffline, 'SENDER_OFFLINE'),
+  senderOfflineFreeform: () => shapeD(503, MSGAPP_TEXTS.senderOffline, 'SENDER_OFFLINE'),
+  insufficientBalance: () => shapeD(402, MSGAPP_TEXTS.insufficientBalance, 'INSUFFICIENT_BALANCE'),
+  invalidPhone: () => shapeD(422, MSGAPP_TEXTS.invalidPhone, 'INVALID_PHONE'),
   variables: (expected: string[]) => shapeD(422, MSGAPP_MESSAGES.variables(expected), 'VALIDATION_ERROR'),
-  sessionExpired: (status: ReturnType<typeof closedStatus>) => shapeD(403, MSGAPP_MESSAGES.sessionExpired, 'SESSION_EXPIRED', { session_status: status }),
+  /**
+   * The window is closed: the spec wire's `session_status` has exactly four keys and the
+   * error's text (decisions: Session status while closed); the live wire's has the message
+   * session-status would give and, once the window had been open, `expired_at` (live-platform D.4).
+   */
+  sessionExpired: (session: Session | undefined) =>
+    shapeD(403, MSGAPP_MESSAGES.sessionExpired, 'SESSION_EXPIRED', { session_status: closedStatus(MSGAPP_MESSAGES.sessionExpired) }).withLive(
+      shapeD(403, MSGAPP_TEXTS.sessionExpired.live, 'SESSION_EXPIRED', { session_status: { ...closedStatus(closedMessage(session).live), ...expiredAt('live', session) } }).body,
+    ),
   rateLimited: (retryAfter: number) => shapeD(429, MSGAPP_MESSAGES.rateLimited, 'RATE_LIMITED', {}, { 'retry-after': String(retryAfter) }),
 };
 
@@ -76,24 +104,46 @@ function isOpen(session: Session | undefined, now: number): session is Session &
 }
 
 /** The four keys of a closed window (decisions: Session status while closed). */
-function closedStatus(message: string = MSGAPP_MESSAGES.sessionExpired) {
+function closedStatus(message: string) {
   return { is_open: false, can_send_freeform: false, requires_template: true, message };
 }
 
-/** `session_status` with all six keys (spec: Other shapes). */
+/** The message of a closed window: expired once it had been open, else never opened. */
+function closedMessage(session: Session | undefined): Texts {
+  return session?.expires_at == null ? MSGAPP_TEXTS.neverOpened : MSGAPP_TEXTS.expired;
+}
+
+/** live-platform D.4: once an open window has closed, the live wire says when (`expired_at`). Call only for a closed window. */
+function expiredAt(wire: Wire, session: Session | undefined): { expired_at?: string } {
+  return wire === 'live' && session?.expires_at != null ? { expired_at: formatIsoOffset(session.expires_at) } : {};
+}
+
+/** `session_status` with all six keys (spec: Other shapes), plus `expired_at` on the live wire. */
 export function sessionStatus(ctx: AccountCtx, session: Session | undefined) {
   const now = ctx.now();
   if (isOpen(session, now)) {
     const minutes = Math.floor((session.expires_at - now) / 60_000);
-    return { is_open: true, can_send_freeform: true, requires_template: false, message: MSGAPP_MESSAGES.open(minutes), minutes_remaining: minutes, expires_at: formatIsoOffset(session.expires_at) };
+    return {
+      is_open: true,
+      can_send_freeform: true,
+      requires_template: false,
+      message: say(ctx.wire, MSGAPP_TEXTS.open(minutes)),
+      minutes_remaining: minutes,
+      expires_at: formatIsoOffset(session.expires_at),
+    };
   }
-  const message = session?.expires_at == null ? MSGAPP_MESSAGES.neverOpened : MSGAPP_MESSAGES.sessionExpired;
-  return { ...closedStatus(message), minutes_remaining: 0, expires_at: session?.expires_at == null ? null : formatIsoOffset(session.expires_at) };
+  return {
+    ...closedStatus(say(ctx.wire, closedMessage(session))),
+    minutes_remaining: 0,
+    expires_at: session?.expires_at == null ? null : formatIsoOffset(session.expires_at),
+    ...expiredAt(ctx.wire, session),
+  };
 }
 
-export function findSender(ctx: AccountCtx, id: number): Sender {
+/** The account's sender, or SENDER_NOT_FOUND (`notFound`: the route's wording of it). */
+export function findSender(ctx: AccountCtx, id: number, notFound: () => SimError = msgappErrors.senderNotFound): Sender {
   const sender = ctx.senders.get(id);
-  if (!sender) throw msgappErrors.senderNotFound();
+  if (!sender) throw notFound();
   return sender;
 }
 
@@ -102,7 +152,7 @@ export function listSenders(ctx: AccountCtx, status: 'online' | 'all'): Sender[]
 }
 
 export function listTemplates(ctx: AccountCtx, senderId: number, status: 'approved' | 'all'): Template[] {
-  const sender = findSender(ctx, senderId);
+  const sender = findSender(ctx, senderId, msgappErrors.templatesSenderNotFound);
   return ctx.templates.where('sender', sender.id, (t) => status === 'all' || t.status === 'approved');
 }
 
@@ -225,7 +275,7 @@ export function sendTemplate(ctx: AccountCtx, input: SendTemplateInput) {
   if (sender.status !== 'online') throw msgappErrors.senderOfflineTemplate();
   const template = ctx.templates.get(input.template_id);
   if (!template || template.sender_id !== sender.id) throw msgappErrors.templateNotFound();
-  if (template.status !== 'approved') throw msgappErrors.templateNotApproved();
+  if (template.status !== 'approved') throw msgappErrors.templateNotApproved(template.status);
   const values = templateValues(template, input.variables);
   const price = ctx.account.rates.template_message_micros;
   if (ctx.account.balance_micros < price) throw msgappErrors.insufficientBalance();
@@ -248,7 +298,7 @@ export function sendFreeform(ctx: AccountCtx, input: SendFreeformInput) {
   const sender = findSender(ctx, input.sender_id);
   if (sender.status !== 'online') throw msgappErrors.senderOfflineFreeform();
   const existing = sessionOf(ctx, sender.id, phone);
-  if (!isOpen(existing, ctx.now())) throw msgappErrors.sessionExpired(closedStatus());
+  if (!isOpen(existing, ctx.now())) throw msgappErrors.sessionExpired(existing);
   const price = ctx.account.rates.freeform_message_micros;
   if (ctx.account.balance_micros < price) throw msgappErrors.insufficientBalance();
 

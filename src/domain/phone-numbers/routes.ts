@@ -2,13 +2,14 @@
 import { ok } from '../../core/http.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
-import { PurchaseBody, SearchQuery, UpdateNumberBody, serialiseNicknamed, serialiseOffer, serialisePhoneNumber, serialisePurchased } from './schema.js';
+import { PurchaseBody, UpdateNumberBody, readSearchQuery, serialiseNicknamed, serialiseOffer, serialisePhoneNumber, serialisePurchased } from './schema.js';
 import { PHONE_MESSAGES, listNumbers, listSmsNumbers, purchaseNumber, releaseNumber, renameNumber, searchNumbers } from './service.js';
 
 export const phoneNumberRoutes = [
   userRoute({
-    method: 'GET', path: '/user/phone-numbers/search', query: SearchQuery,
-    handle: ({ ctx, query }) => ok({ data: searchNumbers(ctx, query).map(serialiseOffer) }),
+    // live-platform E: the query's countries and default depend on the wire, so it is read per request.
+    method: 'GET', path: '/user/phone-numbers/search',
+    handle: ({ ctx, request }) => ok({ data: searchNumbers(ctx, readSearchQuery(ctx.wire, request.query)).map((o) => serialiseOffer(o, ctx.wire)) }),
   }),
   userRoute({
     method: 'POST', path: '/user/phone-numbers/purchase', body: PurchaseBody,
@@ -16,7 +17,7 @@ export const phoneNumberRoutes = [
   }),
   userRoute({
     method: 'GET', path: '/user/phone-numbers/all',
-    handle: ({ ctx }) => ok({ data: listNumbers(ctx).map(serialisePhoneNumber) }),
+    handle: ({ ctx }) => ok({ data: listNumbers(ctx).map((n) => serialisePhoneNumber(n, ctx.wire)) }),
   }),
   userRoute({
     method: 'DELETE', path: '/user/phone-numbers/:id',
@@ -29,6 +30,6 @@ export const phoneNumberRoutes = [
   }),
   userRoute({
     method: 'GET', path: '/user/phone-numbers',
-    handle: ({ ctx }) => ok({ data: listSmsNumbers(ctx).map(serialisePhoneNumber) }),
+    handle: ({ ctx }) => ok({ data: listSmsNumbers(ctx).map((n) => serialisePhoneNumber(n, ctx.wire)) }),
   }),
 ];

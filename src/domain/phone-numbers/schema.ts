@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { fromMicros } from '../../core/money.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { E164 } from '../../core/phone.js';
-import { RULE_MESSAGES, int, oneOf } from '../../core/validation.js';
+import { RULE_MESSAGES, int, oneOf, parseInput } from '../../core/validation.js';
+import { say, texts, type Texts, type Wire } from '../../core/wire.js';
 
 export { E164 };
 /** The message of the E.164 format rule (`:attribute` is the field). */
@@ -12,15 +13,18 @@ export const E164_RULE = 'The :attribute must be a phone number in E.164 format.
 export const NUMBER_TYPES = ['normal', 'sip', 'caller_id'] as const;
 export type NumberType = (typeof NUMBER_TYPES)[number];
 
-export const TYPE_LABELS: Record<NumberType, string> = {
-  normal: 'Dedicated number',
-  sip: 'SIP trunk',
+/** A number type's label; the live wire capitalises it (live-platform D.4: `SIP Trunk` is a decision). */
+export const TYPE_LABELS: Record<NumberType, string | Texts> = {
+  normal: texts('Dedicated number', 'Dedicated Number'),
+  sip: texts('SIP trunk', 'SIP Trunk'),
   caller_id: 'Caller ID',
 };
 
 /** The countries numbers can be searched in (spec: Search numbers). */
 export const SEARCH_COUNTRIES = ['US', 'CA', 'GB', 'AU', 'IL', 'PL', 'FI', 'NL', 'DK', 'IT'] as const;
-export type SearchCountry = (typeof SEARCH_COUNTRIES)[number];
+/** live-platform E: the live wire also searches Germany, and by default (decision). */
+export const LIVE_SEARCH_COUNTRIES = [...SEARCH_COUNTRIES, 'DE'] as const;
+export type SearchCountry = (typeof LIVE_SEARCH_COUNTRIES)[number];
 export const ADDRESS_REQUIREMENTS = ['none', 'local', 'foreign', 'inventory'] as const;
 
 /** The monthly subscription of a purchased (`normal`) number. */
@@ -79,15 +83,26 @@ export interface Charge {
   created_at: number;
 }
 
-export const SearchQuery = z.object({
-  country_code: oneOf(SEARCH_COUNTRIES).default('US'),
-  contains: z
-    .string()
-    .max(10, { error: RULE_MESSAGES.maxString.replace(':max', '10') })
-    .regex(/^\d*$/, { error: RULE_MESSAGES.digits })
-    .optional(),
-});
-export type SearchQuery = z.infer<typeof SearchQuery>;
+const contains = z
+  .string()
+  .max(10, { error: RULE_MESSAGES.maxString.replace(':max', '10') })
+  .regex(/^\d*$/, { error: RULE_MESSAGES.digits })
+  .optional();
+
+export const SearchQuery = z.object({ country_code: oneOf(SEARCH_COUNTRIES).default('US'), contains });
+/** live-platform E: default `DE`, which the spec wire refuses with the usual 422. */
+const LiveSearchQuery = z.object({ country_code: oneOf(LIVE_SEARCH_COUNTRIES).default('DE'), contains });
+export type SearchQuery = z.infer<typeof LiveSearchQuery>;
+
+/**
+ * The search query read with the wire's countries and default (live-platform E). The
+ * route reads it per request because a route's own query schema cannot see the wire, and
+ * one schema for both would change the spec wire's 422 when `DE` comes with another error.
+ * @example readSearchQuery('live', {}) // { country_code: 'DE' }
+ */
+export function readSearchQuery(wire: Wire, query: unknown): SearchQuery {
+  return parseInput(wire === 'live' ? LiveSearchQuery : SearchQuery, query ?? {}, 'management');
+}
 
 export const PurchaseBody = z.object({ phone_number: z.string().min(1) });
 
@@ -109,14 +124,16 @@ export const InsertNumberBody = z.object({
 });
 export type InsertNumberInput = z.infer<typeof InsertNumberBody>;
 
-/** A number as the account list shows it. */
-export function serialisePhoneNumber(n: PhoneNumber) {
+/** A number as the account list shows it (the control API shows the spec wire's form). */
+export function serialisePhoneNumber(n: PhoneNumber, wire: Wire = 'spec') {
   return {
     id: n.id,
     phone_number: n.phone_number,
+    // live-platform D.4: the live lists show the nickname right after the number.
+    ...(wire === 'live' && { nickname: n.nickname ?? null }),
     country_code: n.country_code,
     type: n.type,
-    type_label: TYPE_LABELS[n.type],
+    type_label: say(wire, TYPE_LABELS[n.type]),
     sms_capable: n.sms_capable,
     region: n.region,
     has_active_subscription: n.has_active_subscription,
@@ -125,13 +142,15 @@ export function serialisePhoneNumber(n: PhoneNumber) {
 }
 
 /** A search result (spec: Available number). */
-export function serialiseOffer(o: NumberOffer) {
+export function serialiseOffer(o: NumberOffer, wire: Wire) {
   return {
     phone_number: o.phone_number,
     phone_number_formatted: o.phone_number_formatted,
     country_code: o.country_code,
     price: fromMicros(o.price_micros),
     billing_price_id: o.billing_price_id,
+    // live-platform D.4: the live platform names the same price id for Stripe too.
+    ...(wire === 'live' && { stripe_price_id: o.billing_price_id }),
     address_requirements: o.address_requirements,
     sms_capable: o.sms_capable,
   };

@@ -10,7 +10,9 @@ import { readE164 } from '../../core/phone.js';
 import { SeededRandom } from '../../core/random.js';
 import { addMonthsUtc, formatSqlUtc } from '../../core/time.js';
 import { ErrorBag, ruleMessage } from '../../core/validation.js';
+import { say, texts } from '../../core/wire.js';
 import countries from '../../../fixtures/number-countries.json' with { type: 'json' };
+import liveCountries from '../../../fixtures/number-countries-live.json' with { type: 'json' };
 import type { AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
 import { E164, E164_RULE, type InsertNumberInput, type NumberOffer, type PhoneNumber, type SearchCountry, type SearchQuery } from './schema.js';
@@ -30,12 +32,20 @@ export const PHONE_MESSAGES = {
   taken: 'The phone number has already been taken.',
 } as const;
 
+/** live-platform D.5: each text above that the live platform words otherwise, with its live spelling. */
+export const PHONE_TEXTS = {
+  noPaymentMethod: texts(PHONE_MESSAGES.noPaymentMethod, 'No payment method found. Please add a payment method to your account.'),
+  cancelled: (until: string) => texts(PHONE_MESSAGES.cancelled(until), 'Phone number released successfully. It will be removed at the end of the billing period.'),
+  callerIdDeleted: texts(PHONE_MESSAGES.callerIdDeleted, PHONE_MESSAGES.deleted),
+  alreadyCancelled: texts(PHONE_MESSAGES.alreadyCancelled, 'Phone number is already scheduled for release.'),
+} as const;
+
 export const phoneErrors = {
-  noPaymentMethod: () => shapeC(402, PHONE_MESSAGES.noPaymentMethod),
+  noPaymentMethod: () => shapeC(402, PHONE_TEXTS.noPaymentMethod),
   inUse: () => shapeC(400, PHONE_MESSAGES.inUse),
   notOffered: () => shapeC(400, PHONE_MESSAGES.notOffered),
   notFound: () => shapeC(404, PHONE_MESSAGES.notFound),
-  alreadyCancelled: () => shapeC(400, PHONE_MESSAGES.alreadyCancelled),
+  alreadyCancelled: () => shapeC(400, PHONE_TEXTS.alreadyCancelled),
 };
 
 /** Clock event that renews a subscription or, once cancelled, ends the number. */
@@ -54,8 +64,9 @@ interface CountryPlan {
   sms_capable: boolean;
 }
 
-const COUNTRY_PLANS = new Map((countries as CountryPlan[]).map((c) => [c.country_code, c]));
-const CALLING_CODES: Record<SearchCountry, string> = { US: '1', CA: '1', GB: '44', AU: '61', IL: '972', PL: '48', FI: '358', NL: '31', DK: '45', IT: '39' };
+// live-platform E: the live wire's extra country (DE) has its own fixture, so the spec's list stays as it is.
+const COUNTRY_PLANS = new Map([...countries, ...liveCountries].map((c) => [c.country_code, c as CountryPlan]));
+const CALLING_CODES: Record<SearchCountry, string> = { US: '1', CA: '1', GB: '44', AU: '61', IL: '972', PL: '48', FI: '358', NL: '31', DK: '45', IT: '39', DE: '49' };
 /** How many numbers a search answers at most. */
 export const SEARCH_RESULTS = 10;
 const SEARCH_ATTEMPTS = 400;
@@ -214,10 +225,10 @@ export function releaseNumber(ctx: AccountCtx, id: number): string {
     if (!number.subscription || number.subscription.cancelled) throw phoneErrors.alreadyCancelled();
     ctx.phoneNumbers.update(number.id, { has_active_subscription: false, subscription: { ...number.subscription, cancelled: true } });
     letGo(ctx, number, true);
-    return PHONE_MESSAGES.cancelled(formatSqlUtc(number.subscription.period_end));
+    return say(ctx.wire, PHONE_TEXTS.cancelled(formatSqlUtc(number.subscription.period_end)));
   }
   removeNumber(ctx, number);
-  return number.type === 'caller_id' ? PHONE_MESSAGES.callerIdDeleted : PHONE_MESSAGES.deleted;
+  return number.type === 'caller_id' ? say(ctx.wire, PHONE_TEXTS.callerIdDeleted) : PHONE_MESSAGES.deleted;
 }
 
 /** Inbound assistants (or, when it is gone for good, every assistant) unassign it; campaigns drop it. Calls keep their copy. */
