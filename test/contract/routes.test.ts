@@ -356,6 +356,32 @@ contract('every route with a JSON body: 400', (api) => {
     }
   });
 
+  /** `{"a": … 1 …}` nested `levels` objects deep inside a top-level key. */
+  const nested = (levels: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  it.each(cases(JSON_BODY))('%s answers a body nested 10,000 deep with 422 in its family shape and changes nothing', async (_name, route) => {
+    const before = state(api());
+    const res = await api().call(route.method, fill(route.path, '1'), undefined, { raw: JSON.stringify({ set_variables: nested(10_000) }), key: keyFor(route) });
+    const text = 'The set variables may not nest more than 64 levels deep.';
+    const expected = route.family === 'management' || route.family === 'control' ? { message: text, errors: { set_variables: [text] } } : familyShape(route)(text);
+    expectAnswer(res, 422, expected);
+    expect(state(api())).toBe(before);
+  });
+
+  it('accepts a body 64 levels deep (the body itself is the first) and refuses 65', async () => {
+    const own = new Records(api(), KEY, 1);
+    const campaign = await own.campaign();
+    const deepest = await api().post('/user/lead', { campaign_id: campaign, phone_number: '+14155550177', variables: nested(63) });
+    expect(deepest.status).toBe(200);
+    expect(JSON.stringify(deepest.body.data.variables)).toBe(JSON.stringify(nested(63)));
+    const deeper = await api().post('/user/lead', { campaign_id: campaign, phone_number: '+14155550178', variables: nested(64) });
+    expectAnswer(deeper, 422, { message: 'The variables may not nest more than 64 levels deep.', errors: { variables: ['The variables may not nest more than 64 levels deep.'] } });
+  });
+
   const ignoring = WRITES_WITHOUT_BODY.filter((r) => WITHOUT_JSON_BODY[nameOf(r)]?.ignoresBody);
   it.each(cases(ignoring))('%s reads no body: a malformed one is answered as no body', async (_name, route) => {
     const own = new Records(api(), KEY, 1);
