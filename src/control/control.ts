@@ -17,9 +17,10 @@ import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js
 import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import type { SimState } from '../domain/state.js';
-import type { JournalEntry } from '../state/journal.js';
+import type { JournalEntry, JournalRecord } from '../state/journal.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
+import { overview } from './overview.js';
 import {
   AdvanceBody,
   ChargesQuery,
@@ -27,6 +28,7 @@ import {
   InboundCallBody,
   ClockModeBody,
   DeliveriesQuery,
+  OverviewQuery,
   WebhookFailureBody,
   serialiseDelivery,
   serialiseFailureRule,
@@ -45,6 +47,8 @@ export interface ControlHost extends SimState {
   snapshot(): SimulatorSnapshot;
   restore(snapshot: SimulatorSnapshot): void;
   requests(limit?: number): { data: JournalEntry[]; evicted: number };
+  /** The latest requests with the error texts of failed answers. */
+  recentRequests(limit: number): JournalRecord[];
   accountScope(accountId: number): AccountCtx | undefined;
 }
 
@@ -76,6 +80,16 @@ export class Control {
     const body = parseInput(ResetBody, input, 'control');
     this.sim.reset({ seed: body.seed, start: body.start });
     return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
+  }
+
+  /**
+   * `GET /__sim/overview?limit`: the dashboard's aggregate (clock, accounts and balances,
+   * each campaign's leads by state, the latest calls, deliveries, messaging sessions and
+   * requests). Reads only.
+   */
+  overview(input: Loose = {}) {
+    const { limit } = parseInput(OverviewQuery, input, 'control');
+    return overview(this.sim, limit);
   }
 
   readonly requests = {

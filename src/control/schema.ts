@@ -78,6 +78,9 @@ export function serialiseFailureRule(r: FailureRule) {
 /** `GET /__sim/requests`. */
 export const RequestsQuery = z.object({ limit: queryInt().pipe(int(1, 100_000)).optional() });
 
+/** `GET /__sim/overview`: rows per list (calls, deliveries, sessions, requests). */
+export const OverviewQuery = z.object({ limit: queryInt().pipe(int(1, 200)).optional() });
+
 /** `POST /__sim/calls/inbound`. */
 export const InboundCallBody = z.object({ to: z.string().min(1), from: z.string().min(1) });
 
