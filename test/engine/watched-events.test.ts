@@ -35,7 +35,7 @@ function rig(statuses: number[] = [200]) {
   const events: SimEvent[] = [];
   sim.events.on('*', (e) => events.push(e));
   /** The events of a type prefix as `{event, at, ...data}` (data may hold its own `type`). */
-  const of = (prefix: string) => events.filter((e) => e.type.startsWith(prefix)).map((e) => ({ event: e.type, at: e.at, ...e.data }));
+  const of = (prefix: string): Record<string, any>[] => events.filter((e) => e.type.startsWith(prefix)).map((e) => ({ event: e.type, at: e.at, ...e.data }));
   return { sim, events, of };
 }
 
