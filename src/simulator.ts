@@ -204,6 +204,14 @@ export class Simulator implements SimState {
     return this.journal.list(limit);
   }
 
+  /**
+   * Whether an `Authorization` header value may use the control API: always without an
+   * admin token, else only `Bearer <adminToken>` (ARCHITECTURE §6).
+   */
+  isAdmin(authorization: string | undefined): boolean {
+    return this.adminToken === undefined || authorization === `Bearer ${this.adminToken}`;
+  }
+
   /** The latest requests with the error texts of 4xx/5xx answers, oldest first (the dashboard's overview). */
   recentRequests(limit: number): JournalRecord[] {
     return this.journal.recent(limit);
@@ -328,7 +336,7 @@ export class Simulator implements SimState {
     const base = { state: this.state, control: this.control };
     if (route.auth === 'control') {
       // The control API is open unless an admin token is set (ARCHITECTURE §6).
-      if (this.adminToken !== undefined && header(request, 'authorization') !== `Bearer ${this.adminToken}`) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
+      if (!this.isAdmin(header(request, 'authorization'))) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
       return { account: null, ...base };
     }
     if (route.auth === 'none') return { account: null, ...base };

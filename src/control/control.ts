@@ -3,6 +3,7 @@
  * route (routes.ts), and both validate input the same way.
  */
 import { shapeB } from '../core/errors.js';
+import type { SimEventListener, Subscription } from '../core/events.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseInput } from '../core/validation.js';
 import type { FaultEngine } from '../engine/faults.js';
@@ -28,6 +29,7 @@ import {
   InboundCallBody,
   ClockModeBody,
   DeliveriesQuery,
+  EventStreamQuery,
   OverviewQuery,
   WebhookFailureBody,
   serialiseDelivery,
@@ -91,6 +93,21 @@ export class Control {
     const { limit } = parseInput(OverviewQuery, input, 'control');
     return overview(this.sim, limit);
   }
+
+  readonly events = {
+    /**
+     * `GET /__sim/events` (WebSocket): calls `listener` with the journal's events after
+     * `since` that pass the filters (`type` prefixes, `account_id`), then with every new
+     * one; `stop()` ends it. Invalid filters: 422 shape B.
+     * @example const sub = sim.control.events.subscribe({ type: ['call.'], since: 0 }, (e) => log.push(e)); sub.stop()
+     */
+    subscribe: (input: Loose, listener: SimEventListener): Subscription => {
+      const query = parseInput(EventStreamQuery, input, 'control');
+      return this.sim.events.subscribe({ types: query.type, accountId: query.account_id, since: query.since }, listener);
+    },
+    /** Validates stream filters without subscribing (so a transport can refuse them before it upgrades). */
+    filters: (input: Loose) => parseInput(EventStreamQuery, input, 'control'),
+  };
 
   readonly requests = {
     /** `GET /__sim/requests?limit`: the latest requests, oldest first. */
