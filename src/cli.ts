@@ -167,7 +167,11 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   return new Promise((resolve, reject) => {
     const server = app.listen(options.port, options.host, (error?: Error) => {
       if (error) return reject(error);
-      const stream = attachEventStream(server, sim, { basePath: options.basePath, bufferLimit: options.streamBuffer ?? DEFAULT_STREAM_BUFFER_LIMIT });
+      const stream = attachEventStream(server, sim, {
+        basePath: options.basePath,
+        bufferLimit: options.streamBuffer ?? DEFAULT_STREAM_BUFFER_LIMIT,
+        onDrop: (drop) => log(JSON.stringify({ level: 'warn', msg: 'stream consumer dropped', ...drop })),
+      });
       const { port } = server.address() as AddressInfo;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
       const url = `http://${host}:${port}${options.basePath}`;

@@ -24,6 +24,8 @@ export interface EventStreamOptions {
   basePath: string;
   /** Bytes that may wait for one consumer before it is closed with 1013. Default 4 MiB. */
   bufferLimit?: number;
+  /** Told when a consumer is dropped as too slow: the close code, the reason and how many events it was sent. */
+  onDrop?: (drop: { code: number; reason: string; sent: number }) => void;
 }
 
 export interface EventStream {
@@ -94,23 +96,27 @@ export function attachEventStream(server: Server, sim: Simulator, options: Event
   const connect = (ws: WebSocket, filters: Record<string, string | string[]>) => {
     let subscription: Subscription | undefined;
     let dropped = false;
-    const send = (text: string): void => {
+    let sent = 0;
+    const send = (text: string, event: boolean): void => {
       if (dropped || ws.readyState !== ws.OPEN) return;
       const size = Buffer.byteLength(text);
       if (ws.bufferedAmount + size > bufferLimit) {
         // A slow consumer: stop feeding it; what already waits is bounded by the limit.
         dropped = true;
         subscription?.stop();
-        ws.close(SLOW_CONSUMER_CLOSE_CODE, `Slow consumer: more than ${bufferLimit} bytes waiting`);
+        const reason = `Slow consumer: more than ${bufferLimit} bytes waiting`;
+        ws.close(SLOW_CONSUMER_CLOSE_CODE, reason);
+        options.onDrop?.({ code: SLOW_CONSUMER_CLOSE_CODE, reason, sent });
         return;
       }
       ws.send(text);
+      if (event) sent++;
     };
     // The replay arrives inside subscribe(); it is held until the hello (which counts it) is sent.
     const replay: SimEvent[] = [];
     let live = false;
     subscription = sim.control.events.subscribe(filters, (event) => {
-      if (live) send(JSON.stringify(toWire(event)));
+      if (live) send(JSON.stringify(toWire(event)), true);
       else replay.push(event);
     });
     const parsed = sim.control.events.filters(filters);
@@ -129,8 +135,8 @@ export function attachEventStream(server: Server, sim: Simulator, options: Event
         filters: { type: parsed.type ?? [], account_id: parsed.account_id ?? null },
       },
     };
-    send(JSON.stringify(hello));
-    for (const event of replay) send(JSON.stringify(toWire(event)));
+    send(JSON.stringify(hello), false);
+    for (const event of replay) send(JSON.stringify(toWire(event)), true);
     replay.length = 0;
     live = true;
     ws.on('close', () => subscription?.stop());
