@@ -1,9 +1,10 @@
 /**
  * `GET {base}/__sim/events` over WebSocket: one JSON message per `sim.events` event,
  * filtered by `type` prefixes and `account_id`, replaying the journal after `since`
- * first. The admin token guards it like every control route (the `Authorization`
- * header, or `?token=` for browsers, whose WebSocket cannot send headers). A consumer
- * that does not keep up is closed with 1013 once more than `bufferLimit` bytes wait
+ * first (paced by the consumer, so a replay of the whole journal fits any limit). The
+ * admin token guards it like every control route (the `Authorization` header, or
+ * `?token=` for browsers, whose WebSocket cannot send headers). A consumer that does not
+ * keep up with live events is closed with 1013 once more than `bufferLimit` bytes wait
  * for it, so it never grows the server's memory without bound.
  */
 import type { IncomingMessage, Server } from 'node:http';
@@ -75,6 +76,8 @@ function queryOf(url: URL): Record<string, string | string[]> {
 export function attachEventStream(server: Server, sim: Simulator, options: EventStreamOptions): EventStream {
   const path = `${options.basePath}/__sim/events`;
   const bufferLimit = options.bufferLimit ?? DEFAULT_STREAM_BUFFER_LIMIT;
+  // How much is handed to the socket at once; the rest waits for it to be written.
+  const highWater = Math.min(Math.floor(bufferLimit / 2), 256 * 1024);
   const wss = new WebSocketServer({ noServer: true });
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -94,31 +97,62 @@ export function attachEventStream(server: Server, sim: Simulator, options: Event
   };
 
   const connect = (ws: WebSocket, filters: Record<string, string | string[]>) => {
-    let subscription: Subscription | undefined;
+    // The replay is read from the journal as the consumer takes it (the journal is bounded
+    // and shared, so it costs no memory of its own); live events wait in `queue`, which
+    // together with what the socket holds may not pass the limit.
+    const replay: SimEvent[] = [];
+    let cursor = 0;
+    let live = false;
+    const queue: string[] = [];
+    let queued = 0;
+    let waiting = false;
     let dropped = false;
     let sent = 0;
-    const send = (text: string, event: boolean): void => {
+    let subscription: Subscription | undefined;
+
+    const drop = () => {
+      dropped = true;
+      subscription?.stop();
+      queue.length = 0;
+      replay.length = 0;
+      const reason = `Slow consumer: more than ${bufferLimit} bytes waiting`;
+      ws.close(SLOW_CONSUMER_CLOSE_CODE, reason);
+      options.onDrop?.({ code: SLOW_CONSUMER_CLOSE_CODE, reason, sent });
+    };
+    const next = (): string | undefined => {
+      if (cursor < replay.length) return JSON.stringify(toWire(replay[cursor++]!));
+      const text = queue.shift();
+      if (text !== undefined) queued -= Buffer.byteLength(text);
+      return text;
+    };
+    /** Hands messages to the socket until it holds `highWater` bytes, then waits for them to be written. */
+    const pump = (): void => {
+      waiting = false;
       if (dropped || ws.readyState !== ws.OPEN) return;
-      const size = Buffer.byteLength(text);
-      if (ws.bufferedAmount + size > bufferLimit) {
-        // A slow consumer: stop feeding it; what already waits is bounded by the limit.
-        dropped = true;
-        subscription?.stop();
-        const reason = `Slow consumer: more than ${bufferLimit} bytes waiting`;
-        ws.close(SLOW_CONSUMER_CLOSE_CODE, reason);
-        options.onDrop?.({ code: SLOW_CONSUMER_CLOSE_CODE, reason, sent });
+      for (let text = next(); text !== undefined; text = next()) {
+        sent++;
+        if (ws.bufferedAmount + Buffer.byteLength(text) >= highWater) {
+          waiting = true;
+          ws.send(text, () => pump());
+          return;
+        }
+        ws.send(text);
+      }
+    };
+
+    subscription = sim.control.events.subscribe(filters, (event) => {
+      if (!live) {
+        replay.push(event);
         return;
       }
-      ws.send(text);
-      if (event) sent++;
-    };
-    // The replay arrives inside subscribe(); it is held until the hello (which counts it) is sent.
-    const replay: SimEvent[] = [];
-    let live = false;
-    subscription = sim.control.events.subscribe(filters, (event) => {
-      if (live) send(JSON.stringify(toWire(event)), true);
-      else replay.push(event);
+      if (dropped) return;
+      const text = JSON.stringify(toWire(event));
+      queue.push(text);
+      queued += Buffer.byteLength(text);
+      if (queued + ws.bufferedAmount > bufferLimit) drop();
+      else if (!waiting) pump();
     });
+    live = true;
     const parsed = sim.control.events.filters(filters);
     const now = sim.clock.now();
     const hello: StreamHello = {
@@ -135,10 +169,8 @@ export function attachEventStream(server: Server, sim: Simulator, options: Event
         filters: { type: parsed.type ?? [], account_id: parsed.account_id ?? null },
       },
     };
-    send(JSON.stringify(hello), false);
-    for (const event of replay) send(JSON.stringify(toWire(event)), true);
-    replay.length = 0;
-    live = true;
+    ws.send(JSON.stringify(hello));
+    pump();
     ws.on('close', () => subscription?.stop());
     ws.on('error', () => subscription?.stop());
     // Consumers only listen; anything they send is ignored.
