@@ -323,6 +323,8 @@ export class Simulator implements SimState {
       });
     });
     this.clock.onMoved((move) => {
+      // In realtime mode time passes on its own: watchers hear of the mode, not of every step.
+      if (move.by === 'realtime') return;
       this.events.emit('clock.advanced', move.to, { by: move.by, from: formatControlTime(move.from), to: formatControlTime(move.to), ran: move.ran });
     });
     this.clock.onModeChanged((mode, speed) => this.events.emit('clock.mode', this.clock.now(), { mode, speed }));
