@@ -97,8 +97,8 @@ export function attachEventStream(server: Server, sim: Simulator, options: Event
   };
 
   const connect = (ws: WebSocket, filters: Record<string, string | string[]>) => {
-    // The replay is read from the journal as the consumer takes it (the journal is bounded
-    // and shared, so it costs no memory of its own); live events wait in `queue`, which
+    // The replay is sent as the consumer takes it: it holds the journal's own event objects
+    // (10,000 at most), so a slow replay grows nothing; live events wait in `queue`, which
     // together with what the socket holds may not pass the limit.
     const replay: SimEvent[] = [];
     let cursor = 0;
