@@ -17,6 +17,23 @@ afterEach(closeAllClients);
 
 const serve = (args: string[] = [], shared = false) => startServer(['--quiet', '--start', START, ...args], { shared });
 
+/** One server for the tests that need no flag, reset before each (starting a server takes a second). */
+let main: Server | undefined;
+/**
+ * The shared server, reset: its history holds the `sim.reset` event, whose seq is `base`
+ * (seq goes on across resets), and the answered reset request (`base + 1`).
+ */
+async function fresh(): Promise<{ server: Server; base: number }> {
+  main ??= await serve([], true);
+  expect((await call(main, 'POST', '/__sim/reset', {}, {})).status).toBe(200);
+  const probe = await connect(main.url);
+  const base = probe.messages[0]!.data.oldest_seq as number;
+  expect(probe.messages[0]!.data.latest_seq).toBe(base + 1);
+  probe.close();
+  await probe.closed;
+  return { server: main, base };
+}
+
 async function call(server: Server, method: string, path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${KEY}` }) {
   const res = await fetch(`${server.url}${path}`, {
     method,
@@ -44,18 +61,18 @@ const types = (messages: Message[]) => messages.map((m) => m.type);
 
 describe('event stream: messages', () => {
   it('opens with a hello, then sends one JSON message per event with its seq, type, time and data', async () => {
-    const server = await serve();
+    const { server, base } = await fresh();
     const stream = await connect(server.url);
     expect(stream.messages[0]).toStrictEqual({
       type: 'stream.hello',
       at: '2026-03-02T09:00:00Z',
       at_ms: T0,
-      data: { latest_seq: 0, oldest_seq: null, since: null, replayed: 0, missed: 0, buffer_limit: 4 * 1024 * 1024, filters: { type: [], account_id: null } },
+      data: { latest_seq: base + 1, oldest_seq: base, since: null, replayed: 0, missed: 0, buffer_limit: 4 * 1024 * 1024, filters: { type: [], account_id: null } },
     });
     await call(server, 'POST', '/user/campaign', {});
     const [event] = (await stream.until((m) => m.length >= 2, 'the request event')).slice(1);
     expect(event).toStrictEqual({
-      seq: 1,
+      seq: base + 2,
       type: 'request.answered',
       at: '2026-03-02T09:00:00Z',
       at_ms: T0,
@@ -64,7 +81,7 @@ describe('event stream: messages', () => {
   });
 
   it('streams a campaign through its calls and leads to the end, in seq order, with clock moves', async () => {
-    const server = await serve();
+    const { server } = await fresh();
     const stream = await connect(server.url, 'type=call.&type=lead.&type=campaign.&type=clock.');
     await voicemailThenHuman(server);
     await call(server, 'POST', '/__sim/clock/advance', { by: '2h' });
@@ -87,7 +104,7 @@ describe('event stream: messages', () => {
 
 describe('event stream: filters', () => {
   it('sends only the types that start with one of the `type` prefixes', async () => {
-    const server = await serve();
+    const { server } = await fresh();
     const stream = await connect(server.url, 'type=campaign.status,lead.');
     expect(stream.messages[0]!.data.filters).toStrictEqual({ type: ['campaign.status', 'lead.'], account_id: null });
     await voicemailThenHuman(server);
@@ -97,7 +114,7 @@ describe('event stream: filters', () => {
   });
 
   it("sends one account's events, and those of the whole simulator, with account_id", async () => {
-    const server = await serve();
+    const { server } = await fresh();
     const second = await call(server, 'POST', '/__sim/accounts', { api_key: 'sim_second_key' });
     expect(second.body.id).toBe(2);
     const stream = await connect(server.url, 'account_id=2');
@@ -133,25 +150,28 @@ describe('event stream: filters', () => {
 
 describe('event stream: since', () => {
   it('replays the history after `since` first, then goes on live without a gap or a repeat', async () => {
-    const server = await serve();
+    const { server, base } = await fresh();
     await voicemailThenHuman(server);
     await call(server, 'POST', '/__sim/clock/advance', { by: '2h' });
     const all = await connect(server.url, 'since=0');
     const history = all.events();
-    expect(history.map((e) => e.seq)).toEqual(history.map((_, i) => i + 1));
-    expect(all.messages[0]!.data).toMatchObject({ latest_seq: history.length, oldest_seq: 1, since: 0, replayed: history.length, missed: 0 });
+    // The history since the reset, every event once and in order; what came before the reset is gone.
+    expect(history[0]).toMatchObject({ seq: base, type: 'sim.reset' });
+    expect(history.map((e) => e.seq)).toEqual(history.map((_, i) => base + i));
+    const latest = history.at(-1)!.seq!;
+    expect(all.messages[0]!.data).toMatchObject({ latest_seq: latest, oldest_seq: base, since: 0, replayed: history.length, missed: base - 1 });
 
-    const from = 10;
+    const from = base + 10;
     const resumed = await connect(server.url, `since=${from}`);
-    expect(resumed.events()).toStrictEqual(history.slice(from));
-    expect(resumed.messages[0]!.data).toMatchObject({ since: from, replayed: history.length - from });
+    expect(resumed.events()).toStrictEqual(history.slice(11));
+    expect(resumed.messages[0]!.data).toMatchObject({ since: from, replayed: latest - from, missed: 0 });
     await call(server, 'GET', '/user/me');
-    const [live] = (await resumed.until((m) => m.length > history.length - from + 1, 'the live event')).slice(-1);
-    expect(live).toMatchObject({ seq: history.length + 1, type: 'request.answered', data: { path: '/user/me' } });
+    const [live] = (await resumed.until((m) => m.length > latest - from + 1, 'the live event')).slice(-1);
+    expect(live).toMatchObject({ seq: latest + 1, type: 'request.answered', data: { path: '/user/me' } });
   });
 
   it('lets a client that reconnects with the last seq it saw miss nothing', async () => {
-    const server = await serve();
+    const { server } = await fresh();
     const first = await connect(server.url);
     await call(server, 'GET', '/user/me');
     await first.until((m) => m.length >= 2, 'the first event');
@@ -167,7 +187,7 @@ describe('event stream: since', () => {
   });
 
   it('replays with the type filter applied and counts what the history no longer holds', async () => {
-    const server = await serve();
+    const { server } = await fresh();
     await voicemailThenHuman(server);
     await call(server, 'POST', '/__sim/clock/advance', { by: '2h' });
     const stream = await connect(server.url, 'since=0&type=lead.');
@@ -176,11 +196,12 @@ describe('event stream: since', () => {
   });
 
   it('replays the whole history for a `since` beyond the latest seq (a server restarted since)', async () => {
-    const server = await serve();
+    const { server, base } = await fresh();
     await call(server, 'GET', '/user/me');
     await call(server, 'GET', '/user/me');
-    const stream = await connect(server.url, 'since=9999');
-    expect(stream.events().map((e) => e.seq)).toEqual([1, 2]);
+    const stream = await connect(server.url, 'since=10000000');
+    expect(stream.events().map((e) => e.seq)).toEqual([base, base + 1, base + 2, base + 3]);
+    expect(stream.events().map((e) => e.type)).toEqual(['sim.reset', 'request.answered', 'request.answered', 'request.answered']);
   });
 });
 
