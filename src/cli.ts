@@ -1,5 +1,6 @@
 /**
- * The `voxsim` command line: `voxsim serve` starts the standalone server;
+ * The `voxsim` command line: `voxsim serve` starts the standalone server (with its event
+ * stream and dashboard); `voxsim events` follows a server's event stream;
  * `voxsim scenario run` plays scenario files; `voxsim scenario schema` prints the
  * scenario format's JSON Schema.
  */
@@ -7,8 +8,10 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createApp, normaliseBasePath } from './adapters/express.js';
+import { attachEventStream, createApp, DEFAULT_STREAM_BUFFER_LIMIT, normaliseBasePath, SLOW_CONSUMER_CLOSE_CODE, type RequestLogEntry } from './adapters/express.js';
+import { openEventStream } from './adapters/events-client.js';
 import { afterRealDelay } from './core/clock.js';
+import { formatEventLine } from './event-lines.js';
 import { parseInstant, formatSqlUtc } from './core/time.js';
 import { WIRES, type Wire } from './core/wire.js';
 import { DEFAULT_API_KEY } from './domain/accounts/schema.js';
@@ -23,7 +26,10 @@ export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat
 Usage:
   voxsim serve [--port 4010] [--host 127.0.0.1] [--seed 1] [--base-path /api] [--start ISO-8601]
                [--speed N] [--state-file FILE] [--scenario FILE] [--admin-token TOKEN]
-               [--wire spec|live] [--quiet]
+               [--wire spec|live] [--quiet] [--stream-buffer 4mb]
+  voxsim events [--url http://127.0.0.1:4010/api] [--admin-token TOKEN] [--type PREFIX]...
+                [--account ID] [--since SEQ] [--json] [--no-color]
+                                  follow a server's events, one line each (--json: raw JSON lines)
   voxsim scenario run FILE...     play scenario files, print their timelines, exit 1 on a failure
   voxsim scenario schema          print the JSON Schema of scenario files
   voxsim --help | --version
@@ -44,6 +50,24 @@ export interface ServeOptions {
   wire?: Wire;
   /** No request log lines. */
   quiet?: boolean;
+  /** Bytes that may wait for one event-stream consumer before it is closed with 1013 (default 4 MiB). */
+  streamBuffer?: number;
+  /** A clock move logs a progress line every this many events (default 10,000). */
+  progressEvery?: number;
+}
+
+/** Progress lines of long clock moves: one per this many events. */
+export const PROGRESS_EVERY = 10_000;
+
+/**
+ * Reads a size: bytes, or a number with kb / mb.
+ * @example parseSize('64kb') // 65536
+ */
+export function parseSize(text: string): number | undefined {
+  const m = /^(\d+)\s*(b|kb|mb)?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const unit = (m[2] ?? 'b').toLowerCase();
+  return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::']);
@@ -65,10 +89,14 @@ export function parseServeArgs(args: string[]): ServeOptions {
       'admin-token': { type: 'string' },
       wire: { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      'stream-buffer': { type: 'string' },
     },
     strict: true,
   });
   const port = Number(values.port);
+  const streamBuffer = values['stream-buffer'] === undefined ? undefined : parseSize(values['stream-buffer']);
+  if (streamBuffer !== undefined && !(streamBuffer >= 1024)) throw new Error(`--stream-buffer must be a size of at least 1kb (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
+  if (values['stream-buffer'] !== undefined && streamBuffer === undefined) throw new Error(`--stream-buffer must be a size (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw new Error(`--seed must be a whole number from 0 to 2147483647, got "${values.seed}"`);
@@ -90,6 +118,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(values.scenario !== undefined && { scenario: values.scenario }),
     ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
     ...(values.wire !== undefined && { wire: values.wire as Wire }),
+    ...(streamBuffer !== undefined && { streamBuffer }),
   };
 }
 
@@ -137,15 +166,19 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
     cancelSave = afterRealDelay(250, saveState);
   });
 
+  logProgress(sim, options.progressEvery ?? PROGRESS_EVERY, log);
   const app = createApp(sim, {
     basePath: options.basePath,
-    ...(!options.quiet && {
-      onRequest: (entry) => log(JSON.stringify({ level: 'info', msg: 'request', sim_time: new Date(sim.clock.now()).toISOString(), ...entry })),
-    }),
+    ...(!options.quiet && { onRequest: (entry) => log(requestLine(sim, entry)) }),
   });
   return new Promise((resolve, reject) => {
     const server = app.listen(options.port, options.host, (error?: Error) => {
       if (error) return reject(error);
+      const stream = attachEventStream(server, sim, {
+        basePath: options.basePath,
+        bufferLimit: options.streamBuffer ?? DEFAULT_STREAM_BUFFER_LIMIT,
+        onDrop: (drop) => log(JSON.stringify({ level: 'warn', msg: 'stream consumer dropped', ...drop })),
+      });
       const { port } = server.address() as AddressInfo;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
       const url = `http://${host}:${port}${options.basePath}`;
@@ -161,12 +194,37 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
           new Promise<void>((done) => {
             if (options.stateFile) saveState();
             sim.dispose();
+            stream.close();
             server.close(() => done());
             server.closeAllConnections();
           }),
       });
     });
     server.on('error', reject);
+  });
+}
+
+/** The per-request log line: JSON with the simulated time, and the error message of a 4xx/5xx answer. */
+function requestLine(sim: Simulator, entry: RequestLogEntry): string {
+  return JSON.stringify({ level: entry.status >= 500 ? 'error' : 'info', msg: 'request', sim_time: new Date(sim.clock.now()).toISOString(), ...entry });
+}
+
+/**
+ * Long clock moves log their progress: a line every `every` events while the move runs,
+ * and one when a move that ran at least that many is done.
+ */
+function logProgress(sim: Simulator, every: number, log: (line: string) => void): void {
+  let ran = 0;
+  const line = (fields: Record<string, unknown>) => log(JSON.stringify({ level: 'info', ...fields }));
+  sim.clock.onFired(() => {
+    ran++;
+    if (ran % every === 0) line({ msg: 'clock progress', sim_time: new Date(sim.clock.now()).toISOString(), ran });
+  });
+  sim.clock.onMoved((move) => {
+    ran = 0;
+    if (move.ran >= every) {
+      line({ msg: 'clock moved', sim_time: new Date(move.to).toISOString(), by: move.by, from: new Date(move.from).toISOString(), ran: move.ran });
+    }
   });
 }
 
@@ -180,14 +238,27 @@ export function banner(url: string, adminToken?: string): string {
   ].join('\n');
 }
 
-/** `voxsim scenario run FILE...`: each file on a fresh simulator; answers the exit code. */
-export async function runScenarios(files: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
+/** The lines after the banner: where to watch the server live. */
+export function liveLines(url: string, adminToken?: string): string {
+  const stream = url.replace(/^http/, 'ws');
+  return [
+    `  Dashboard:     ${url}/__sim/ui${adminToken ? `   (it asks for the admin token, or open ${url}/__sim/ui#token=<admin token>)` : ''}`,
+    `  Event stream:  ${stream}/__sim/events   (voxsim events --url ${url}${adminToken ? ' --admin-token <admin token>' : ''})`,
+  ].join('\n');
+}
+
+/**
+ * `voxsim scenario run FILE...`: each file on a fresh simulator; answers the exit code.
+ * With `progress` (a terminal), a line per file says which one is playing.
+ */
+export async function runScenarios(files: string[], out: Pick<Console, 'log' | 'error'>, options: { progress?: boolean } = {}): Promise<number> {
   if (files.length === 0) {
     out.error(`No scenario file given.\n\n${USAGE}`);
     return 1;
   }
   let failed = 0;
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
+    if (options.progress) out.error(`[${index + 1}/${files.length}] ${file}`);
     try {
       const loaded = loadScenario(readFileSync(file, 'utf8'), file);
       out.log(`${loaded.scenario.name}  (${file})`);
@@ -220,13 +291,23 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
   }
   if (command === 'scenario') {
     const [sub, ...files] = rest;
-    if (sub === 'run') return runScenarios(files, out);
+    if (sub === 'run') return runScenarios(files, out, { progress: process.stderr.isTTY === true });
     if (sub === 'schema') {
       out.log(JSON.stringify(scenarioJsonSchema(), null, 2));
       return 0;
     }
     out.error(`Unknown scenario command "${sub ?? ''}".\n\n${USAGE}`);
     return 1;
+  }
+  if (command === 'events') {
+    let options: EventsOptions;
+    try {
+      options = parseEventsArgs(rest, process.env, process.stdout.isTTY === true);
+    } catch (error) {
+      out.error(`${(error as Error).message}\n\n${USAGE}`);
+      return 1;
+    }
+    return followEvents(options, out);
   }
   if (command !== 'serve') {
     out.error(`Unknown command "${command}".\n\n${USAGE}`);
@@ -241,8 +322,109 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
   }
   const running = await serve(options, (line) => out.log(line));
   out.log(banner(running.url, options.adminToken));
+  out.log(liveLines(running.url, options.adminToken));
   const stop = () => void running.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return 0;
+}
+
+export interface EventsOptions {
+  url: string;
+  adminToken?: string;
+  types: string[];
+  accountId?: number;
+  since?: number;
+  json: boolean;
+  colour: boolean;
+}
+
+/**
+ * Reads `events` flags; `--url` and `--admin-token` default to `VOXSIM_URL` and
+ * `VOXSIM_ADMIN_TOKEN`; colour follows the terminal, `NO_COLOR`, `FORCE_COLOR` and `--no-color`.
+ */
+export function parseEventsArgs(args: string[], env: Record<string, string | undefined> = {}, tty = false): EventsOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      url: { type: 'string', default: env.VOXSIM_URL ?? 'http://127.0.0.1:4010/api' },
+      'admin-token': { type: 'string' },
+      type: { type: 'string', multiple: true },
+      account: { type: 'string' },
+      since: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'no-color': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!/^https?:\/\/[^/]/.test(values.url)) throw new Error(`--url must be the server's API base URL, such as http://127.0.0.1:4010/api, got "${values.url}"`);
+  const whole = (flag: string, text: string | undefined, min: number) => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min) throw new Error(`--${flag} must be a whole number${min > 0 ? ` from ${min}` : ''}, got "${text}"`);
+    return n;
+  };
+  const accountId = whole('account', values.account, 1);
+  const since = whole('since', values.since, 0);
+  const adminToken = values['admin-token'] ?? env.VOXSIM_ADMIN_TOKEN;
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
+  return {
+    url: values.url.replace(/\/+$/, ''),
+    types: (values.type ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t.length > 0),
+    json: values.json,
+    colour: !values['no-color'] && env.NO_COLOR === undefined && (forced || tty),
+    ...(adminToken !== undefined && { adminToken }),
+    ...(accountId !== undefined && { accountId }),
+    ...(since !== undefined && { since }),
+  };
+}
+
+/**
+ * `voxsim events`: prints a server's events until the stream ends (or SIGINT). A drop as
+ * a slow consumer (1013) reconnects at once from the last event seen, so nothing that is
+ * still in the server's history is missed. Resolves to the exit code.
+ */
+export function followEvents(options: EventsOptions, out: Pick<Console, 'log' | 'error'>): Promise<number> {
+  return new Promise((resolve) => {
+    let lastSeq = options.since;
+    let close: () => void = () => undefined;
+    let stopped = false;
+    const connect = () => {
+      close = openEventStream({
+        url: options.url,
+        adminToken: options.adminToken,
+        types: options.types,
+        accountId: options.accountId,
+        since: lastSeq,
+        onHello: (hello) => {
+          const { latest_seq, replayed, missed } = hello.data;
+          // Without --since, a reconnection continues from where this one started.
+          lastSeq ??= latest_seq;
+          out.error(`Following ${options.url}/__sim/events (latest seq ${latest_seq}${replayed > 0 ? `, replaying ${replayed}` : ''}${missed > 0 ? `, ${missed} no longer in the history` : ''}). Ctrl-C stops.`);
+        },
+        onEvent: (event) => {
+          lastSeq = event.seq;
+          out.log(options.json ? JSON.stringify(event) : formatEventLine(event, { colour: options.colour }));
+        },
+        onEnd: (end) => {
+          if (stopped) return resolve(0);
+          if (end.status !== undefined) {
+            out.error(`The server refused the stream: ${end.status} ${end.reason}`);
+            return resolve(1);
+          }
+          if (end.code === SLOW_CONSUMER_CLOSE_CODE) {
+            out.error(`Dropped as a slow consumer (${end.reason}); reconnecting from seq ${lastSeq ?? 0}.`);
+            return connect();
+          }
+          out.error(`The stream ended (${end.code}${end.reason ? ` ${end.reason}` : ''}).`);
+          resolve(end.code === 1000 || end.code === 1001 ? 0 : 1);
+        },
+      });
+    };
+    process.once('SIGINT', () => {
+      stopped = true;
+      close();
+    });
+    connect();
+  });
 }

@@ -6,7 +6,8 @@
  * const sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' })
  */
 export { createSimulator, Simulator, type SimulatorOptions } from './simulator.js';
-export { VirtualClock, parseDuration, type Duration, type ClockEvent, type ClockMode } from './core/clock.js';
+export { VirtualClock, parseDuration, type Duration, type ClockEvent, type ClockMode, type ClockMove } from './core/clock.js';
+export { EventBus, matchesFilter, toWire, type EventFilter, type SimEvent, type SimEventListener, type Subscription, type WireEvent } from './core/events.js';
 export type { SimRequest, SimResponse } from './core/http.js';
 export { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 export { VERSION } from './version.js';

@@ -5,11 +5,11 @@
  * engines; adapters (MSW, Express) only translate.
  */
 import { VirtualClock, realNow } from './core/clock.js';
-import { shapeA, COMMON_MESSAGES } from './core/errors.js';
+import { shapeA, COMMON_MESSAGES, errorMessageOf } from './core/errors.js';
 import { EventBus } from './core/events.js';
 import { Router, header, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { SeededRandom } from './core/random.js';
-import { parseInstant } from './core/time.js';
+import { formatControlTime, parseInstant } from './core/time.js';
 import { parseInput } from './core/validation.js';
 import { WIRES, type Wire } from './core/wire.js';
 import { FaultEngine } from './engine/faults.js';
@@ -40,7 +40,7 @@ import type { ClockHandler } from './domain/routing.js';
 import type { SimState } from './domain/state.js';
 import { applyScenario, playScenario, type RunOptions, type ScenarioRun } from './scenario/runner.js';
 import { readScenario } from './scenario/load.js';
-import { RequestJournal, type JournalEntry } from './state/journal.js';
+import { RequestJournal, type JournalEntry, type JournalRecord } from './state/journal.js';
 import { restoreSnapshot, takeSnapshot, type SimulatorSnapshot } from './state/snapshot.js';
 
 export { SNAPSHOT_FORMAT, type SimulatorSnapshot } from './state/snapshot.js';
@@ -88,6 +88,9 @@ export const ROUTES: readonly RouteDef<ControlRouteCtx>[] = [
   ...msgappRoutes,
   ...controlRoutes,
 ];
+
+/** Inspection reads of watchers, left out of the request journal and the event stream. */
+const UNJOURNALED_PATHS: ReadonlySet<string> = new Set(['/__sim/requests', '/__sim/overview']);
 
 /** Every clock event a domain schedules, with its handler. */
 export const CLOCK_HANDLERS: readonly ClockHandler[] = [...phoneNumberEvents, ...campaignEvents, ...callEvents, ...conversationEvents, ...msgappEvents];
@@ -211,8 +214,13 @@ export class Simulator implements SimState {
     const state = wire === this.currentWire ? this.state : (Object.create(this.state, { wire: { value: wire } }) as SimState);
     const response = await this.router.handle(request, (route) => this.context(request, route, caller, state), wire);
     const path = request.path.split('?')[0]!;
-    if (path !== '/__sim/requests') {
-      this.journal.record({ at: this.clock.now(), method: request.method.toUpperCase(), path, status: response.status, account_id: caller?.id ?? null });
+    // The journal's own read and the dashboard's are not journaled (they would only record the watcher).
+    if (!UNJOURNALED_PATHS.has(path)) {
+      const method = request.method.toUpperCase();
+      const error = errorMessageOf(response.status, response.body);
+      const entry = { at: this.clock.now(), method, path, status: response.status, account_id: caller?.id ?? null };
+      this.journal.record({ ...entry, error });
+      this.events.emit('request.answered', entry.at, { method, path, status: response.status, account_id: entry.account_id, error });
     }
     if (request.method.toUpperCase() !== 'GET') this.changed();
     return response;
@@ -221,6 +229,19 @@ export class Simulator implements SimState {
   /** The latest requests, oldest first (`GET /__sim/requests`). */
   requests(limit?: number): { data: JournalEntry[]; evicted: number } {
     return this.journal.list(limit);
+  }
+
+  /**
+   * Whether an `Authorization` header value may use the control API: always without an
+   * admin token, else only `Bearer <adminToken>` (ARCHITECTURE §6).
+   */
+  isAdmin(authorization: string | undefined): boolean {
+    return this.adminToken === undefined || authorization === `Bearer ${this.adminToken}`;
+  }
+
+  /** The latest requests with the error texts of 4xx/5xx answers, oldest first (the dashboard's overview). */
+  recentRequests(limit: number): JournalRecord[] {
+    return this.journal.recent(limit);
   }
 
   /** Called after anything that may change the state (a write request, a clock event). */
@@ -250,6 +271,7 @@ export class Simulator implements SimState {
     this.events.clear();
     this.journal.clear();
     this.createAccounts();
+    this.events.emit('sim.reset', this.clock.now(), { seed: this.currentSeed });
   }
 
   /**
@@ -271,6 +293,7 @@ export class Simulator implements SimState {
     this.randomSource = restoreSnapshot(this, snapshot);
     this.currentSeed = snapshot.seed;
     this.events.clear();
+    this.events.emit('sim.restored', this.clock.now(), { seed: this.currentSeed });
   }
 
   /**
@@ -307,6 +330,36 @@ export class Simulator implements SimState {
       const ctx = this.accountScope(delivery.account_id);
       if (ctx) postCallDeliveryFinished(ctx, delivery);
     });
+    this.bindWatchedEvents();
+  }
+
+  /**
+   * The events of the engines and the clock on `sim.events` (domains emit their own
+   * through their account scope). Events only report: none changes the state.
+   */
+  private bindWatchedEvents(): void {
+    this.webhooks.onQueued((delivery) => {
+      this.accountScope(delivery.account_id)?.emit('webhook.queued', { delivery_id: delivery.id, kind: delivery.kind, url: delivery.url });
+    });
+    this.webhooks.onAttempt((delivery, attempt) => {
+      this.accountScope(delivery.account_id)?.emit('webhook.attempt', {
+        delivery_id: delivery.id,
+        kind: delivery.kind,
+        url: delivery.url,
+        attempt: delivery.attempts.length,
+        status: attempt.status,
+        error: attempt.error,
+        duration_ms: attempt.duration_ms,
+        state: delivery.state,
+        next_attempt_at: delivery.next_attempt_at === null ? null : formatControlTime(delivery.next_attempt_at),
+      });
+    });
+    this.clock.onMoved((move) => {
+      // In realtime mode time passes on its own: watchers hear of the mode, not of every step.
+      if (move.by === 'realtime') return;
+      this.events.emit('clock.advanced', move.to, { by: move.by, from: formatControlTime(move.from), to: formatControlTime(move.to), ran: move.ran });
+    });
+    this.clock.onModeChanged((mode, speed) => this.events.emit('clock.mode', this.clock.now(), { mode, speed }));
   }
 
   private createAccounts(): void {
@@ -317,7 +370,7 @@ export class Simulator implements SimState {
     const base = { state, control: this.control };
     if (route.auth === 'control') {
       // The control API is open unless an admin token is set (ARCHITECTURE §6).
-      if (this.adminToken !== undefined && header(request, 'authorization') !== `Bearer ${this.adminToken}`) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
+      if (!this.isAdmin(header(request, 'authorization'))) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
       return { account: null, ...base };
     }
     if (route.auth === 'none') return { account: null, ...base };

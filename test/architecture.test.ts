@@ -157,6 +157,8 @@ describe('layering (dependency-cruiser, .dependency-cruiser.cjs)', () => {
     const result = await cruiseOfRepository();
     expect(dependenciesOf(result, 'src/adapters/express.ts').map((d) => modulePath(d.resolved))).toContain('npm:express');
     expect(dependenciesOf(result, 'src/adapters/msw.ts').map((d) => modulePath(d.resolved))).toContain('npm:msw');
+    expect(dependenciesOf(result, 'src/adapters/event-stream.ts').map((d) => modulePath(d.resolved))).toContain('npm:ws');
+    expect(dependenciesOf(result, 'src/adapters/events-client.ts').map((d) => modulePath(d.resolved))).toContain('npm:ws');
   });
 
   it.each(['src/cli.ts', 'src/bin.ts'])('lets %s import no npm package (it reaches the transports through src/adapters)', async (source) => {

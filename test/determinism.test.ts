@@ -51,9 +51,12 @@ const SCRIPT: Step[] = [
   { method: 'GET', path: '/__sim/clock' },
 ];
 
-async function play(sim: Simulator): Promise<string[]> {
+/** Plays SCRIPT; with `watch`, a watcher follows the event stream and reads the overview after every step. */
+async function play(sim: Simulator, watch = false): Promise<string[]> {
   const bodies: string[] = [];
+  if (watch) sim.events.subscribe({ since: 0 }, (e) => void JSON.stringify(e));
   for (const step of SCRIPT) {
+    if (watch) await sim.handle({ method: 'GET', path: '/__sim/overview' });
     if ('advance' in step) {
       await sim.clock.advance(step.advance);
       continue;
@@ -76,6 +79,17 @@ describe('determinism', () => {
     const b = await play(createSimulator({ seed: 42, startAt: '2026-03-02T09:00:00Z' }));
     expect(a).toHaveLength(SCRIPT.filter((s) => !('advance' in s)).length);
     expect(a.join('\n')).toBe(b.join('\n'));
+  });
+
+  it('gives the same responses while a watcher follows the event stream and the overview', async () => {
+    const plain = await play(createSimulator({ seed: 42, startAt: '2026-03-02T09:00:00Z' }));
+    const watched = createSimulator({ seed: 42, startAt: '2026-03-02T09:00:00Z' });
+    expect((await play(watched, true)).join('\n')).toBe(plain.join('\n'));
+    // The watcher saw every kind of event the script causes.
+    const types = new Set(watched.events.history().map((e) => e.type));
+    expect([...types].sort()).toEqual(
+      expect.arrayContaining(['call.status', 'campaign.status', 'clock.advanced', 'conversation.started', 'lead.status', 'msgapp.window_opened', 'request.answered']),
+    );
   });
 
   it('gives different generated values for a different seed', async () => {

@@ -25,6 +25,15 @@ describe('README examples', () => {
     expect(blockAfter(`<!-- example: ${file} -->`)).toBe(read(file));
   });
 
+  it('shows the dashboard screenshot that the browser tests take, and links the phone one', () => {
+    const shown = [...readme.matchAll(/!\[[^\]]+\]\(([^)]+)\)/g)].map((m) => m[1]);
+    expect(shown).toEqual(['docs/screenshots/dashboard-1280x800.png']);
+    expect(readme).toContain('(docs/screenshots/dashboard-phone-390x844.png)');
+    for (const file of ['docs/screenshots/dashboard-1280x800.png', 'docs/screenshots/dashboard-phone-390x844.png']) {
+      expect(readFileSync(`${ROOT}${file}`).subarray(1, 4).toString()).toBe('PNG');
+    }
+  });
+
   it('runs the server walk-through against `voxsim serve` and the lead ends completed', async () => {
     const server = await startServer(['--quiet', '--start', '2026-03-02T09:00:00Z']);
     const { stdout } = await promisify(execFile)('bash', ['examples/server.sh'], { cwd: ROOT, env: { ...process.env, VOXSIM_URL: server.url } });

@@ -4,6 +4,7 @@
  */
 import { shapeB } from '../core/errors.js';
 import { MAX_MOVE_MS, parseDuration } from '../core/clock.js';
+import type { SimEventListener, Subscription } from '../core/events.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseInput } from '../core/validation.js';
 import type { Wire } from '../core/wire.js';
@@ -19,9 +20,10 @@ import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js
 import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import type { SimState } from '../domain/state.js';
-import type { JournalEntry } from '../state/journal.js';
+import type { JournalEntry, JournalRecord } from '../state/journal.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
+import { overview } from './overview.js';
 import {
   AdvanceBody,
   ChargesQuery,
@@ -29,6 +31,8 @@ import {
   InboundCallBody,
   ClockModeBody,
   DeliveriesQuery,
+  EventStreamQuery,
+  OverviewQuery,
   WebhookFailureBody,
   serialiseDelivery,
   serialiseFailureRule,
@@ -47,6 +51,8 @@ export interface ControlHost extends SimState {
   snapshot(): SimulatorSnapshot;
   restore(snapshot: SimulatorSnapshot): void;
   requests(limit?: number): { data: JournalEntry[]; evicted: number };
+  /** The latest requests with the error texts of failed answers. */
+  recentRequests(limit: number): JournalRecord[];
   accountScope(accountId: number): AccountCtx | undefined;
 }
 
@@ -83,6 +89,31 @@ export class Control {
     this.sim.reset({ seed: body.seed, start: body.start, wire: body.wire });
     return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
   }
+
+  /**
+   * `GET /__sim/overview?limit`: the dashboard's aggregate (clock, accounts and balances,
+   * each campaign's leads by state, the latest calls, deliveries, messaging sessions and
+   * requests). Reads only.
+   */
+  overview(input: Loose = {}) {
+    const { limit } = parseInput(OverviewQuery, input, 'control');
+    return overview(this.sim, limit);
+  }
+
+  readonly events = {
+    /**
+     * `GET /__sim/events` (WebSocket): calls `listener` with the journal's events after
+     * `since` that pass the filters (`type` prefixes, `account_id`), then with every new
+     * one; `stop()` ends it. Invalid filters: 422 shape B.
+     * @example const sub = sim.control.events.subscribe({ type: ['call.'], since: 0 }, (e) => log.push(e)); sub.stop()
+     */
+    subscribe: (input: Loose, listener: SimEventListener): Subscription => {
+      const query = parseInput(EventStreamQuery, input, 'control');
+      return this.sim.events.subscribe({ types: query.type, accountId: query.account_id, since: query.since }, listener);
+    },
+    /** Validates stream filters without subscribing (so a transport can refuse them before it upgrades). */
+    filters: (input: Loose) => parseInput(EventStreamQuery, input, 'control'),
+  };
 
   readonly requests = {
     /** `GET /__sim/requests?limit`: the latest requests, oldest first. */

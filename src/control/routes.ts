@@ -33,6 +33,7 @@ export const controlRoutes = [
   controlRoute('GET', '/health', ({ ctx }) => ok(ctx.control.health())),
   controlRoute('POST', '/reset', ({ ctx, body }) => ok(ctx.control.reset(body))),
   controlRoute('GET', '/requests', ({ ctx, request }) => ok(ctx.control.requests.list(request.query ?? {}))),
+  controlRoute('GET', '/overview', ({ ctx, request }) => ok(ctx.control.overview(request.query ?? {}))),
   controlRoute('GET', '/state', ({ ctx }) => ok(ctx.control.state.get())),
   controlRoute('PUT', '/state', ({ ctx, body }) => ok(ctx.control.state.put(body))),
   controlRoute('GET', '/clock', ({ ctx }) => ok(ctx.control.clock.get())),

@@ -79,6 +79,24 @@ export function serialiseFailureRule(r: FailureRule) {
 /** `GET /__sim/requests`. */
 export const RequestsQuery = z.object({ limit: queryInt().pipe(int(1, 100_000)).optional() });
 
+/** `GET /__sim/overview`: rows per list (calls, deliveries, sessions, requests). */
+export const OverviewQuery = z.object({ limit: queryInt().pipe(int(1, 200)).optional() });
+
+/**
+ * `GET /__sim/events` (WebSocket) and `sim.control.events.subscribe`: `type` prefixes
+ * (repeatable, or comma-separated), `account_id`, `since` (replay the journal after it).
+ */
+export const EventStreamQuery = z.object({
+  type: z
+    .union([z.string(), z.array(z.string())])
+    .transform((t) => (Array.isArray(t) ? t : [t]).flatMap((v) => v.split(',')).map((v) => v.trim()))
+    .refine((types) => types.every((t) => t.length > 0 && t.length <= 100), { error: 'The :attribute must be one or more event type prefixes such as call. or webhook.attempt.' })
+    .optional(),
+  account_id: queryInt().pipe(int(1)).optional(),
+  since: queryInt().pipe(int(0)).optional(),
+});
+export type EventStreamInput = z.input<typeof EventStreamQuery>;
+
 /** `POST /__sim/calls/inbound`. */
 export const InboundCallBody = z.object({ to: z.string().min(1), from: z.string().min(1) });
 

@@ -25,6 +25,15 @@ export type ClockEventHandler = (event: ClockEvent) => void | Promise<void>;
 
 export type ClockMode = 'manual' | 'realtime';
 
+/** One move of the clock: what moved it, from when to when, and how many events ran. */
+export interface ClockMove {
+  /** `advance` (advance / advanceTo), `run_until_idle`, or `realtime` (the realtime timer). */
+  by: 'advance' | 'run_until_idle' | 'realtime';
+  from: number;
+  to: number;
+  ran: number;
+}
+
 export interface ClockSnapshot {
   now: number;
   seq: number;
@@ -148,6 +157,8 @@ export class VirtualClock {
   private readonly heap = new EventHeap();
   private readonly handlers = new Map<string, ClockEventHandler>();
   private readonly firedListeners: ((event: ClockEvent) => void)[] = [];
+  private readonly movedListeners: ((move: ClockMove) => void)[] = [];
+  private readonly modeListeners: ((mode: ClockMode, speed: number) => void)[] = [];
   private chain: Promise<unknown> = Promise.resolve();
   private clockMode: ClockMode = 'manual';
   private clockSpeed = 1;
@@ -191,6 +202,16 @@ export class VirtualClock {
     this.firedListeners.push(listener);
   }
 
+  /** Called after every move of the clock (advance, advanceTo, runUntilIdle, a realtime step), once its events ran. */
+  onMoved(listener: (move: ClockMove) => void): void {
+    this.movedListeners.push(listener);
+  }
+
+  /** Called after `setMode` (manual or realtime, and the speed). */
+  onModeChanged(listener: (mode: ClockMode, speed: number) => void): void {
+    this.modeListeners.push(listener);
+  }
+
   /** Registers the handler for one event type (one per type). */
   on(type: string, handler: ClockEventHandler): void {
     this.handlers.set(type, handler);
@@ -226,7 +247,7 @@ export class VirtualClock {
   advance(duration: Duration): Promise<number> {
     const ms = parseDuration(duration);
     if (ms > MAX_MOVE_MS) throw new RangeError('The clock moves at most ten years at a time.');
-    return this.serial(() => this.runTo(this.now() + ms));
+    return this.serial(() => this.move('advance', () => this.runTo(this.now() + ms)));
   }
 
   /** Moves time to `time` (epoch ms or ISO text), at most MAX_MOVE_MS ahead; a time in the past is refused. */
@@ -235,7 +256,7 @@ export class VirtualClock {
     if (!Number.isFinite(target)) throw new RangeError(`Invalid time: ${time}`);
     if (target < this.now()) throw new RangeError('The clock cannot move backwards.');
     if (target - this.now() > MAX_MOVE_MS) throw new RangeError('The clock moves at most ten years at a time.');
-    return this.serial(() => this.runTo(target));
+    return this.serial(() => this.move('advance', () => this.runTo(target)));
   }
 
   /**
@@ -245,16 +266,18 @@ export class VirtualClock {
    */
   runUntilIdle(options: { maxEvents?: number } = {}): Promise<number> {
     const max = options.maxEvents ?? 1_000_000;
-    return this.serial(async () => {
-      let ran = 0;
-      while (ran < max && this.work > 0) {
-        const next = this.nextPending();
-        if (!next) break;
-        await this.fire(next);
-        ran++;
-      }
-      return ran;
-    });
+    return this.serial(() =>
+      this.move('run_until_idle', async () => {
+        let ran = 0;
+        while (ran < max && this.work > 0) {
+          const next = this.nextPending();
+          if (!next) break;
+          await this.fire(next);
+          ran++;
+        }
+        return ran;
+      }),
+    );
   }
 
   /** Switches between manual and realtime (`speed` simulated ms per real ms). */
@@ -267,6 +290,7 @@ export class VirtualClock {
     this.simAnchor = this.current;
     this.disarmRealtime();
     this.armRealtime();
+    for (const listener of this.modeListeners) listener(mode, speed);
   }
 
   /** Stops realtime timers and drops every pending event (the simulator is being reset or discarded). */
@@ -313,6 +337,15 @@ export class VirtualClock {
       this.heap.pop();
     }
     return undefined;
+  }
+
+  /** Runs one move and tells the listeners what it did. */
+  private async move(by: ClockMove['by'], work: () => Promise<number>): Promise<number> {
+    const from = this.now();
+    const ran = await work();
+    const move: ClockMove = { by, from, to: this.now(), ran };
+    for (const listener of this.movedListeners) listener(move);
+    return ran;
   }
 
   private async runTo(target: number): Promise<number> {
@@ -370,7 +403,7 @@ export class VirtualClock {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = Infinity;
-      void this.serial(() => this.runTo(this.now())).finally(() => this.armRealtime());
+      void this.serial(() => this.move('realtime', () => this.runTo(this.now()))).finally(() => this.armRealtime());
     }, Math.min(wait, 2_147_483_647));
     this.timer.unref?.();
   }

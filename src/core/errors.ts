@@ -101,3 +101,15 @@ export function malformedJson(family: RouteFamily, message: string = COMMON_MESS
       return shapeA(400, message);
   }
 }
+
+/**
+ * The error text of a failed answer in any of the five shapes (`message` of A and B,
+ * `error` of C, D and E), for logs and the dashboard; null for a success.
+ * @example errorMessageOf(422, { message: 'The name field is required.', errors: {...} }) // 'The name field is required.'
+ */
+export function errorMessageOf(status: number, body: unknown): string | null {
+  if (status < 400 || body === null || typeof body !== 'object') return null;
+  const { message, error } = body as { message?: unknown; error?: unknown };
+  if (typeof message === 'string') return message;
+  return typeof error === 'string' ? error : null;
+}

@@ -1,14 +1,18 @@
 /**
  * The simulator's event stream: every state change an integrator may want to watch
- * (campaign, lead and call status, idle reasons), stamped with the clock time. A
- * bounded journal keeps the latest events for inspection.
+ * (campaign, lead and call status, idle reasons, webhook attempts, messaging windows,
+ * conversations, clock moves, answered requests), stamped with the clock time. A bounded
+ * journal keeps the latest events, so a watcher that reconnects can replay what it
+ * missed (`subscribe({since})`).
  */
+import { formatControlTime } from './time.js';
 
 export interface SimEvent {
-  /** e.g. `call.status`, `lead.status`, `campaign.status`, `campaign.idle`. */
+  /** e.g. `call.status`, `lead.status`, `campaign.status`, `webhook.attempt`, `clock.advanced`. */
   type: string;
   /** Clock time in epoch milliseconds. */
   at: number;
+  /** 1, 2, 3, ... for the life of the simulator (a reset does not start it again). */
   seq: number;
   data: Record<string, unknown>;
 }
@@ -16,9 +20,63 @@ export interface SimEvent {
 export type SimEventListener = (event: SimEvent) => void;
 
 /**
+ * Which events a watcher wants: types by prefix (`call.` or `call.status`; any of them;
+ * all when empty) and one account. Events of the whole simulator (clock moves, resets)
+ * carry no `account_id` and pass an account filter.
+ */
+export interface EventFilter {
+  types?: readonly string[] | undefined;
+  accountId?: number | undefined;
+}
+
+/**
+ * Whether an event passes a filter.
+ * @example matchesFilter(event, { types: ['call.', 'lead.'], accountId: 2 })
+ */
+export function matchesFilter(event: SimEvent, filter: EventFilter): boolean {
+  const { types, accountId } = filter;
+  if (types && types.length > 0 && !types.some((prefix) => event.type.startsWith(prefix))) return false;
+  if (accountId !== undefined && 'account_id' in event.data && event.data.account_id !== accountId) return false;
+  return true;
+}
+
+/** An event as the WebSocket stream sends it: times as ISO 8601 UTC, with `at_ms` beside. */
+export interface WireEvent {
+  seq: number;
+  type: string;
+  at: string;
+  at_ms: number;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The wire form of an event (one JSON message of `GET /__sim/events`).
+ * @example toWire({ type: 'call.status', at: 1772442001000, seq: 7, data: { call_id: 1 } })
+ * // { seq: 7, type: 'call.status', at: '2026-03-02T09:00:01Z', at_ms: 1772442001000, data: { call_id: 1 } }
+ */
+export function toWire(event: SimEvent): WireEvent {
+  return { seq: event.seq, type: event.type, at: formatControlTime(event.at), at_ms: event.at, data: event.data };
+}
+
+/** What a subscription replayed from the journal before going live. */
+export interface Subscription {
+  /** The seq of the latest event when the subscription started (0 before any). */
+  latestSeq: number;
+  /** The oldest seq still in the journal (null when it is empty). */
+  oldestSeq: number | null;
+  /** How many journal events were handed to the listener before going live. */
+  replayed: number;
+  /** Events after `since` that the journal no longer holds (evicted), 0 when nothing was lost. */
+  missed: number;
+  /** Stops listening. */
+  stop(): void;
+}
+
+/**
  * @example
  * sim.events.on('call.status', (e) => console.log(e.at, e.data.status))
  * sim.events.on('*', (e) => log.push(e))
+ * sim.events.subscribe({ types: ['webhook.'], since: 0 }, (e) => log.push(e))
  */
 export class EventBus {
   private readonly listeners = new Map<string, Set<SimEventListener>>();
@@ -54,20 +112,58 @@ export class EventBus {
     }
   }
 
+  /**
+   * Hands `listener` the journal's events after `since` that pass `filter`, then every
+   * new one that passes, with nothing lost or doubled in between. A `since` beyond the
+   * latest seq (the watcher saw an earlier life of the server) replays the whole journal;
+   * without `since` nothing is replayed.
+   * @example const sub = sim.events.subscribe({ types: ['call.'], since: lastSeen }, send); sub.stop()
+   */
+  subscribe(options: EventFilter & { since?: number | undefined }, listener: SimEventListener): Subscription {
+    const filter: EventFilter = { types: options.types, accountId: options.accountId };
+    const ordered = this.history();
+    const latestSeq = this.seq;
+    const oldestSeq = ordered[0]?.seq ?? null;
+    let replayed = 0;
+    let missed = 0;
+    if (options.since !== undefined) {
+      const since = options.since > latestSeq ? 0 : options.since;
+      if (oldestSeq !== null && since < oldestSeq - 1) missed = oldestSeq - 1 - since;
+      for (const event of ordered) {
+        if (event.seq <= since || !matchesFilter(event, filter)) continue;
+        listener(event);
+        replayed++;
+      }
+    }
+    const live = (event: SimEvent) => {
+      if (matchesFilter(event, filter)) listener(event);
+    };
+    const stop = this.on('*', live);
+    return { latestSeq, oldestSeq, replayed, missed, stop };
+  }
+
   /** The latest events, oldest first, optionally of one type. */
   history(type?: string): SimEvent[] {
     const ordered = [...this.journal.slice(this.start), ...this.journal.slice(0, this.start)];
     return type === undefined ? ordered : ordered.filter((e) => e.type === type);
   }
 
-  /** How many events were emitted in all (the journal keeps the latest). */
+  /** How many events were emitted in all: the seq of the latest (the journal keeps the latest `limit`). */
   get count(): number {
     return this.seq;
   }
 
+  /** How many events the journal keeps. */
+  get capacity(): number {
+    return this.limit;
+  }
+
+  /**
+   * Empties the journal. The seq goes on from where it was, so a watcher that reconnects
+   * after a reset with `since` misses nothing of the new history.
+   */
   clear(): void {
     this.journal = [];
     this.start = 0;
-    this.seq = 0;
   }
 }

@@ -136,6 +136,8 @@ export class WebhookEngine {
   private evictedCount = 0;
   private readonly ownPrefixes = new Set<string>();
   private readonly listeners: ((delivery: Delivery) => void)[] = [];
+  private readonly queuedListeners: ((delivery: Delivery) => void)[] = [];
+  private readonly attemptListeners: ((delivery: Delivery, attempt: WebhookAttempt) => void)[] = [];
   private readonly deliver: DeliverFn;
   private readonly timeoutMs: number;
   private readonly journalLimit: number;
@@ -163,6 +165,7 @@ export class WebhookEngine {
     });
     this.options.clock.schedule(now, ATTEMPT_EVENT, { delivery_id: delivery.id });
     this.evict();
+    for (const listener of this.queuedListeners) listener(delivery);
     return structuredClone(delivery);
   }
 
@@ -196,6 +199,34 @@ export class WebhookEngine {
   /** Called with each delivery when it ends (delivered or failed). */
   onFinished(listener: (delivery: Delivery) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Called with each new delivery, before its first attempt (the record itself: read it, do not keep or change it). */
+  onQueued(listener: (delivery: Delivery) => void): void {
+    this.queuedListeners.push(listener);
+  }
+
+  /**
+   * Called after each attempt is recorded, with the delivery as it now stands (its
+   * `state` and `next_attempt_at` say whether and when it is retried) and the attempt.
+   */
+  onAttempt(listener: (delivery: Delivery, attempt: WebhookAttempt) => void): void {
+    this.attemptListeners.push(listener);
+  }
+
+  /** The latest `limit` deliveries of the journal, oldest first. */
+  latest(limit: number): Delivery[] {
+    const out: Delivery[] = [];
+    for (let id = this.table.nextId - 1; id >= 1 && out.length < limit; id--) {
+      const delivery = this.table.get(id);
+      if (delivery) out.push(structuredClone(delivery));
+    }
+    return out.reverse();
+  }
+
+  /** How many deliveries the journal holds now, and how many of them are pending. */
+  counts(): { total: number; pending: number; failed: number } {
+    return { total: this.table.size, pending: this.table.count('state', 'pending'), failed: this.table.count('state', 'failed') };
   }
 
   /** URLs under `prefix` are the simulator's own API; deliveries to them fail without a request. */
@@ -272,13 +303,15 @@ export class WebhookEngine {
     const retry = RETRY_DELAYS_MS[attempts.length - 1];
     if (succeeded || retry === undefined) {
       const done = this.table.update(delivery.id, { attempts, response, state: succeeded ? 'delivered' : 'failed', next_attempt_at: null });
+      for (const listener of this.attemptListeners) listener(done, attempt);
       for (const listener of this.listeners) listener(structuredClone(done));
       this.evict();
       return;
     }
     const next = attempt.at + retry;
-    this.table.update(delivery.id, { attempts, response, next_attempt_at: next });
+    const waiting = this.table.update(delivery.id, { attempts, response, next_attempt_at: next });
     this.options.clock.schedule(next, ATTEMPT_EVENT, { delivery_id: delivery.id });
+    for (const listener of this.attemptListeners) listener(waiting, attempt);
   }
 
   /** Keeps the journal within its limit, dropping the oldest finished deliveries. */

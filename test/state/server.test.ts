@@ -349,7 +349,7 @@ describe('voxsim serve staging flags', () => {
     expect(clock).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, mode: 'manual', speed: 1, pending_events: 0 });
   });
 
-  it('prints one JSON request line per request without --quiet', async () => {
+  it('prints one JSON request line per request without --quiet, with the error message of a failure', async () => {
     const server = await startServer([]);
     const api = httpClient(server.url);
     await api('GET', '/user/me');
@@ -362,7 +362,17 @@ describe('voxsim serve staging flags', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
       { level: 'info', msg: 'request', sim_time: '2026-03-02T09:00:00.000Z', method: 'GET', path: '/api/user/me', status: 200, duration_ms: expect.any(Number) },
-      { level: 'info', msg: 'request', sim_time: '2026-03-02T09:00:00.000Z', method: 'POST', path: '/api/user/assistant', status: 422, duration_ms: expect.any(Number) },
+      {
+        level: 'info',
+        msg: 'request',
+        sim_time: '2026-03-02T09:00:00.000Z',
+        method: 'POST',
+        path: '/api/user/assistant',
+        status: 422,
+        duration_ms: expect.any(Number),
+        // issue 16: a failed answer's line carries its error message.
+        error: expect.stringMatching(/^The name field is required\. \(and \d+ more errors\)$/),
+      },
     ]);
     expect(lines.every((l) => (l.duration_ms as number) >= 0)).toBe(true);
   });

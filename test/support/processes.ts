@@ -23,6 +23,8 @@ export interface Server extends Voxsim {
 }
 
 const children = new Set<ChildProcess>();
+/** Children that live until the file's tests are done (servers shared by several tests). */
+const shared = new Set<ChildProcess>();
 
 /** Rejects when `promise` has not settled within `ms`. */
 export function within<T>(promise: Promise<T>, what: string, ms = WAIT_MS): Promise<T> {
@@ -66,9 +68,34 @@ export function waitForStdout(proc: Voxsim, pattern: RegExp, what: string): Prom
   return within(found, what);
 }
 
-/** Spawns `voxsim serve --port 0 ...args` and waits for its URL. */
-export async function startServer(args: string[]): Promise<Server> {
+/** Waits until the child's stderr matches `pattern`; fails if it exits first. */
+export function waitForStderr(proc: Voxsim, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+  const found = new Promise<RegExpExecArray>((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(proc.stderr());
+      if (match) {
+        proc.child.stderr!.off('data', check);
+        resolve(match);
+      }
+    };
+    proc.child.stderr!.on('data', check);
+    void proc.closed.then(({ code }) => reject(new Error(`voxsim exited (${code}) before printing ${what}: ${proc.stderr()}`)));
+    check();
+  });
+  return within(found, what);
+}
+
+/**
+ * Spawns `voxsim serve --port 0 ...args` and waits for its URL. A `shared` server lives
+ * until the test file is done (killed after all its tests), not only until this test ends.
+ */
+export async function startServer(args: string[], options: { shared?: boolean } = {}): Promise<Server> {
   const proc = voxsim(['serve', '--port', '0', ...args]);
+  if (options.shared) {
+    children.delete(proc.child);
+    shared.add(proc.child);
+    void proc.closed.then(() => shared.delete(proc.child));
+  }
   const match = await waitForStdout(proc, /API base URL:\s+(\S+)/, 'the API base URL');
   return { ...proc, url: match[1]! };
 }
@@ -79,9 +106,9 @@ export async function stop(proc: Voxsim, signal: NodeJS.Signals = 'SIGTERM') {
   return within(proc.closed, 'exit');
 }
 
-/** Kills whatever is still running (a failed test leaves nothing behind). */
-export async function killAll(): Promise<void> {
-  const waiting = [...children].map(
+/** Kills whatever is still running (a failed test leaves nothing behind); with `includeShared`, the shared servers too. */
+export async function killAll(includeShared = false): Promise<void> {
+  const waiting = [...children, ...(includeShared ? shared : [])].map(
     (child) =>
       new Promise<void>((resolve) => {
         child.once('close', () => resolve());
@@ -91,6 +118,6 @@ export async function killAll(): Promise<void> {
   await Promise.all(waiting);
 }
 
-afterEach(killAll);
-afterAll(killAll);
+afterEach(() => killAll());
+afterAll(() => killAll(true));
 

@@ -110,9 +110,10 @@ function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeN
   return [`Assistant: ${greeting}`, `Customer: ${pick(ctx, OPENERS)}`, `Assistant: ${pick(ctx, PITCHES)}`, `Customer: ${pick(ctx, AGREEMENTS)}`, `Assistant: ${pick(ctx, CLOSINGS)}`].join('\n');
 }
 
-function setStatus(ctx: AccountCtx, call: Call, status: CallStatus, patch: Partial<Call> = {}): Call {
+/** Moves a call to `status` and emits `call.status` (with `details`: what a watcher of the end wants to know). */
+function setStatus(ctx: AccountCtx, call: Call, status: CallStatus, patch: Partial<Call> = {}, details: Record<string, unknown> = {}): Call {
   const updated = ctx.calls.update(call.id, { status, updated_at: ctx.now(), ...patch });
-  ctx.emit('call.status', { call_id: call.id, status, campaign_id: call.campaign_id, lead_id: call.lead_id });
+  ctx.emit('call.status', { call_id: call.id, status, campaign_id: call.campaign_id, lead_id: call.lead_id, ...details });
   return updated;
 }
 
@@ -156,7 +157,7 @@ export function placeCall(ctx: AccountCtx, c: NewCall): Call {
       created_at: now,
     }),
   );
-  ctx.emit('call.status', { call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id });
+  ctx.emit('call.status', { call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id, type: call.type, phone_number: call.client_phone_number });
   return scheduleCall(ctx, call, c.assistant, { phone_number: c.client_phone_number, campaign_id: call.campaign_id, lead_variables: c.lead_variables ?? null });
 }
 
@@ -206,18 +207,25 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
   const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' ? { ...variables } : {});
   const { carrier, total } = callCosts(ctx.account.rates, plan);
   if (total > 0) ctx.chargeAccount(total);
-  return setStatus(ctx, call, plan.final_status, {
-    event_id: null,
-    ended_at: ctx.now(),
-    duration: answered ? plan.talk_seconds : 0,
-    answered_by: plan.answered_by,
-    transcript: plan.transcript ?? '',
-    variables,
-    evaluation,
-    carrier_cost_micros: carrier,
-    total_cost_micros: total,
-    recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
-  });
+  const duration = answered ? plan.talk_seconds : 0;
+  return setStatus(
+    ctx,
+    call,
+    plan.final_status,
+    {
+      event_id: null,
+      ended_at: ctx.now(),
+      duration,
+      answered_by: plan.answered_by,
+      transcript: plan.transcript ?? '',
+      variables,
+      evaluation,
+      carrier_cost_micros: carrier,
+      total_cost_micros: total,
+      recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
+    },
+    { ended: true, answered_by: plan.answered_by, duration, total_cost: fromMicros(total) },
+  );
 }
 
 /**

@@ -112,7 +112,7 @@ export function insertConversation(
   fields: Pick<Conversation, 'assistant_id' | 'type'> & Partial<Pick<Conversation, 'message_count' | 'input_variables' | 'customer_phone' | 'customer_name' | 'sender_id' | 'external_identifier'>>,
 ): Conversation {
   const now = ctx.now();
-  return ctx.conversations.insert({
+  const conversation = ctx.conversations.insert({
     uuid: ctx.random.uuid(),
     status: 'active',
     ai_enabled: true,
@@ -131,6 +131,8 @@ export function insertConversation(
     updated_at: now,
     ...fields,
   });
+  ctx.emit('conversation.started', { conversation_id: conversation.uuid, assistant_id: conversation.assistant_id, type: conversation.type });
+  return conversation;
 }
 
 /** Opens a conversation with an assistant: its greeting is the first message (decisions: Create conversation). */
@@ -197,6 +199,7 @@ export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text
     count += 1;
     outcome = { reply: scripted.reply, function_calls: scripted.function_calls };
   }
+  const reopened = conversation.status === 'ended';
   const updated = ctx.conversations.update(conversation.id, {
     status: 'active',
     message_count: count,
@@ -205,6 +208,7 @@ export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text
     updated_at: ctx.now(),
   });
   armInactivity(ctx, updated, assistant);
+  if (reopened) ctx.emit('conversation.reopened', { conversation_id: updated.uuid, assistant_id: updated.assistant_id, type: updated.type });
   return outcome;
 }
 
@@ -331,9 +335,16 @@ export function endByInactivity(ctx: AccountCtx, payload: InactivityPayload): vo
   });
   const assistant = conversation.assistant_id === null ? undefined : ctx.assistants.get(conversation.assistant_id);
   const url = assistant?.conversation_ended_webhook_url ?? null;
-  if (!assistant || url === null) return;
-  if (ended.ended_count > 1 && !assistant.conversation_ended_retrigger) return;
-  ctx.sendWebhook('conversation_ended', url, endedPayload(ctx, ended, assistant, now));
+  const webhook = assistant !== undefined && url !== null && (ended.ended_count === 1 || assistant.conversation_ended_retrigger);
+  ctx.emit('conversation.ended', {
+    conversation_id: ended.uuid,
+    assistant_id: ended.assistant_id,
+    type: ended.type,
+    message_count: ended.message_count,
+    reason: 'inactivity',
+    webhook,
+  });
+  if (webhook) ctx.sendWebhook('conversation_ended', url!, endedPayload(ctx, ended, assistant!, now));
 }
 
 /** Enables the conversation-ended webhook to `url` (spec: Conversation-ended webhook switches). */

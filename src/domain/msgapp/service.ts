@@ -6,7 +6,7 @@
  */
 import { SimError, shapeD } from '../../core/errors.js';
 import { counted, retryAfter, type SlidingLimit } from '../../core/rate-limit.js';
-import { formatIsoOffset } from '../../core/time.js';
+import { formatControlTime, formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
 import { fillTemplate } from '../../core/template.js';
 import { say, texts, type Texts, type Wire } from '../../core/wire.js';
@@ -226,15 +226,27 @@ function channelConversation(ctx: AccountCtx, sender: Sender, phone: string, nam
 function openWindow(ctx: AccountCtx, session: Session, customerMessage: boolean): Session {
   if (session.close_event_id !== null) ctx.cancel(session.close_event_id);
   const now = ctx.now();
+  const wasOpen = isOpen(session, now);
   const expires = now + SESSION_WINDOW_MS;
   const eventId = ctx.schedule<SessionClosePayload>(expires, SESSION_CLOSE_EVENT, { account_id: ctx.account.id, session_id: session.id });
-  return ctx.sessions.update(session.id, { expires_at: expires, close_event_id: eventId, ...(customerMessage && { last_customer_message_at: now }) });
+  const opened = ctx.sessions.update(session.id, { expires_at: expires, close_event_id: eventId, ...(customerMessage && { last_customer_message_at: now }) });
+  ctx.emit('msgapp.window_opened', {
+    session_id: session.id,
+    sender_id: session.sender_id,
+    recipient_phone: session.recipient_phone,
+    expires_at: formatControlTime(expires),
+    by: customerMessage ? 'customer_message' : 'template',
+    was_open: wasOpen,
+  });
+  return opened;
 }
 
-/** The window's end on the clock: nothing more to do than forget the event (the state is read from `expires_at`). */
+/** The window's end on the clock: the state is read from `expires_at`, so only the event is forgotten (and told). */
 export function closeWindow(ctx: AccountCtx, payload: SessionClosePayload): void {
   const session = ctx.sessions.get(payload.session_id);
-  if (session) ctx.sessions.update(session.id, { close_event_id: null });
+  if (!session) return;
+  ctx.sessions.update(session.id, { close_event_id: null });
+  ctx.emit('msgapp.window_closed', { session_id: session.id, sender_id: session.sender_id, recipient_phone: session.recipient_phone });
 }
 
 function recordOutbound(ctx: AccountCtx, sender: Sender, conversation: Conversation, kind: ChannelMessage['kind'], body: string, cost: number) {
