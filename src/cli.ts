@@ -4,11 +4,12 @@
  * `voxsim scenario run` plays scenario files; `voxsim scenario schema` prints the
  * scenario format's JSON Schema.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { parseArgs } from 'node:util';
-import { attachEventStream, createApp, DEFAULT_STREAM_BUFFER_LIMIT, normaliseBasePath, SLOW_CONSUMER_CLOSE_CODE, type RequestLogEntry } from './adapters/express.js';
+import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, normaliseBasePath, SLOW_CONSUMER_CLOSE_CODE, type RequestLogEntry } from './adapters/express.js';
 import { openEventStream } from './adapters/events-client.js';
 import { afterRealDelay } from './core/clock.js';
 import { formatEventLine } from './event-lines.js';
@@ -18,7 +19,7 @@ import { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 import { ScenarioError, loadScenario } from './scenario/load.js';
 import { formatStep, playScenario } from './scenario/runner.js';
 import { scenarioJsonSchema } from './scenario/schema.js';
-import { createSimulator, type Simulator, type SimulatorSnapshot } from './simulator.js';
+import { createSimulator, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat Assistant Platform API
@@ -132,11 +133,138 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The temp file a state write goes through before it is renamed over the state file. */
+const tempFileOf = (file: string) => `${file}.${process.pid}.tmp`;
+
 /** Writes the snapshot atomically: a temp file renamed over the old one. */
 function writeState(file: string, sim: Simulator): void {
-  const temp = `${file}.${process.pid}.tmp`;
+  const temp = tempFileOf(file);
   writeFileSync(temp, JSON.stringify(sim.snapshot()));
   renameSync(temp, file);
+}
+
+/**
+ * A reason `voxsim serve` cannot start (a state file it cannot use, a port it cannot
+ * bind): `main()` prints the message as one line and exits with `EXIT_STARTUP`.
+ */
+export class StartupError extends Error {}
+
+/** Exit code of `voxsim serve` when a start-up check fails (1 is a bad flag). */
+export const EXIT_STARTUP = 2;
+
+/** The one-line texts of failed start-up checks. */
+export const STARTUP_MESSAGES = {
+  portInUse: (port: number) => `port ${port} is in use; pass --port`,
+  portDenied: (port: number) => `port ${port} may not be used by this user; pass --port`,
+  hostUnavailable: (host: string) => `host ${host} is not an address of this machine; pass --host`,
+  hostUnknown: (host: string) => `host ${host} cannot be found; pass --host`,
+  stateDirMissing: (dir: string) => `state file directory ${dir} does not exist; create it or pass another --state-file`,
+  stateDirNotDirectory: (dir: string) => `state file directory ${dir} is not a directory; pass another --state-file`,
+  stateDirUnwritable: (dir: string, why: string) => `state file directory ${dir} is not writable (${why}); pass another --state-file`,
+  stateFileIsDirectory: (file: string) => `state file ${file} is a directory; pass a file to --state-file`,
+  stateFileUnreadable: (file: string, why: string) => `state file ${file} cannot be read (${why}); pass another --state-file`,
+  stateFileEmpty: (file: string) => `state file ${file} is empty; pass another --state-file`,
+  stateFileTruncated: (file: string) => `state file ${file} is truncated (its JSON ends early); pass another --state-file`,
+  stateFileNotJson: (file: string, why: string) => `state file ${file} is not JSON (${why}); pass another --state-file`,
+  stateFileForeign: (file: string, format: unknown) =>
+    `state file ${file} is not a voxsim snapshot (${typeof format === 'string' ? `its format is "${format}", not` : 'no "format":'} "${SNAPSHOT_FORMAT}"); pass another --state-file`,
+  stateFileDamaged: (file: string, why: string) => `state file ${file} is a damaged voxsim snapshot (${why}); pass another --state-file`,
+} as const;
+
+/** A file-system error in words: `permission denied` for EACCES, else its code. */
+function fsReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  return code || (error as Error).message;
+}
+
+/** One line of printable text: control characters escaped, whitespace runs collapsed. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).trim();
+}
+
+/**
+ * The state file's directory must exist and take new files (each save writes a temp file
+ * there and renames it): checked at start by creating and removing that temp file, so an
+ * unusable directory stops the server now rather than failing its first save.
+ */
+function checkStateDirectory(file: string): void {
+  // `file` is absolute (serve() resolves it), so its directory is too.
+  const dir = dirname(file);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new StartupError(STARTUP_MESSAGES.stateDirMissing(dir));
+    throw new StartupError(STARTUP_MESSAGES.stateDirUnwritable(dir, fsReason(error)));
+  }
+  if (!isDirectory) throw new StartupError(STARTUP_MESSAGES.stateDirNotDirectory(dir));
+  const temp = tempFileOf(file);
+  try {
+    closeSync(openSync(temp, 'w'));
+    unlinkSync(temp);
+  } catch (error) {
+    throw new StartupError(STARTUP_MESSAGES.stateDirUnwritable(dir, fsReason(error)));
+  }
+}
+
+/**
+ * Reads the state file: undefined when it does not exist yet (a first start), the parsed
+ * snapshot candidate otherwise. A file that cannot be used is a `StartupError` naming it
+ * and what is wrong with it; `sim.restore()` checks the snapshot's contents.
+ */
+function readStateFile(file: string): { format?: unknown } | undefined {
+  let text: string;
+  try {
+    if (statSync(file).isDirectory()) throw new StartupError(STARTUP_MESSAGES.stateFileIsDirectory(file));
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof StartupError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StartupError(STARTUP_MESSAGES.stateFileUnreadable(file, fsReason(error)));
+  }
+  if (text.trim() === '') throw new StartupError(STARTUP_MESSAGES.stateFileEmpty(file));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    if (endsEarly(message, text)) throw new StartupError(STARTUP_MESSAGES.stateFileTruncated(file));
+    // V8 quotes a piece of the text ("Unexpected token 'g', "garbage mo"... is not valid JSON"): the token is enough.
+    throw new StartupError(STARTUP_MESSAGES.stateFileNotJson(file, oneLine(message.replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, ''))));
+  }
+  const format = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as { format?: unknown }).format : undefined;
+  if (format !== SNAPSHOT_FORMAT) throw new StartupError(STARTUP_MESSAGES.stateFileForeign(file, format));
+  return parsed as { format?: unknown };
+}
+
+/**
+ * Whether JSON.parse failed because the text stops before its JSON does (a cut-off
+ * write): the parser ran out of input, inside a string or where a value or name had to
+ * follow. A wrong character before the end is "not JSON" instead.
+ */
+function endsEarly(parseError: string, text: string): boolean {
+  if (/end of JSON input|Unterminated string/.test(parseError)) return true;
+  const at = /at position (\d+)/.exec(parseError);
+  return at !== null && Number(at[1]) >= text.trimEnd().length;
+}
+
+/** The start-up line of a failed listen: the port in use, a port or host this process may not use. */
+function listenError(error: NodeJS.ErrnoException, options: ServeOptions): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new StartupError(STARTUP_MESSAGES.portInUse(options.port));
+    case 'EACCES':
+      return new StartupError(STARTUP_MESSAGES.portDenied(options.port));
+    case 'EADDRNOTAVAIL':
+      return new StartupError(STARTUP_MESSAGES.hostUnavailable(options.host));
+    case 'ENOTFOUND':
+      return new StartupError(STARTUP_MESSAGES.hostUnknown(options.host));
+    default:
+      return error;
+  }
 }
 
 /**
@@ -144,26 +272,49 @@ function writeState(file: string, sim: Simulator): void {
  * @example const { url, close } = await serve({ port: 0, host: '127.0.0.1', seed: 1, basePath: '/api' })
  */
 export async function serve(options: ServeOptions, log: (line: string) => void = () => undefined): Promise<RunningServer> {
+  // Start-up lines name the state file by its absolute path: the server's working directory is not always the user's.
+  const stateFile = options.stateFile === undefined ? undefined : resolvePath(options.stateFile);
+  if (stateFile) checkStateDirectory(stateFile);
+  const saved = stateFile ? readStateFile(stateFile) : undefined;
   const sim = createSimulator({
     seed: options.seed,
     ...(options.start !== undefined && { startAt: options.start }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
     ...(options.wire !== undefined && { wire: options.wire }),
   });
-  if (options.scenario) await sim.loadScenario(options.scenario, { steps: false });
-  if (options.stateFile && existsSync(options.stateFile)) sim.restore(JSON.parse(readFileSync(options.stateFile, 'utf8')) as SimulatorSnapshot);
+  try {
+    if (options.scenario) await sim.loadScenario(options.scenario, { steps: false });
+    if (saved) {
+      try {
+        sim.restore(saved as SimulatorSnapshot);
+      } catch (error) {
+        // restore() refuses a damaged snapshot whole: "The snapshot is damaged at clock.now: ...".
+        throw new StartupError(STARTUP_MESSAGES.stateFileDamaged(stateFile!, oneLine((error as Error).message.replace(/^The snapshot is damaged /, '').replace(/\.$/, ''))));
+      }
+    }
+  } catch (error) {
+    sim.dispose();
+    throw error;
+  }
   if (options.speed !== undefined) sim.clock.setMode('realtime', options.speed);
 
   let cancelSave: (() => void) | undefined;
   const saveState = () => {
     cancelSave?.();
     cancelSave = undefined;
-    if (options.stateFile) writeState(options.stateFile, sim);
+    if (stateFile) writeState(stateFile, sim);
   };
-  // Debounced: a burst of changes is written once, 250 ms after the last.
-  if (options.stateFile) sim.onChange(() => {
+  // Debounced: a burst of changes is written once, 250 ms after the last. A failed write
+  // (the directory removed, the disk full) is logged and the server keeps serving: the next change tries again.
+  if (stateFile) sim.onChange(() => {
     cancelSave?.();
-    cancelSave = afterRealDelay(250, saveState);
+    cancelSave = afterRealDelay(250, () => {
+      try {
+        saveState();
+      } catch (error) {
+        log(JSON.stringify({ level: 'error', msg: 'state not saved', file: stateFile, error: fsReason(error) }));
+      }
+    });
   });
 
   logProgress(sim, options.progressEvery ?? PROGRESS_EVERY, log);
@@ -171,9 +322,15 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
     basePath: options.basePath,
     ...(!options.quiet && { onRequest: (entry) => log(requestLine(sim, entry)) }),
   });
+  const server = createHttpServer(app);
   return new Promise((resolve, reject) => {
-    const server = app.listen(options.port, options.host, (error?: Error) => {
-      if (error) return reject(error);
+    const failed = (error: NodeJS.ErrnoException) => {
+      sim.dispose();
+      reject(listenError(error, options));
+    };
+    server.once('error', failed);
+    server.listen(options.port, options.host, () => {
+      server.off('error', failed);
       const stream = attachEventStream(server, sim, {
         basePath: options.basePath,
         bufferLimit: options.streamBuffer ?? DEFAULT_STREAM_BUFFER_LIMIT,
@@ -190,17 +347,22 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
         server,
         url,
         saveState,
+        // Resolves once the server is closed; rejects, closed all the same, when the last state write fails.
         close: () =>
-          new Promise<void>((done) => {
-            if (options.stateFile) saveState();
+          new Promise<void>((done, fail) => {
+            let saveError: unknown;
+            try {
+              if (stateFile) saveState();
+            } catch (error) {
+              saveError = error;
+            }
             sim.dispose();
             stream.close();
-            server.close(() => done());
+            server.close(() => (saveError === undefined ? done() : fail(new Error(`state file ${stateFile} could not be written (${fsReason(saveError)}); the last changes are lost`))));
             server.closeAllConnections();
           }),
       });
     });
-    server.on('error', reject);
   });
 }
 
@@ -320,10 +482,24 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
     out.error(`${(error as Error).message}\n\n${USAGE}`);
     return 1;
   }
-  const running = await serve(options, (line) => out.log(line));
+  let running: RunningServer;
+  try {
+    running = await serve(options, (line) => out.log(line));
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    out.error(error.message);
+    return EXIT_STARTUP;
+  }
   out.log(banner(running.url, options.adminToken));
   out.log(liveLines(running.url, options.adminToken));
-  const stop = () => void running.close().then(() => process.exit(0));
+  const stop = () =>
+    void running.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        out.error(error.message);
+        process.exit(1);
+      },
+    );
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return 0;

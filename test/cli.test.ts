@@ -2,11 +2,13 @@
  * The `voxsim` command and the README's set-up commands.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { banner, main, parseServeArgs, serve } from '../src/cli.js';
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { banner, main, parseServeArgs, serve, type RunningServer } from '../src/cli.js';
 import { VERSION } from '../src/version.js';
 import { pipelineAssistant } from './support/fixtures.js';
-import { startServer, stop } from './support/processes.js';
+import { startServer, stop, voxsim, within } from './support/processes.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string; scripts: Record<string, string>; bin: Record<string, string> };
@@ -111,6 +113,187 @@ describe('voxsim command', () => {
     } finally {
       await running.close();
     }
+  });
+});
+
+describe('voxsim serve when the port is in use', () => {
+  let taken: RunningServer;
+  let port: number;
+  beforeAll(async () => {
+    taken = await serve({ port: 0, host: '127.0.0.1', seed: 1, basePath: '/api', quiet: true });
+    port = Number(new URL(taken.url).port);
+  });
+  afterAll(() => taken.close());
+
+  it('answers exit code 2 with one line naming the port', async () => {
+    const { lines, out } = capture();
+    expect(await main(['serve', '--port', String(port), '--quiet'], out)).toBe(2);
+    expect(lines).toEqual([`port ${port} is in use; pass --port`]);
+  });
+
+  it('exits the process with code 2, that line alone on stderr and no banner', async () => {
+    const proc = voxsim(['serve', '--port', String(port)]);
+    expect(await within(proc.closed, 'exit')).toEqual({ code: 2, signal: null });
+    expect(proc.stderr()).toBe(`port ${port} is in use; pass --port\n`);
+    expect(proc.stdout()).toBe('');
+  });
+
+  it('leaves the server already on the port serving', async () => {
+    expect((await fetch(`${taken.url}/__sim/health`)).status).toBe(200);
+  });
+});
+
+/** Sends `request` as raw bytes and answers everything the server writes back until it closes. */
+function rawRequest(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return within(
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+      socket.end(request);
+    }),
+    'the raw answer',
+  );
+}
+
+/** A raw HTTP/1.1 answer with a JSON body, as the server writes its own refusals. */
+function rawJsonAnswer(status: string, body: unknown): string {
+  const text = JSON.stringify(body);
+  return `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`;
+}
+
+describe('voxsim serve request limits', () => {
+  const TOO_LARGE_HEADERS = { message: 'The request URL and headers may not be larger than 16 KB.' };
+  const TOO_LARGE_BODY = { message: 'The request body may not be larger than 5 MB.' };
+  const lines: string[] = [];
+  let running: RunningServer;
+  beforeAll(async () => {
+    running = await serve({ port: 0, host: '127.0.0.1', seed: 1, basePath: '/api', start: '2026-03-02T09:00:00Z' }, (line) => lines.push(line));
+  });
+  afterAll(() => running.close());
+
+  /** POST /__sim/accounts with a body of exactly `bytes` bytes (a long name). */
+  const postAccount = (bytes: number) => {
+    const shell = JSON.stringify({ name: '' });
+    return fetch(`${running.url}/__sim/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(bytes - shell.length) }) });
+  };
+  const accountCount = () => running.sim.control.accounts.list().data.length;
+
+  it('reads a body of exactly 5 MB (5,242,880 bytes) and validates it', async () => {
+    const res = await postAccount(5 * 1024 * 1024);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ message: 'The name may not be greater than 255 characters.', errors: { name: ['The name may not be greater than 255 characters.'] } });
+  });
+
+  it('answers a body one byte over 5 MB with 413 shape A, as JSON, changing nothing', async () => {
+    const before = accountCount();
+    const res = await postAccount(5 * 1024 * 1024 + 1);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual(TOO_LARGE_BODY);
+    expect(accountCount()).toBe(before);
+  });
+
+  it('answers a 50 MB body with the same 413 and keeps serving', async () => {
+    const res = await fetch(`${running.url}/user/assistant`, { method: 'POST', headers: { authorization: 'Bearer sim_test_key', 'content-type': 'application/json' }, body: 'x'.repeat(50 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual(TOO_LARGE_BODY);
+    expect((await fetch(`${running.url}/__sim/health`)).status).toBe(200);
+  });
+
+  it('measures the body after undoing its Content-Encoding: 6 MB gzipped to a few KB is 413', async () => {
+    const zipped = gzipSync(JSON.stringify({ name: 'x'.repeat(6 * 1024 * 1024) }));
+    expect(zipped.length).toBeLessThan(64 * 1024);
+    const res = await fetch(`${running.url}/__sim/accounts`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: zipped });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual(TOO_LARGE_BODY);
+  });
+
+  it('answers a body in an unknown Content-Encoding with 415 shape A', async () => {
+    const res = await fetch(`${running.url}/__sim/accounts`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'squash' }, body: '{}' });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ message: 'The request body\'s content encoding "squash" is not supported.' });
+  });
+
+  it('logs a refused body as a request line with its message', () => {
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual({
+      level: 'info',
+      msg: 'request',
+      sim_time: '2026-03-02T09:00:00.000Z',
+      method: 'POST',
+      path: '/api/user/assistant',
+      status: 413,
+      duration_ms: expect.any(Number),
+      error: TOO_LARGE_BODY.message,
+    });
+  });
+
+  it('answers a 64 KB URL with 431 shape A as JSON, written whole before the connection closes', async () => {
+    const answer = await rawRequest(running.url, `GET /api/__sim/health?pad=${'a'.repeat(64 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(answer).toBe(rawJsonAnswer('431 Request Header Fields Too Large', TOO_LARGE_HEADERS));
+  });
+
+  it('answers a 64 KB header with 431 shape A as JSON', async () => {
+    const answer = await rawRequest(running.url, `GET /api/__sim/health HTTP/1.1\r\nHost: localhost\r\nX-Pad: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
+    expect(answer).toBe(rawJsonAnswer('431 Request Header Fields Too Large', TOO_LARGE_HEADERS));
+  });
+
+  it('answers 431 on a kept-alive connection after a request it served', async () => {
+    const { hostname, port } = new URL(running.url);
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const served = new Promise<void>((resolve) =>
+      socket.on('data', (chunk: Buffer) => {
+        answer += chunk.toString();
+        if (answer.includes('"ok":true')) resolve();
+      }),
+    );
+    socket.write('GET /api/__sim/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await within(served, 'the first answer');
+    socket.end(`GET /api/__sim/health?pad=${'a'.repeat(64 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    await within(closed, 'the close');
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer.endsWith(rawJsonAnswer('431 Request Header Fields Too Large', TOO_LARGE_HEADERS))).toBe(true);
+  });
+
+  it('gives fetch the 431 and its JSON body for a 64 KB header', async () => {
+    const res = await fetch(`${running.url}/__sim/health`, { headers: { 'x-pad': 'a'.repeat(64 * 1024) } });
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual(TOO_LARGE_HEADERS);
+  });
+
+  it('answers a request line and headers of 16 KB (16,384 bytes in all)', async () => {
+    const head = (pad: string) => `GET /api/__sim/health?pad=${pad} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`;
+    const request = head('a'.repeat(16 * 1024 - head('').length));
+    expect(request.length).toBe(16 * 1024);
+    const answer = await rawRequest(running.url, request);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ ok: true, version: VERSION, now: '2026-03-02T09:00:00Z' });
+  });
+
+  it('refuses a request line and headers a little over 16 KB', async () => {
+    const answer = await rawRequest(running.url, `GET /api/__sim/health?pad=${'a'.repeat(16 * 1024 + 100)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(answer).toBe(rawJsonAnswer('431 Request Header Fields Too Large', TOO_LARGE_HEADERS));
+  });
+
+  it('answers a request that is not HTTP with 400 shape A as JSON', async () => {
+    expect(await rawRequest(running.url, 'HELLO\r\n\r\n')).toBe(rawJsonAnswer('400 Bad Request', { message: 'Malformed HTTP request.' }));
+  });
+
+  it('answers a body in a charset it cannot read with 415 shape A', async () => {
+    const res = await fetch(`${running.url}/__sim/accounts`, { method: 'POST', headers: { 'content-type': 'application/json; charset=klingon' }, body: '{}' });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ message: 'The request body\'s charset "klingon" is not supported; send UTF-8.' });
+  });
+
+  it('keeps serving after every refusal', async () => {
+    const res = await fetch(`${running.url}/__sim/health`);
+    expect(await res.json()).toEqual({ ok: true, version: VERSION, now: '2026-03-02T09:00:00Z' });
   });
 });
 

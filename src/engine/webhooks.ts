@@ -3,7 +3,9 @@
  * Every delivery is a record with its attempts: the first at the trigger time, then
  * after a non-2xx, a timeout or a refused connection, retries 30, 60 and 120 s of clock
  * time after the previous attempt; after the third failed retry the delivery is
- * `failed`. Nothing is sent again once a 2xx was received.
+ * `failed`. Nothing is sent again once a 2xx was received. Of each answer, at most
+ * RECEIVER_BODY_LIMIT bytes of body are read and kept (the journal, the call's
+ * `webhook_response` and snapshots hold nothing larger).
  */
 import type { ClockEvent, VirtualClock } from '../core/clock.js';
 import { CountedRules } from '../core/counted-rules.js';
@@ -32,7 +34,7 @@ export interface Delivery {
   attempts: WebhookAttempt[];
   next_attempt_at: number | null;
   /** The answer that ended it (the 2xx), or the last answer of a failed delivery. */
-  response: { status: number; body: string } | null;
+  response: ReceiverResponse | null;
   created_at: number;
 }
 
@@ -54,8 +56,21 @@ export interface DeliverRequest {
 }
 export interface DeliverResult {
   status: number;
+  /** The answer's body; whatever lies beyond RECEIVER_BODY_LIMIT bytes is cut off. */
   body: string;
   duration_ms: number;
+  /** The transport stopped reading after RECEIVER_BODY_LIMIT bytes (`realDeliver` does). */
+  truncated?: boolean;
+}
+
+/**
+ * A receiver's answer as the journal keeps it: `body` is at most RECEIVER_BODY_LIMIT
+ * bytes of UTF-8, and `truncated: true` is present only when the receiver sent more.
+ */
+export interface ReceiverResponse {
+  status: number;
+  body: string;
+  truncated?: true;
 }
 /** Sends one attempt; rejects with a `WebhookTransportError` when no answer came. */
 export type DeliverFn = (request: DeliverRequest) => Promise<DeliverResult>;
@@ -77,6 +92,49 @@ export const RETRY_DELAYS_MS = [30_000, 60_000, 120_000] as const;
 export const RECEIVER_TIMEOUT_MS = 10_000;
 export const ATTEMPT_EVENT = 'webhook.attempt';
 export const DEFAULT_JOURNAL_LIMIT = 1_000;
+/**
+ * How much of a receiver's body is read and kept, in UTF-8 bytes (64 KB). Far more than
+ * any acknowledgement; a receiver answering megabytes cannot grow the journal, the
+ * calls or the state file.
+ */
+export const RECEIVER_BODY_LIMIT = 65_536;
+
+/**
+ * A body cut to at most `limit` bytes of UTF-8, never inside a character.
+ * @example boundBody('ab€', 4) // { body: 'ab', truncated: true }
+ */
+export function boundBody(body: string, limit = RECEIVER_BODY_LIMIT): { body: string; truncated: boolean } {
+  // A UTF-16 unit takes 1 to 3 bytes (a pair 4 for 2): short texts fit, long ones are cut from a head of limit + 1 units.
+  if (body.length * 3 <= limit) return { body, truncated: false };
+  const head = body.length > limit ? body.slice(0, limit + 1) : body;
+  const { read } = new TextEncoder().encodeInto(head, new Uint8Array(limit));
+  // A head of limit + 1 units never fits, so a whole read means the whole body.
+  return read === head.length ? { body, truncated: false } : { body: body.slice(0, read), truncated: true };
+}
+
+/**
+ * Reads at most `limit` bytes of a response body, then cancels the stream: the rest is
+ * never downloaded (fetch closes the connection).
+ */
+async function readBounded(res: Response, limit: number): Promise<{ body: string; truncated: boolean }> {
+  if (!res.body) return { body: '', truncated: false };
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { body: text + decoder.decode(), truncated: false };
+    if (size + value.byteLength > limit) {
+      // Not flushed: a character cut at the limit is dropped rather than kept as U+FFFD.
+      text += decoder.decode(value.subarray(0, limit - size), { stream: true });
+      reader.cancel().catch(() => undefined);
+      return { body: text, truncated: true };
+    }
+    size += value.byteLength;
+    text += decoder.decode(value, { stream: true });
+  }
+}
 
 function parseUrl(text: string): URL | undefined {
   try {
@@ -93,6 +151,8 @@ function isTimeout(error: unknown): boolean {
 
 /**
  * Delivers with `fetch`, so an integrator's MSW handler or local server receives it.
+ * Reads at most RECEIVER_BODY_LIMIT bytes of the answer and closes the connection on
+ * the rest (`truncated: true`).
  * @example await realDeliver({ url: 'http://127.0.0.1:3000/hook', body: '{}', headers: {}, timeoutMs: 10000 })
  */
 export const realDeliver: DeliverFn = async ({ url, body, headers, timeoutMs }) => {
@@ -100,7 +160,8 @@ export const realDeliver: DeliverFn = async ({ url, body, headers, timeoutMs }) 
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    return { status: res.status, body: await res.text(), duration_ms: elapsed() };
+    const { body: text, truncated } = await readBounded(res, RECEIVER_BODY_LIMIT);
+    return { status: res.status, body: text, duration_ms: elapsed(), ...(truncated && { truncated }) };
   } catch (error) {
     if (isTimeout(error)) throw new WebhookTransportError('timeout', `The receiver did not answer within ${timeoutMs} ms.`, elapsed());
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -265,7 +326,7 @@ export class WebhookEngine {
     return false;
   }
 
-  private async send1(delivery: Delivery): Promise<WebhookAttempt & { body?: string }> {
+  private async send1(delivery: Delivery): Promise<WebhookAttempt & { body?: string; truncated?: boolean }> {
     const at = this.options.clock.now();
     const rule = this.takeRule(delivery);
     if (rule) {
@@ -286,7 +347,10 @@ export class WebhookEngine {
         },
         timeoutMs: this.timeoutMs,
       });
-      return { at, status: result.status, error: null, duration_ms: result.duration_ms, body: result.body };
+      // A custom transport's body is cut like realDeliver's; realDeliver's is cut again in
+      // case invalid bytes, each decoded to a 3-byte U+FFFD, made it longer.
+      const bounded = boundBody(String(result.body ?? ''));
+      return { at, status: result.status, error: null, duration_ms: result.duration_ms, body: bounded.body, truncated: bounded.truncated || result.truncated === true };
     } catch (error) {
       const transport = error instanceof WebhookTransportError ? error : new WebhookTransportError('refused', (error as Error).message);
       return { at, status: null, error: `${transport.reason}: ${transport.message}`, duration_ms: transport.duration_ms };
@@ -296,9 +360,10 @@ export class WebhookEngine {
   private async attempt(event: ClockEvent<{ delivery_id: number }>): Promise<void> {
     const delivery = this.table.get(event.payload.delivery_id);
     if (!delivery || delivery.state !== 'pending') return;
-    const { body, ...attempt } = await this.send1(delivery);
+    const { body, truncated, ...attempt } = await this.send1(delivery);
     const attempts = [...delivery.attempts, attempt];
-    const response = attempt.status === null ? delivery.response : { status: attempt.status, body: body ?? '' };
+    const response: ReceiverResponse | null =
+      attempt.status === null ? delivery.response : { status: attempt.status, body: body ?? '', ...(truncated === true && { truncated: true as const }) };
     const succeeded = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
     const retry = RETRY_DELAYS_MS[attempts.length - 1];
     if (succeeded || retry === undefined) {

@@ -9,11 +9,12 @@
  * in-process `serve()` with fake timers. Nothing sleeps: waits are for a child's output
  * or exit, each bounded by a timeout that fails the test.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { serve, type RunningServer } from '../../src/cli.js';
+import { main, serve, type RunningServer } from '../../src/cli.js';
 import { createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { ROOT, startServer as startVoxsimServer, stop, voxsim, waitForStdout, within } from '../support/processes.js';
@@ -385,5 +386,180 @@ describe('voxsim serve staging flags', () => {
     expect(await stop(server)).toEqual({ code: 0, signal: null });
     expect(server.stdout()).not.toContain('"msg":"request"');
     expect(server.stdout()).toContain('API base URL');
+  });
+});
+
+describe('voxsim serve start-up checks on --state-file (issue 13, item 5)', () => {
+  let dir: string;
+  let stateFile: string;
+  beforeEach(() => {
+    dir = tempDir();
+    stateFile = join(dir, 'state.json');
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs `voxsim serve` until it exits (it must: these starts fail). */
+  const failedStart = async (file: string) => {
+    const proc = voxsim(['serve', '--port', '0', '--quiet', '--state-file', file]);
+    const { code } = await within(proc.closed, 'exit');
+    return { code, stdout: proc.stdout(), stderr: proc.stderr() };
+  };
+  /** The failed start: exit code 2, the one line on stderr, nothing on stdout (no banner, no stack trace). */
+  const refused = (line: string) => ({ code: 2, stdout: '', stderr: `${line}\n` });
+  const snapshotText = () => {
+    const sim = createSimulator({ seed: 5, startAt: START });
+    const text = JSON.stringify(sim.snapshot());
+    sim.dispose();
+    return text;
+  };
+
+  it('refuses a state file in a directory that does not exist', async () => {
+    expect(await failedStart(join(dir, 'missing', 'state.json'))).toEqual(
+      refused(`state file directory ${dir}/missing does not exist; create it or pass another --state-file`),
+    );
+  });
+
+  it('refuses a state file whose directory is a file', async () => {
+    writeFileSync(join(dir, 'plain'), '');
+    expect(await failedStart(join(dir, 'plain', 'state.json'))).toEqual(refused(`state file directory ${dir}/plain is not a directory; pass another --state-file`));
+  });
+
+  it('refuses a state file in a directory it may not write, creating nothing there', async () => {
+    // Root writes through any mode bits: as root, the server runs as nobody (65534).
+    const asRoot = process.getuid?.() === 0;
+    chmodSync(dir, 0o755);
+    const locked = join(dir, 'locked');
+    mkdirSync(locked, { mode: 0o555 });
+    const run = spawnSync(process.execPath, [`${ROOT}dist/src/bin.js`, 'serve', '--port', '0', '--quiet', '--state-file', join(locked, 'state.json')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 10_000,
+      ...(asRoot && { uid: 65534, gid: 65534 }),
+    });
+    expect({ code: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual(refused(`state file directory ${locked} is not writable (permission denied); pass another --state-file`));
+    expect(readdirSync(locked)).toEqual([]);
+  });
+
+  it('refuses a state file it may not read', async () => {
+    const asRoot = process.getuid?.() === 0;
+    chmodSync(dir, 0o777);
+    writeFileSync(stateFile, snapshotText(), { mode: 0o000 });
+    const run = spawnSync(process.execPath, [`${ROOT}dist/src/bin.js`, 'serve', '--port', '0', '--quiet', '--state-file', stateFile], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 10_000,
+      ...(asRoot && { uid: 65534, gid: 65534 }),
+    });
+    expect({ code: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual(refused(`state file ${stateFile} cannot be read (permission denied); pass another --state-file`));
+  });
+
+  it('refuses a state file that is a directory', async () => {
+    mkdirSync(stateFile);
+    expect(await failedStart(stateFile)).toEqual(refused(`state file ${stateFile} is a directory; pass a file to --state-file`));
+  });
+
+  it('refuses an empty state file', async () => {
+    writeFileSync(stateFile, '');
+    expect(await failedStart(stateFile)).toEqual(refused(`state file ${stateFile} is empty; pass another --state-file`));
+  });
+
+  it('refuses a truncated state file, leaving it as it was', async () => {
+    const text = snapshotText();
+    writeFileSync(stateFile, text.slice(0, text.length / 2));
+    expect(await failedStart(stateFile)).toEqual(refused(`state file ${stateFile} is truncated (its JSON ends early); pass another --state-file`));
+    expect(readFileSync(stateFile, 'utf8')).toBe(text.slice(0, text.length / 2));
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('refuses a state file that is not JSON, naming the unexpected character', async () => {
+    writeFileSync(stateFile, 'garbage\nmore garbage\n');
+    expect(await failedStart(stateFile)).toEqual(refused(`state file ${stateFile} is not JSON (Unexpected token 'g'); pass another --state-file`));
+  });
+
+  it('refuses a JSON state file that is not a voxsim snapshot', async () => {
+    writeFileSync(stateFile, JSON.stringify({ name: 'my-app', version: '1.0.0' }));
+    expect(await failedStart(stateFile)).toEqual(refused(`state file ${stateFile} is not a voxsim snapshot (no "format": "voxsim-snapshot/1"); pass another --state-file`));
+  });
+
+  it('refuses a snapshot of another format, naming it', async () => {
+    writeFileSync(stateFile, snapshotText().replace('"voxsim-snapshot/1"', '"voxsim-snapshot/9"'));
+    expect(await failedStart(stateFile)).toEqual(refused(`state file ${stateFile} is not a voxsim snapshot (its format is "voxsim-snapshot/9", not "voxsim-snapshot/1"); pass another --state-file`));
+  });
+
+  it('refuses a damaged snapshot, naming the damaged field', async () => {
+    const snapshot = JSON.parse(snapshotText()) as SimulatorSnapshot;
+    snapshot.clock.now = 1e308;
+    writeFileSync(stateFile, JSON.stringify(snapshot));
+    expect(await failedStart(stateFile)).toEqual(
+      refused(`state file ${stateFile} is a damaged voxsim snapshot (at clock.now: Too big: expected int to be <=9007199254740991); pass another --state-file`),
+    );
+  });
+
+  it('names a relative state file by its absolute path', async () => {
+    const proc = voxsim(['serve', '--port', '0', '--quiet', '--state-file', 'no-such-directory/state.json']);
+    expect(await within(proc.closed, 'exit')).toEqual({ code: 2, signal: null });
+    expect(proc.stderr()).toBe(`state file directory ${ROOT}no-such-directory does not exist; create it or pass another --state-file\n`);
+  });
+
+  it.each([
+    ['after its first character', (text: string) => text.slice(0, 1)],
+    ['after 10 characters', (text: string) => text.slice(0, 10)],
+    ['after 100 characters', (text: string) => text.slice(0, 100)],
+    ['after 1,000 characters', (text: string) => text.slice(0, 1000)],
+    ['in the middle', (text: string) => text.slice(0, Math.floor(text.length / 2))],
+    ['two characters before its end', (text: string) => text.slice(0, -2)],
+    ['one character before its end', (text: string) => text.slice(0, -1)],
+  ])('calls a snapshot cut off %s truncated', async (_where, cut) => {
+    writeFileSync(stateFile, cut(snapshotText()));
+    await expect(serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', stateFile })).rejects.toThrow(
+      `state file ${stateFile} is truncated (its JSON ends early); pass another --state-file`,
+    );
+  });
+
+  it('refuses in-process too: serve() rejects with the same line, main() answers 2', async () => {
+    writeFileSync(stateFile, '{"format": "voxsim-snapshot/1",');
+    const line = `state file ${stateFile} is truncated (its JSON ends early); pass another --state-file`;
+    await expect(serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', stateFile })).rejects.toThrow(line);
+    const lines: string[] = [];
+    const out = { log: (s: string) => lines.push(s), error: (s: string) => lines.push(s) } as unknown as Console;
+    expect(await main(['serve', '--port', '0', '--state-file', stateFile], out)).toBe(2);
+    expect(lines).toEqual([line]);
+  });
+});
+
+describe('serve() when a state write fails while it runs', () => {
+  let dir: string;
+  let running: RunningServer | undefined;
+  afterEach(async () => {
+    vi.useRealTimers();
+    await running?.close().catch(() => undefined);
+    running = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs one error line and keeps serving when the directory disappears', async () => {
+    dir = tempDir();
+    const stateFile = join(dir, 'state.json');
+    const lines: string[] = [];
+    running = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true }, (line) => lines.push(line));
+    rmSync(dir, { recursive: true, force: true });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const created = await running.sim.handle({ method: 'POST', path: '/__sim/accounts', headers: {}, body: JSON.stringify({ api_key: 'sim_unsaved_key' }) });
+    expect(created.status).toBe(201);
+    vi.advanceTimersByTime(250);
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ level: 'error', msg: 'state not saved', file: stateFile, error: 'ENOENT' }]);
+    vi.useRealTimers();
+    expect((await fetch(`${running.url}/__sim/health`)).status).toBe(200);
+  });
+
+  it('closes all the same when the last write fails, rejecting with one line', async () => {
+    dir = tempDir();
+    const stateFile = join(dir, 'state.json');
+    const server = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
+    rmSync(dir, { recursive: true, force: true });
+    await expect(server.close()).rejects.toThrow(`state file ${stateFile} could not be written (ENOENT); the last changes are lost`);
+    expect(server.server.listening).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
  * The clock events of calls (ARCHITECTURE §4 Call lifecycle): ring, connect, end, and
  * what happens when a call ends. Gathered by the composition root like the routes.
  */
+import type { ReceiverResponse } from '../../engine/webhooks.js';
 import type { AccountCtx } from '../context.js';
 import { campaignCallEnded } from '../campaigns/dialer.js';
 import { onClock, type ClockHandler } from '../routing.js';
@@ -63,7 +64,7 @@ export const callEvents: readonly ClockHandler[] = [
  * A finished post-call delivery: the receiver's answer is stored as the call's
  * `webhook_response` (decisions: Post-call webhook payload).
  */
-export function postCallDeliveryFinished(ctx: AccountCtx, delivery: { kind: string; payload: unknown; response: { status: number; body: string } | null; state: string }): void {
+export function postCallDeliveryFinished(ctx: AccountCtx, delivery: { kind: string; payload: unknown; response: ReceiverResponse | null; state: string }): void {
   const callId = (delivery.payload as { id?: unknown }).id;
   if (delivery.kind === 'post_call' && typeof callId === 'number') storeWebhookResponse(ctx, callId, delivery.response, delivery.state);
 }

@@ -5,6 +5,7 @@
  * is answered (`in-progress`, then its final status after the talk time) or ends
  * `busy`, `no-answer` or `failed`. The outcome is decided when the call is placed.
  */
+import { MAX_JSON_DEPTH } from '../../core/http.js';
 import { fromMicros } from '../../core/money.js';
 import { fillTemplate } from '../../core/template.js';
 import { formatIsoOffset } from '../../core/time.js';
@@ -259,15 +260,39 @@ export function sendPostCallWebhook(ctx: AccountCtx, call: Call): void {
   ctx.sendWebhook('post_call', assistant.webhook_url, payload);
 }
 
-/** The receiver's answer to a post-call delivery, stored as the call's `webhook_response`. */
-export function storeWebhookResponse(ctx: AccountCtx, callId: number, response: { status: number; body: string } | null, state: string): void {
+/** Whether a parsed JSON value nests deeper than MAX_JSON_DEPTH levels (itself the first), walked without recursion. */
+function nestsTooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > MAX_JSON_DEPTH) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * The receiver's answer to a post-call delivery, stored as the call's `webhook_response`
+ * `{status, body, delivery}`: a JSON body parsed, any other kept as text. So is JSON
+ * nesting deeper than MAX_JSON_DEPTH: 64 KB of `[[[...` parses, but no later copy or
+ * serialisation of the call could walk it. A body cut at RECEIVER_BODY_LIMIT is the
+ * text kept, never parsed (a cut `12345` is not the number the receiver meant), with
+ * `truncated: true`; the key is absent otherwise.
+ * @example storeWebhookResponse(ctx, 7, { status: 200, body: '{"ok":true}' }, 'delivered') // webhook_response {status: 200, body: {ok: true}, delivery: 'delivered'}
+ */
+export function storeWebhookResponse(ctx: AccountCtx, callId: number, response: { status: number; body: string; truncated?: boolean } | null, state: string): void {
   const call = ctx.calls.get(callId);
   if (!call) return;
   let body: unknown = response?.body ?? null;
-  try {
-    body = response ? JSON.parse(response.body) : null;
-  } catch {
-    // Not JSON: kept as text.
+  if (response && response.truncated !== true) {
+    try {
+      const parsed: unknown = JSON.parse(response.body);
+      if (!nestsTooDeep(parsed)) body = parsed;
+    } catch {
+      // Not JSON: kept as text.
+    }
   }
-  ctx.calls.update(call.id, { webhook_response: { status: response?.status ?? null, body, delivery: state } });
+  const truncated = response?.truncated === true ? { truncated: true } : {};
+  ctx.calls.update(call.id, { webhook_response: { status: response?.status ?? null, body, delivery: state, ...truncated } });
 }
