@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { COMMON_MESSAGES, SimError, malformedJson, shapeA, type RouteFamily } from './errors.js';
-import { attributeName, parseInput, validationFailure } from './validation.js';
+import { attributeName, nestsTooDeep, parseInput, validationFailure } from './validation.js';
 import type { Wire } from './wire.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -164,21 +164,9 @@ function parseBody(route: RouteDef<unknown>, raw: string | null | undefined): un
   return parsed;
 }
 
-/** How deep a JSON body may nest: far beyond any real payload, well within what every later step can walk. */
-export const MAX_JSON_DEPTH = 64;
-
-/** The top-level key of a body whose value nests deeper than MAX_JSON_DEPTH, walked without recursion. */
+/** The top-level key of a body whose value nests too deep (the body itself is the first level). */
 function deepestKey(body: Record<string, unknown>): string | undefined {
-  for (const [key, value] of Object.entries(body)) {
-    const stack: [unknown, number][] = [[value, 2]];
-    while (stack.length > 0) {
-      const [node, depth] = stack.pop()!;
-      if (typeof node !== 'object' || node === null) continue;
-      if (depth > MAX_JSON_DEPTH) return key;
-      for (const child of Object.values(node)) stack.push([child, depth + 1]);
-    }
-  }
-  return undefined;
+  return Object.keys(body).find((key) => nestsTooDeep(body[key], 2));
 }
 
 /**

@@ -226,6 +226,25 @@ export function freeObject() {
   return z.custom<Record<string, unknown>>(isPlainObject, { error: RULE_MESSAGES.object }).transform(cloneJson);
 }
 
+/** How deep JSON may nest: far beyond any real payload, well within what every later copy and serialisation can walk. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether parsed JSON nests deeper than MAX_JSON_DEPTH levels, counting `value` as level
+ * `depth`; walked without recursion, so any depth is safe to ask about.
+ * @example nestsTooDeep({ a: { b: 1 } }) // false
+ */
+export function nestsTooDeep(value: unknown, depth = 1): boolean {
+  const stack: [unknown, number][] = [[value, depth]];
+  while (stack.length > 0) {
+    const [node, level] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (level > MAX_JSON_DEPTH) return true;
+    for (const child of Object.values(node)) stack.push([child, level + 1]);
+  }
+  return false;
+}
+
 /** A deep copy of JSON data that keeps every key as an own data property. */
 export function cloneJson<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);

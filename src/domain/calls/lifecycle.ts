@@ -5,7 +5,7 @@
  * is answered (`in-progress`, then its final status after the talk time) or ends
  * `busy`, `no-answer` or `failed`. The outcome is decided when the call is placed.
  */
-import { MAX_JSON_DEPTH } from '../../core/http.js';
+import { nestsTooDeep } from '../../core/validation.js';
 import { fromMicros } from '../../core/money.js';
 import { fillTemplate } from '../../core/template.js';
 import { formatIsoOffset } from '../../core/time.js';
@@ -258,18 +258,6 @@ export function sendPostCallWebhook(ctx: AccountCtx, call: Call): void {
   // decisions: Recording: the key is present only with include_recording_in_webhook.
   if (assistant.include_recording_in_webhook) payload.recording_url = call.recording_url;
   ctx.sendWebhook('post_call', assistant.webhook_url, payload);
-}
-
-/** Whether a parsed JSON value nests deeper than MAX_JSON_DEPTH levels (itself the first), walked without recursion. */
-function nestsTooDeep(value: unknown): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > MAX_JSON_DEPTH) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 /**
