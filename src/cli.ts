@@ -4,10 +4,11 @@
  * `voxsim scenario run` plays scenario files; `voxsim scenario schema` prints the
  * scenario format's JSON Schema.
  */
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, normaliseBasePath, SLOW_CONSUMER_CLOSE_CODE, type RequestLogEntry } from './adapters/express.js';
 import { openEventStream } from './adapters/events-client.js';
@@ -19,6 +20,7 @@ import { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 import { ScenarioError, loadScenario } from './scenario/load.js';
 import { formatStep, playScenario } from './scenario/runner.js';
 import { scenarioJsonSchema } from './scenario/schema.js';
+import { closest } from './scenario/suggest.js';
 import { createSimulator, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
 import { VERSION } from './version.js';
 
@@ -31,10 +33,152 @@ Usage:
   voxsim events [--url http://127.0.0.1:4010/api] [--admin-token TOKEN] [--type PREFIX]...
                 [--account ID] [--since SEQ] [--json] [--no-color]
                                   follow a server's events, one line each (--json: raw JSON lines)
-  voxsim scenario run FILE...     play scenario files, print their timelines, exit 1 on a failure
+  voxsim scenario run FILE|NAME...
+                                  play scenario files (or shipped scenarios by name), exit 1 on a failure
+  voxsim scenario list            list the shipped scenarios
   voxsim scenario schema          print the JSON Schema of scenario files
+  voxsim COMMAND --help           describe a command and its options
   voxsim --help | --version
+
+Exit codes: 0 done, 1 a failed scenario or a stopped stream, 2 a usage error or a failed start-up check.
 `;
+
+/** Exit code of a usage error: an unknown command or option, a bad option value, a missing argument. */
+export const EXIT_USAGE = 2;
+
+/** One option of a command: its value's name (none for a switch) and a one-line description. */
+interface OptionHelp {
+  value?: string;
+  description: string;
+}
+
+const HELP_OPTION: Record<string, OptionHelp> = { help: { description: 'print this help and exit' } };
+
+const SERVE_HELP: Record<string, OptionHelp> = {
+  port: { value: 'N', description: 'port to listen on (default 4010; 0 picks a free one)' },
+  host: { value: 'HOST', description: 'address to bind (default 127.0.0.1; others need --admin-token)' },
+  seed: { value: 'N', description: 'seed of the generated data, 0 to 2147483647 (default 1)' },
+  'base-path': { value: 'PATH', description: 'path the API is served under (default /api; / for the root)' },
+  start: { value: 'ISO-8601', description: 'time the simulated clock starts at (default now)' },
+  speed: { value: 'N', description: 'run the clock in real time, N times as fast (default: moves only when told)' },
+  'state-file': { value: 'FILE', description: 'load the state from FILE at start and save it there on changes' },
+  scenario: { value: 'FILE', description: "start in a scenario's state (its given and scripts, not its steps)" },
+  'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on the control API' },
+  wire: { value: 'spec|live', description: 'wire format of the answers (default spec)' },
+  quiet: { description: 'no request log lines' },
+  'stream-buffer': { value: 'SIZE', description: 'bytes that may wait for one event-stream consumer (default 4mb, at least 1kb)' },
+  ...HELP_OPTION,
+};
+
+const EVENTS_HELP: Record<string, OptionHelp> = {
+  url: { value: 'URL', description: "the server's API base URL (default $VOXSIM_URL or http://127.0.0.1:4010/api)" },
+  'admin-token': { value: 'TOKEN', description: "the server's admin token (default $VOXSIM_ADMIN_TOKEN)" },
+  type: { value: 'PREFIX', description: 'only events whose type starts with PREFIX (repeatable, or comma-separated)' },
+  account: { value: 'ID', description: "only this account's events" },
+  since: { value: 'SEQ', description: 'replay the events after SEQ first' },
+  json: { description: 'print raw JSON lines' },
+  'no-color': { description: 'no colours (also NO_COLOR)' },
+  ...HELP_OPTION,
+};
+
+/** The help of each command: usage line, what it does, its options. */
+export const COMMAND_HELP = {
+  serve: { usage: 'voxsim serve [options]', about: 'Starts the standalone server (API, control API, event stream and dashboard).', options: SERVE_HELP },
+  events: { usage: 'voxsim events [options]', about: "Follows a server's events, one line each, until Ctrl-C or the server stops.", options: EVENTS_HELP },
+  scenario: {
+    usage: 'voxsim scenario run|list|schema [options]',
+    about: 'Scenario files. Commands:\n  run FILE|NAME...  play scenario files or shipped scenarios by name; exit 1 on a failure\n  list              list the shipped scenarios\n  schema            print the JSON Schema of scenario files',
+    options: HELP_OPTION,
+  },
+  'scenario run': {
+    usage: 'voxsim scenario run FILE|NAME... [options]',
+    about: 'Plays each scenario on a fresh simulator and prints its timeline; a NAME is a shipped scenario (voxsim scenario list).',
+    options: HELP_OPTION,
+  },
+  'scenario list': { usage: 'voxsim scenario list [options]', about: 'Lists the shipped scenarios: the name to run them by, their name and description.', options: HELP_OPTION },
+  'scenario schema': { usage: 'voxsim scenario schema [options]', about: 'Prints the JSON Schema of scenario files (scenario.schema.json).', options: HELP_OPTION },
+} as const;
+export type CommandName = keyof typeof COMMAND_HELP;
+
+/**
+ * The `--help` text of a command: its usage, what it does and each option on one line.
+ * @example commandHelp('serve').split('\n')[0] // 'Usage: voxsim serve [options]'
+ */
+export function commandHelp(command: CommandName): string {
+  const { usage, about, options } = COMMAND_HELP[command];
+  const flags = Object.entries(options as Record<string, OptionHelp>).map(([name, o]) => [`${name === 'help' ? '-h, ' : ''}--${name}${o.value ? ` ${o.value}` : ''}`, o.description] as const);
+  const width = Math.max(...flags.map(([flag]) => flag.length)) + 2;
+  return [`Usage: ${usage}`, '', about, '', 'Options:', ...flags.map(([flag, description]) => `  ${flag.padEnd(width)}${description}`)].join('\n');
+}
+
+/**
+ * The message of a usage error from `parseArgs`: an unknown option becomes
+ * `unknown option --prot; did you mean --port?` (when one is close); others keep their text.
+ * @example usageMessage(error, 'serve') // 'unknown option --prot; did you mean --port?'
+ */
+export function usageMessage(error: Error, command: CommandName): string {
+  const unknown = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(error.message) : null;
+  if (!unknown) return error.message;
+  const option = unknown[1]!;
+  const near = closest(option.replace(/^-+/, ''), Object.keys(COMMAND_HELP[command].options));
+  return `unknown option ${option}${near === undefined ? '' : `; did you mean --${near}?`}`;
+}
+
+const wantsHelp = (args: string[]) => args.some((arg) => arg === '--help' || arg === '-h');
+
+/** A usage error: the message, a blank line, the command's usage; exit 2. */
+function usageError(out: Pick<Console, 'error'>, message: string, command?: CommandName): number {
+  out.error(`${message}\n\n${command === undefined ? USAGE : commandHelp(command)}`);
+  return EXIT_USAGE;
+}
+
+/**
+ * The package's own folder (where `scenarios/` is), found from this file in src/ or dist/src/, not from the cwd.
+ * @example join(packageRoot(), 'scenarios')
+ */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!(existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scenarios')))) {
+    if (dirname(dir) === dir) throw new Error('the voxsim package folder (with scenarios/) cannot be found');
+    dir = dirname(dir);
+  }
+  return dir;
+}
+
+/**
+ * The shipped scenarios: name (file name without .yaml) and file, sorted by name.
+ * @example shippedScenarios().find((s) => s.name === 'voicemail-then-human')?.file
+ */
+export function shippedScenarios(): { name: string; file: string }[] {
+  const dir = join(packageRoot(), 'scenarios');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .map((file) => ({ name: file.slice(0, -'.yaml'.length), file: join(dir, file) }));
+}
+
+/**
+ * `voxsim scenario list`: each shipped scenario's name, then its title and description, indented.
+ * @example listScenarios(console) // 0
+ */
+export function listScenarios(out: Pick<Console, 'log'>): number {
+  for (const { name, file } of shippedScenarios()) {
+    const { scenario } = loadScenario(readFileSync(file, 'utf8'), file);
+    out.log(name);
+    out.log(`    ${scenario.name}${scenario.description ? `: ${scenario.description.replace(/\s+/g, ' ').trim()}` : ''}`);
+  }
+  return 0;
+}
+
+/** A `scenario run` argument: an existing file, else a shipped scenario's name (`voicemail-then-human`). */
+function scenarioFile(arg: string): string {
+  if (existsSync(arg) || /[\\/]|\.(ya?ml|json)$/i.test(arg)) return arg;
+  const shipped = shippedScenarios();
+  const found = shipped.find((s) => s.name === arg);
+  if (found) return found.file;
+  const near = closest(arg, shipped.map((s) => s.name));
+  throw new Error(`no file and no shipped scenario is named "${arg}"${near === undefined ? '' : `; did you mean ${near}?`} (voxsim scenario list shows them)`);
+}
 
 export interface ServeOptions {
   port: number;
@@ -149,7 +293,7 @@ function writeState(file: string, sim: Simulator): void {
  */
 export class StartupError extends Error {}
 
-/** Exit code of `voxsim serve` when a start-up check fails (1 is a bad flag). */
+/** Exit code of `voxsim serve` when a start-up check fails (a bad flag is `EXIT_USAGE`, also 2). */
 export const EXIT_STARTUP = 2;
 
 /** The one-line texts of failed start-up checks. */
@@ -410,18 +554,18 @@ export function liveLines(url: string, adminToken?: string): string {
 }
 
 /**
- * `voxsim scenario run FILE...`: each file on a fresh simulator; answers the exit code.
- * With `progress` (a terminal), a line per file says which one is playing.
+ * `voxsim scenario run FILE|NAME...`: each file (or shipped scenario) on a fresh
+ * simulator; answers the exit code. With `progress` (a terminal), a line per file says
+ * which one is playing.
  */
 export async function runScenarios(files: string[], out: Pick<Console, 'log' | 'error'>, options: { progress?: boolean } = {}): Promise<number> {
-  if (files.length === 0) {
-    out.error(`No scenario file given.\n\n${USAGE}`);
-    return 1;
-  }
+  if (files.length === 0) return usageError(out, 'No scenario file given.', 'scenario run');
   let failed = 0;
-  for (const [index, file] of files.entries()) {
-    if (options.progress) out.error(`[${index + 1}/${files.length}] ${file}`);
+  for (const [index, arg] of files.entries()) {
+    if (options.progress) out.error(`[${index + 1}/${files.length}] ${arg}`);
+    let file = arg;
     try {
+      file = scenarioFile(arg);
       const loaded = loadScenario(readFileSync(file, 'utf8'), file);
       out.log(`${loaded.scenario.name}  (${file})`);
       const sim = createSimulator();
@@ -443,44 +587,41 @@ export async function runScenarios(files: string[], out: Pick<Console, 'log' | '
 /** Runs the command line; resolves to the exit code (a running server keeps the process alive). */
 export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> = console): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  if (command === undefined) {
+    out.error(USAGE);
+    return EXIT_USAGE;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
     out.log(USAGE);
-    return command === undefined ? 1 : 0;
+    return 0;
   }
   if (command === '--version' || command === '-v') {
     out.log(VERSION);
     return 0;
   }
-  if (command === 'scenario') {
-    const [sub, ...files] = rest;
-    if (sub === 'run') return runScenarios(files, out, { progress: process.stderr.isTTY === true });
-    if (sub === 'schema') {
-      out.log(JSON.stringify(scenarioJsonSchema(), null, 2));
-      return 0;
-    }
-    out.error(`Unknown scenario command "${sub ?? ''}".\n\n${USAGE}`);
-    return 1;
+  if (command === 'scenario') return scenarioCommand(rest, out);
+  if (command !== 'serve' && command !== 'events') {
+    const near = closest(command, ['serve', 'events', 'scenario']);
+    return usageError(out, `Unknown command "${command}".${near === undefined ? '' : ` Did you mean ${near}?`}`);
+  }
+  if (wantsHelp(rest)) {
+    out.log(commandHelp(command));
+    return 0;
   }
   if (command === 'events') {
     let options: EventsOptions;
     try {
       options = parseEventsArgs(rest, process.env, process.stdout.isTTY === true);
     } catch (error) {
-      out.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 1;
+      return usageError(out, usageMessage(error as Error, 'events'), 'events');
     }
     return followEvents(options, out);
-  }
-  if (command !== 'serve') {
-    out.error(`Unknown command "${command}".\n\n${USAGE}`);
-    return 1;
   }
   let options: ServeOptions;
   try {
     options = parseServeArgs(rest);
   } catch (error) {
-    out.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 1;
+    return usageError(out, usageMessage(error as Error, 'serve'), 'serve');
   }
   let running: RunningServer;
   try {
@@ -502,6 +643,35 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
     );
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  return 0;
+}
+
+/** `voxsim scenario run|list|schema`, each with `--help`. */
+async function scenarioCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    if (sub === undefined) return usageError(out, 'No scenario command given.', 'scenario');
+    out.log(commandHelp('scenario'));
+    return 0;
+  }
+  if (sub !== 'run' && sub !== 'list' && sub !== 'schema') {
+    const near = closest(sub, ['run', 'list', 'schema']);
+    return usageError(out, `Unknown scenario command "${sub}".${near === undefined ? '' : ` Did you mean ${near}?`}`, 'scenario');
+  }
+  const command = `scenario ${sub}` as const;
+  if (wantsHelp(rest)) {
+    out.log(commandHelp(command));
+    return 0;
+  }
+  let positionals: string[];
+  try {
+    ({ positionals } = parseArgs({ args: rest, options: {}, strict: true, allowPositionals: sub === 'run' }));
+  } catch (error) {
+    return usageError(out, usageMessage(error as Error, command), command);
+  }
+  if (sub === 'run') return runScenarios(positionals, out, { progress: process.stderr.isTTY === true });
+  if (sub === 'list') return listScenarios(out);
+  out.log(JSON.stringify(scenarioJsonSchema(), null, 2));
   return 0;
 }
 

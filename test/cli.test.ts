@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { banner, main, parseServeArgs, serve, type RunningServer } from '../src/cli.js';
+import { banner, commandHelp, EXIT_USAGE, main, parseServeArgs, serve, type RunningServer } from '../src/cli.js';
 import { VERSION } from '../src/version.js';
 import { pipelineAssistant } from './support/fixtures.js';
 import { startServer, stop, voxsim, within } from './support/processes.js';
@@ -63,16 +63,17 @@ describe('voxsim command', () => {
     expect(VERSION).toBe(pkg.version);
   });
 
+  // Issue 15 item 7 changed usage errors from exit 1 to exit 2.
   it('prints usage and fails on an unknown command', async () => {
     const { lines, out } = capture();
-    expect(await main(['launch'], out)).toBe(1);
+    expect(await main(['launch'], out)).toBe(2);
     expect(lines[0]).toContain('Unknown command "launch"');
     expect(lines[0]).toContain('voxsim serve [--port 4010]');
   });
 
   it('prints usage and fails on bad flags without starting', async () => {
     const { lines, out } = capture();
-    expect(await main(['serve', '--port', 'x'], out)).toBe(1);
+    expect(await main(['serve', '--port', 'x'], out)).toBe(2);
     expect(lines[0]).toContain('--port must be a port number');
   });
 
@@ -113,6 +114,136 @@ describe('voxsim command', () => {
     } finally {
       await running.close();
     }
+  });
+});
+
+/** Captures stdout and stderr apart. */
+function streams() {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: { log: (s: string) => stdout.push(s), error: (s: string) => stderr.push(s) } as unknown as Console };
+}
+
+const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--scenario', '--admin-token', '--wire', '--quiet', '--stream-buffer', '--help'];
+const EVENTS_FLAGS = ['--url', '--admin-token', '--type', '--account', '--since', '--json', '--no-color', '--help'];
+
+/** The option lines of a help text: `  --flag VALUE   description`, as [flag, description]. */
+function optionLines(help: string): [string, string][] {
+  const options = help.split('\n').slice(help.split('\n').indexOf('Options:') + 1);
+  return options.map((line) => {
+    const m = /^ {2}(?:-h, )?(--[a-z-]+)(?: \S+)? {2,}(\S.*)$/.exec(line);
+    expect(m, line).not.toBeNull();
+    return [m![1]!, m![2]!];
+  });
+}
+
+describe('voxsim COMMAND --help', () => {
+  it.each([
+    [['serve', '--help'], 'Usage: voxsim serve [options]'],
+    [['serve', '-h'], 'Usage: voxsim serve [options]'],
+    [['events', '--help'], 'Usage: voxsim events [options]'],
+    [['scenario', '--help'], 'Usage: voxsim scenario run|list|schema [options]'],
+    [['scenario', 'run', '--help'], 'Usage: voxsim scenario run FILE|NAME... [options]'],
+    [['scenario', 'list', '--help'], 'Usage: voxsim scenario list [options]'],
+    [['scenario', 'schema', '--help'], 'Usage: voxsim scenario schema [options]'],
+  ])('%j prints the usage on stdout and exits 0', async (args, first) => {
+    const { stdout, stderr, out } = streams();
+    expect(await main(args, out)).toBe(0);
+    expect(stderr).toEqual([]);
+    expect(stdout).toHaveLength(1);
+    expect(stdout[0]!.split('\n')[0]).toBe(first);
+  });
+
+  it('describes every serve option on one line', async () => {
+    const { stdout, out } = streams();
+    await main(['serve', '--help'], out);
+    const options = optionLines(stdout[0]!);
+    expect(options.map(([flag]) => flag)).toEqual(SERVE_FLAGS);
+    for (const [, description] of options) expect(description.length).toBeGreaterThan(10);
+    expect(stdout[0]!.split('\n')).toContain('  --port N              port to listen on (default 4010; 0 picks a free one)');
+  });
+
+  it('describes every events option on one line', async () => {
+    const { stdout, out } = streams();
+    await main(['events', '--help'], out);
+    expect(optionLines(stdout[0]!).map(([flag]) => flag)).toEqual(EVENTS_FLAGS);
+  });
+
+  it('lists the scenario commands in voxsim scenario --help', async () => {
+    const { stdout, out } = streams();
+    await main(['scenario', '--help'], out);
+    expect(stdout[0]!.split('\n').slice(2, 6)).toEqual([
+      'Scenario files. Commands:',
+      '  run FILE|NAME...  play scenario files or shipped scenarios by name; exit 1 on a failure',
+      '  list              list the shipped scenarios',
+      '  schema            print the JSON Schema of scenario files',
+    ]);
+  });
+
+  it('help answers even next to a bad flag, without starting', async () => {
+    const { stdout, out } = streams();
+    expect(await main(['serve', '--port', 'x', '--help'], out)).toBe(0);
+    expect(stdout[0]).toBe(commandHelp('serve'));
+  });
+});
+
+describe('usage errors exit 2', () => {
+  it('names an unknown serve option and the close one, then the serve usage', async () => {
+    const { stdout, stderr, out } = streams();
+    expect(await main(['serve', '--prot', '5000'], out)).toBe(EXIT_USAGE);
+    expect(EXIT_USAGE).toBe(2);
+    expect(stdout).toEqual([]);
+    expect(stderr).toEqual([`unknown option --prot; did you mean --port?\n\n${commandHelp('serve')}`]);
+  });
+
+  it('suggests nothing when no option is close', async () => {
+    const { stderr, out } = streams();
+    expect(await main(['serve', '--verbose'], out)).toBe(2);
+    expect(stderr[0]!.split('\n')[0]).toBe('unknown option --verbose');
+  });
+
+  it('names an unknown events option and the close one', async () => {
+    const { stderr, out } = streams();
+    expect(await main(['events', '--sinse', '3'], out)).toBe(2);
+    expect(stderr).toEqual([`unknown option --sinse; did you mean --since?\n\n${commandHelp('events')}`]);
+  });
+
+  it('refuses an option of scenario run instead of reading it as a file', async () => {
+    const { stdout, stderr, out } = streams();
+    expect(await main(['scenario', 'run', '--seed', 'scenarios/voicemail-then-human.yaml'], out)).toBe(2);
+    expect(stdout).toEqual([]);
+    expect(stderr).toEqual([`unknown option --seed\n\n${commandHelp('scenario run')}`]);
+  });
+
+  it('answers 2 for scenario run without a file', async () => {
+    const { stderr, out } = streams();
+    expect(await main(['scenario', 'run'], out)).toBe(2);
+    expect(stderr).toEqual([`No scenario file given.\n\n${commandHelp('scenario run')}`]);
+  });
+
+  it('answers 2 for an unknown scenario command, suggesting the close one', async () => {
+    const { stderr, out } = streams();
+    expect(await main(['scenario', 'lst'], out)).toBe(2);
+    expect(stderr).toEqual([`Unknown scenario command "lst". Did you mean list?\n\n${commandHelp('scenario')}`]);
+  });
+
+  it('answers 2 with the usage on stderr when no command is given', async () => {
+    const { stdout, stderr, out } = streams();
+    expect(await main([], out)).toBe(2);
+    expect(stdout).toEqual([]);
+    expect(stderr[0]).toContain('voxsim serve [--port 4010]');
+  });
+
+  it('keeps --help and --version at exit 0', async () => {
+    expect(await main(['--help'], streams().out)).toBe(0);
+    expect(await main(['--version'], streams().out)).toBe(0);
+  });
+
+  it('exits the process with 2 and the message on stderr', async () => {
+    const proc = voxsim(['serve', '--prot', '5000']);
+    expect(await within(proc.closed, 'exit')).toEqual({ code: 2, signal: null });
+    expect(proc.stdout()).toBe('');
+    expect(proc.stderr()).toBe(`unknown option --prot; did you mean --port?\n\n${commandHelp('serve')}\n`);
   });
 });
 

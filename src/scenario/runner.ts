@@ -24,6 +24,8 @@ export interface StepResult {
   index: number;
   kind: string;
   line: number | null;
+  /** `file:line` of the step (the file alone when it has no lines), for reports. */
+  location: string;
   /** Clock time after the step. */
   at: number;
   ok: boolean;
@@ -348,7 +350,8 @@ async function play(sim: ScenarioHost, player: Player, loaded: LoadedScenario, o
         if (error instanceof ScenarioError) throw error;
         outcome = { summary: `failed: ${(error as Error).message}`, mismatches: [{ path: 'step', expected: 'to run', actual: (error as Error).message }], expectation: true };
       }
-      const result: StepResult = { index: step.index, kind: step.kind, line: step.line, at: sim.clock.now(), ok: outcome.mismatches.length === 0, ...outcome };
+      const location = step.line === null ? loaded.file : `${loaded.file}:${step.line}`;
+      const result: StepResult = { index: step.index, kind: step.kind, line: step.line, location, at: sim.clock.now(), ok: outcome.mismatches.length === 0, ...outcome };
       results.push(result);
       options.onStep?.(result);
     }
@@ -356,11 +359,14 @@ async function play(sim: ScenarioHost, player: Player, loaded: LoadedScenario, o
   return { name: loaded.scenario.name, file: loaded.file, refs: player.refs, steps: results, passed: results.every((r) => r.ok) };
 }
 
-/** One line of the timeline, with a diff for a failed expectation. */
+/** One line of the timeline; a failed step adds its diff and where it is (`at file:line`). */
 export function formatStep(result: StepResult): string {
   const mark = result.ok ? (result.expectation ? '✓' : '·') : '✗';
   const lines = [`  ${formatSqlUtc(result.at)}  ${mark} ${result.kind.padEnd(20)} ${result.summary}`];
-  for (const m of result.mismatches) lines.push(`        ${m.path}: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`);
+  for (const m of result.mismatches) {
+    lines.push(`        ${m.path}: expected ${JSON.stringify(m.expected)}, ${m.unknown_field ?? `got ${JSON.stringify(m.actual)}`}`);
+  }
+  if (!result.ok) lines.push(`        at ${result.location}`);
   return lines.join('\n');
 }
 

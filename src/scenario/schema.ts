@@ -1,9 +1,12 @@
 /**
  * The scenario format (ARCHITECTURE §7): a case written as data. `given` creates
  * resources through the public API (so every rule applies), `ref` names them for `$ref`
- * later; `steps` move the clock, make requests and check expectations.
+ * later; `steps` move the clock, make requests and check expectations. Every mapping of
+ * the format is closed (an unknown key is an error, not silently ignored); only the
+ * resource bodies sent to the API are open, and the API validates those.
  */
 import { z } from 'zod';
+import { parseInstant } from '../core/time.js';
 import { WIRES } from '../core/wire.js';
 import { AccountInput } from '../domain/accounts/schema.js';
 import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
@@ -15,9 +18,9 @@ const ref = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, { error: 'The :attribu
 const body = z.record(z.string(), z.unknown());
 const duration = z.union([z.number().nonnegative(), z.string().min(1)]);
 
-export const ScenarioAccount = AccountInput.extend({ ref: ref.optional() });
+export const ScenarioAccount = AccountInput.extend({ ref: ref.optional() }).strict();
 
-export const GivenPhoneNumber = z.object({
+export const GivenPhoneNumber = z.strictObject({
   ref: ref.optional(),
   /** API key of the account (default: the first account's). */
   key: z.string().optional(),
@@ -28,8 +31,8 @@ export const GivenPhoneNumber = z.object({
 });
 
 const withRef = (extra: z.ZodRawShape = {}) => body.and(z.object({ ref: ref.optional(), key: z.string().optional(), ...extra }));
-export const GivenSender = z.object({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() });
-export const GivenConversation = z.object({
+export const GivenSender = z.strictObject({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() });
+export const GivenConversation = z.strictObject({
   ref: ref.optional(),
   assistant: z.string(),
   type: z.enum(['widget', 'test', 'api']).optional(),
@@ -37,7 +40,7 @@ export const GivenConversation = z.object({
   messages: z.array(z.string()).optional(),
 });
 
-export const Given = z.object({
+export const Given = z.strictObject({
   phone_numbers: z.array(GivenPhoneNumber).optional(),
   assistants: z.array(withRef()).optional(),
   campaigns: z.array(withRef()).optional(),
@@ -48,8 +51,8 @@ export const Given = z.object({
 
 /** An outcome rule whose ids may be `$refs` (resolved when the scenario runs). */
 const ScenarioOutcomeRule = OutcomeRuleSchema.extend({
-  match: z.object({ phone_number: z.string().min(1).optional(), campaign_id: z.union([z.number().int(), z.string()]).optional(), lead_variables: z.record(z.string(), z.unknown()).optional() }).default({}),
-});
+  match: z.strictObject({ phone_number: z.string().min(1).optional(), campaign_id: z.union([z.number().int(), z.string()]).optional(), lead_variables: z.record(z.string(), z.unknown()).optional() }).default({}),
+}).strict();
 /** `outcomes`: `{number: [outcome...]}` or a list of rules (ARCHITECTURE §6 Outcome rule). */
 export const ScenarioOutcomes = z.union([z.array(ScenarioOutcomeRule), z.record(z.string(), z.array(Outcome).min(1))]);
 
@@ -61,13 +64,13 @@ export const STEP_SCHEMAS = {
     request: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE)\s+\/\S*$/, { error: 'The :attribute must be "METHOD /path", e.g. "POST /user/campaigns/update-status".' }),
     body: z.unknown().optional(),
     key: z.string().nullable().optional(),
-    expect: z.object({ status: z.number().int().optional(), body: z.unknown().optional() }).optional(),
+    expect: z.strictObject({ status: z.number().int().optional(), body: z.unknown().optional() }).optional(),
   }),
   advance: z.object({ advance: duration }),
   advance_to: z.object({ advance_to: z.string() }),
-  run_until_idle: z.object({ run_until_idle: z.union([z.literal(true), z.object({ max_events: z.number().int().positive() })]) }),
-  customer_message: z.object({ customer_message: z.object({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) }),
-  inbound_call: z.object({ inbound_call: z.object({ to: z.string(), from: z.string() }) }),
+  run_until_idle: z.object({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().positive() })]) }),
+  customer_message: z.object({ customer_message: z.strictObject({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) }),
+  inbound_call: z.object({ inbound_call: z.strictObject({ to: z.string(), from: z.string() }) }),
   expect_lead: z.object({ expect_lead: Expect }),
   expect_leads: z.object({ expect_leads: Expect }),
   expect_calls: z.object({ expect_calls: Expect }),
@@ -84,18 +87,21 @@ export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];
 /** A step: exactly one action key, checked by the loader (clearer errors than a union). */
 export const Step = z.record(z.string(), z.unknown());
 
-export const Scenario = z.object({
+/** An instant the clock can start at (ISO 8601); checked here so the error names `start`. */
+const start = z.string().refine((text) => parseInstant(text) !== undefined, { error: 'The :attribute must be an ISO 8601 time, e.g. 2026-03-02T09:00:00Z.' });
+
+export const Scenario = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-  start: z.string().optional(),
+  start: start.optional(),
   /** The wire format of the answers (live-platform Rule 5); default the simulator's. */
   wire: z.enum(WIRES).optional(),
   accounts: z.array(ScenarioAccount).optional(),
   given: Given.optional(),
   outcomes: ScenarioOutcomes.optional(),
-  replies: z.array(ReplyRuleSchema).optional(),
-  webhook_failures: z.array(WebhookFailureBody).optional(),
+  replies: z.array(ReplyRuleSchema.strict()).optional(),
+  webhook_failures: z.array(WebhookFailureBody.strict()).optional(),
   steps: z.array(Step).default([]),
 });
 export type Scenario = z.infer<typeof Scenario>;

@@ -206,6 +206,59 @@ describe('loadScenario errors', () => {
   });
 });
 
+describe('unknown keys at every level', () => {
+  it.each([
+    ['top level', 'name: x\noutcome:\n  "+15551230003": [human]\n', 2, 'outcome', 'The outcome field is not allowed; did you mean `outcomes`?'],
+    ['given', 'name: x\ngiven:\n  phone_number: []\n', 3, 'given.phone_number', 'The phone_number field is not allowed; did you mean `phone_numbers`?'],
+    ['a given phone number', 'name: x\ngiven:\n  phone_numbers:\n    - type: sip\n      phone_numbr: "+14155550100"\n', 5, 'given.phone_numbers.0.phone_numbr', 'The phone_numbr field is not allowed; did you mean `phone_number`?'],
+    ['a given conversation', 'name: x\ngiven:\n  conversations:\n    - assistant: $sales\n      mesages: [Hi]\n', 5, 'given.conversations.0.mesages', 'The mesages field is not allowed; did you mean `messages`?'],
+    ['a given sender', 'name: x\ngiven:\n  senders:\n    - id: 1\n      onlin: true\n', 5, 'given.senders.0.onlin', 'The onlin field is not allowed; did you mean `online`?'],
+    ['an account', 'name: x\naccounts:\n  - api_kye: k\n', 3, 'accounts.0.api_kye', 'The api_kye field is not allowed; did you mean `api_key`?'],
+    ['an outcome rule match', 'name: x\noutcomes:\n  - match: { phone_numbr: "+1555" }\n    outcomes: [human]\n', 3, 'outcomes.0.match.phone_numbr', 'The phone_numbr field is not allowed; did you mean `phone_number`?'],
+    ['a reply rule', 'name: x\nreplies:\n  - { when: hi, reply: hello, set_variable: {} }\n', 3, 'replies.0.set_variable', 'The set_variable field is not allowed; did you mean `set_variables`?'],
+    ['a webhook failure', 'name: x\nwebhook_failures:\n  - { with: timeout, tims: 2 }\n', 3, 'webhook_failures.0.tims', 'The tims field is not allowed; did you mean `times`?'],
+    ['a step option', 'name: x\nsteps:\n  - request: GET /user/me\n    bdy: {}\n', 4, 'steps.0.bdy', 'The bdy field is not allowed; did you mean `body`?'],
+    ['a request expectation', 'name: x\nsteps:\n  - request: GET /user/me\n    expect:\n      statuss: 200\n', 5, 'steps.0.expect.statuss', 'The statuss field is not allowed; did you mean `status`?'],
+    ['run_until_idle options', 'name: x\nsteps:\n  - run_until_idle: { max_event: 3 }\n', 3, 'steps.0.run_until_idle.max_event', 'The max_event field is not allowed; did you mean `max_events`?'],
+    ['a customer message', 'name: x\nsteps:\n  - customer_message:\n      from: "+1555"\n      txt: hi\n', 5, 'steps.0.customer_message.txt', 'The txt field is not allowed; did you mean `text`?'],
+  ])('refuses an unknown key of %s at its line, suggesting the close key', (_, text, line, path, message) => {
+    expect(loadError(text)).toEqual({ file: 'bad.yaml', line, path, message: `bad.yaml:${line}: ${path}: ${message}` });
+  });
+
+  it('suggests nothing when no known key is close', () => {
+    expect(loadError('name: x\ncolour: blue\n').message).toBe('bad.yaml:2: colour: The colour field is not allowed.');
+  });
+
+  it('suggests the close step action for a step with none', () => {
+    expect(loadError('name: x\nsteps:\n  - expect_call: { count: 1 }\n').message).toBe(
+      `bad.yaml:3: steps.0: A step needs one of: ${STEP_KINDS.join(', ')}; did you mean \`expect_calls\`?`,
+    );
+  });
+
+  it('reports an unreadable start at the start key', () => {
+    expect(loadError('name: x\nseed: 1\nstart: next monday\n')).toEqual({
+      file: 'bad.yaml',
+      line: 3,
+      path: 'start',
+      message: 'bad.yaml:3: start: The start must be an ISO 8601 time, e.g. 2026-03-02T09:00:00Z.',
+    });
+  });
+
+  it('accepts an ISO 8601 start with or without seconds and zone', () => {
+    expect(loadScenario('name: x\nstart: 2026-03-02T09:00:00Z\n', 'ok.yaml').scenario.start).toBe('2026-03-02T09:00:00Z');
+    expect(loadScenario('name: x\nstart: 2026-03-02T09:00\n', 'ok.yaml').scenario.start).toBe('2026-03-02T09:00');
+  });
+
+  it('refuses an unknown key in sim.loadScenario text before changing the simulator', async () => {
+    expect(await playError('name: x\nstart: 2026-03-02T09:00:00Z\nsteps: []\nstep: []\n')).toEqual({
+      file: '<scenario>',
+      line: 4,
+      path: 'step',
+      message: '<scenario>:4: step: The step field is not allowed; did you mean `steps`?',
+    });
+  });
+});
+
 describe('errors met while playing', () => {
   let dir: string | undefined;
   let sim: Simulator | undefined;

@@ -32,10 +32,10 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs the built `voxsim` command from the package root. */
-function voxsim(args: string[]): Promise<CliResult> {
+/** Runs the built `voxsim` command from the package root (or from `cwd`). */
+function voxsim(args: string[], cwd = root): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/bin.js', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'dist/src/bin.js'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -169,6 +169,89 @@ describe('a deliberately wrong expectation', () => {
     const failed = run.steps.find((s) => !s.ok)!;
     const lineText = readFileSync(wrongFile, 'utf8').split('\n')[failed.line! - 1];
     expect(lineText).toBe('  - expect_calls: { count: 3, answered_by: [machine, human], status: [ended, completed] }');
+  });
+});
+
+describe('where a failed step is', () => {
+  /** The line of the wrong expect_calls step in wrongFile. */
+  const wrongLine = () => readFileSync(wrongFile, 'utf8').split('\n').findIndex((line) => line.includes('expect_calls: { count: 3,')) + 1;
+
+  it('prints `at file:line` after the diff of a failed expectation', async () => {
+    const { stdout } = await voxsim(['scenario', 'run', wrongFile]);
+    const lines = stdout.split('\n');
+    const cross = lines.findIndex((line) => line.includes('✗'));
+    expect(lines.slice(cross + 1, cross + 3)).toEqual(['        calls.count: expected 3, got 2', `        at ${wrongFile}:${wrongLine()}`]);
+    expect(lines.filter((line) => line.startsWith('        at '))).toHaveLength(1);
+  });
+
+  it('names file:line in the run result of every step', async () => {
+    const sim = createSimulator();
+    const run = await sim.loadScenario(wrongFile);
+    sim.dispose();
+    expect(run.steps.find((s) => !s.ok)!.location).toBe(`${wrongFile}:${wrongLine()}`);
+    for (const step of run.steps) expect(step.location).toBe(`${wrongFile}:${step.line}`);
+  });
+
+  it('names file:line for a step that fails while it runs', async () => {
+    const file = join(temp, 'inbound-nobody.yaml');
+    writeFileSync(file, 'name: inbound to nobody\nstart: 2026-03-02T09:00:00Z\nsteps:\n  - advance: 1m\n  - inbound_call: { to: "+14155550100", from: "+15551230003" }\n');
+    const { code, stdout } = await voxsim(['scenario', 'run', file]);
+    expect(code).toBe(1);
+    expect(stdout.split('\n').slice(2, 5)).toEqual([
+      '  2026-03-02 09:01:00  ✗ inbound_call         failed: No inbound assistant answers this number.',
+      '        step: expected "to run", got "No inbound assistant answers this number."',
+      `        at ${file}:5`,
+    ]);
+  });
+
+  it('names a field the record does not have and the close one', async () => {
+    const sim = createSimulator();
+    const run = await sim.loadScenario('name: misspelt field\nsteps:\n  - expect_balance: { total_balanse: 1 }\n');
+    sim.dispose();
+    expect(run.steps[0]).toMatchObject({
+      ok: false,
+      location: '<scenario>:3',
+      mismatches: [{ path: 'me.total_balanse', expected: 1, actual: undefined, unknown_field: 'there is no field total_balanse; did you mean `total_balance`?' }],
+    });
+  });
+});
+
+describe('shipped scenarios by name', () => {
+  let elsewhere: string;
+  beforeAll(() => {
+    elsewhere = mkdtempSync(join(tmpdir(), 'voxsim-cwd-'));
+  });
+  afterAll(() => rmSync(elsewhere, { recursive: true, force: true }));
+
+  it('lists every shipped scenario with its name and description, from any folder', async () => {
+    const { code, stdout, stderr } = await voxsim(['scenario', 'list'], elsewhere);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(FILES.length * 2);
+    FILES.forEach((name, i) => {
+      const { scenario } = loadScenario(readFileSync(join(LIBRARY, name), 'utf8'), name);
+      expect(lines[2 * i]).toBe(name.replace(/\.yaml$/, ''));
+      expect(lines[2 * i + 1]).toBe(`    ${scenario.name}${scenario.description ? `: ${scenario.description.replace(/\s+/g, ' ').trim()}` : ''}`);
+    });
+  });
+
+  it('runs a shipped scenario by its name from another folder', async () => {
+    const { code, stdout } = await voxsim(['scenario', 'run', 'voicemail-then-human'], elsewhere);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(`voicemail then human on retry  (${VOICEMAIL})`);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed');
+  });
+
+  it('refuses an unknown name, suggesting the close one', async () => {
+    const { code, stdout } = await voxsim(['scenario', 'run', 'voicemail-then-humn'], elsewhere);
+    expect(code).toBe(1);
+    expect(stdout.split('\n')[0]).toBe('ERROR  voicemail-then-humn: no file and no shipped scenario is named "voicemail-then-humn"; did you mean voicemail-then-human? (voxsim scenario list shows them)');
+  });
+
+  it('still takes a path that exists', async () => {
+    const { code, stdout } = await voxsim(['scenario', 'run', 'scenarios/voicemail-then-human.yaml']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('voicemail then human on retry  (scenarios/voicemail-then-human.yaml)');
   });
 });
 

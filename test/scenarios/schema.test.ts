@@ -76,6 +76,21 @@ describe('scenario.schema.json', () => {
     }
   });
 
+  it('forbids unknown keys at the top level, in given and in its items', () => {
+    const json = published as unknown as { additionalProperties: unknown; properties: Record<string, any> };
+    expect(json.additionalProperties).toBe(false);
+    const given = json.properties.given;
+    expect(given.additionalProperties).toBe(false);
+    for (const key of ['phone_numbers', 'conversations', 'senders']) expect(given.properties[key].items.additionalProperties).toBe(false);
+    expect(json.properties.accounts.items.additionalProperties).toBe(false);
+    expect(json.properties.webhook_failures.items.additionalProperties).toBe(false);
+  });
+
+  it('forbids unknown keys in the request expectation', () => {
+    const request = variants.find((v) => v.required[0] === 'request')! as unknown as { properties: { expect: { additionalProperties: unknown } } };
+    expect(request.properties.expect.additionalProperties).toBe(false);
+  });
+
   it('gives the request step its options', () => {
     const request = variants.find((v) => v.required[0] === 'request')!;
     expect(Object.keys(request.properties).sort()).toEqual(['body', 'expect', 'key', 'request']);

@@ -333,10 +333,10 @@ describe('serve() state file writes (in-process)', () => {
 });
 
 describe('voxsim serve staging flags', () => {
-  it('exits 1 naming --admin-token when --host is not loopback and no token is given', async () => {
+  it('exits 2 (a usage error) naming --admin-token when --host is not loopback and no token is given', async () => {
     const proc = voxsim(['serve', '--port', '0', '--host', '0.0.0.0']);
     const { code } = await within(proc.closed, 'exit');
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(proc.stderr()).toContain('--admin-token is required when binding to 0.0.0.0');
     expect(proc.stdout()).not.toContain('API base URL');
   });
