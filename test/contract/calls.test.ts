@@ -558,14 +558,14 @@ contract('make_call: checks in order', (api) => {
     const { outbound } = await setup(api());
     const res = await api().post('/user/make_call', { assistant_id: outbound, phone_number: phone });
     expect(res.status).toBe(400);
-    expect(res.body).toStrictEqual({ message: CALL_MESSAGES.invalidNumber });
+    expect(res.body).toStrictEqual({ message: 'Invalid phone number. Please provide the number in E.164 format, for example +14155550123.' });
     await nothingStarted(outbound);
   });
 
   it('checks the number before the assistant: a bad number for a missing assistant is 400', async () => {
     const res = await api().post('/user/make_call', { assistant_id: 99, phone_number: '12345' });
     expect(res.status).toBe(400);
-    expect(res.body).toStrictEqual({ message: CALL_MESSAGES.invalidNumber });
+    expect(res.body).toStrictEqual({ message: 'Invalid phone number. Please provide the number in E.164 format, for example +14155550123.' });
   });
 
   it('answers a missing assistant with 404 shape A', async () => {

@@ -401,8 +401,8 @@ contract('create campaign: assistant and plan', (api) => {
     await campaignId(api(), a);
     const res = await createCampaign(api(), campaignBody(a));
     expect(res.status).toBe(403);
-    expect(res.body).toStrictEqual({ message: CAMPAIGN_MESSAGES.planLimit(2) });
-    expect(CAMPAIGN_MESSAGES.planLimit(2)).toBe('You have reached the maximum number of campaigns allowed by your plan (2).');
+    expect(res.body).toStrictEqual({ message: CAMPAIGN_MESSAGES.planLimit(2).spec });
+    expect(CAMPAIGN_MESSAGES.planLimit(2).spec).toBe('You have reached the maximum number of campaigns allowed by your plan (2).');
   });
 
   it('answers 403 at the default plan maximum of 10 campaigns', async () => {
@@ -410,7 +410,7 @@ contract('create campaign: assistant and plan', (api) => {
     for (let i = 0; i < 10; i++) await campaignId(api(), a);
     const res = await createCampaign(api(), campaignBody(a));
     expect(res.status).toBe(403);
-    expect(res.body).toStrictEqual({ message: CAMPAIGN_MESSAGES.planLimit(10) });
+    expect(res.body).toStrictEqual({ message: CAMPAIGN_MESSAGES.planLimit(10).spec });
   });
 
   it('counts only the caller\'s campaigns against the plan maximum', async () => {

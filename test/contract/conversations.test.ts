@@ -178,7 +178,7 @@ contract('create conversation', (api) => {
     setBalance(api(), 0);
     const res = await api().post('/conversations', { assistant_id: assistant.uuid }, { key: null });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ status: false, error: CONVERSATION_MESSAGES.insufficientBalance });
+    expect(res.body).toEqual({ status: false, error: 'Insufficient balance. Please top up your account to continue the conversation.' });
     expect((await api().get('/user/conversations')).body.total).toBe(0);
   });
 
@@ -314,7 +314,7 @@ contract('widget billing and message_count', (api) => {
     setBalance(api(), 0.009999);
     const res = await send(api(), id, 'hello');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ status: false, error: CONVERSATION_MESSAGES.insufficientBalance });
+    expect(res.body).toEqual({ status: false, error: 'Insufficient balance. Please top up your account to continue the conversation.' });
     expect(await history(api(), id)).toEqual([{ role: 'assistant', content: 'Hello, this is Ava from Acme. Do you have a minute?' }]);
     expect(await listed(api(), id)).toMatchObject({ message_count: 1, total_cost: 0 });
     expect(await balance(api())).toBe(0.009999);

@@ -65,16 +65,16 @@ const NEVER_OPENED = {
   is_open: false,
   can_send_freeform: false,
   requires_template: true,
-  message: MSGAPP_MESSAGES.neverOpened,
+  message: 'There is no open session with this recipient. Send a template message to start the conversation.',
   minutes_remaining: 0,
   expires_at: null,
 };
 /** The SESSION_EXPIRED body: exactly four keys in session_status (decisions: Session status while closed). */
 const SESSION_EXPIRED = {
   success: false,
-  error: MSGAPP_MESSAGES.sessionExpired,
+  error: 'The 24-hour session window has expired. Send a template message to re-open the conversation.',
   error_code: 'SESSION_EXPIRED',
-  session_status: { is_open: false, can_send_freeform: false, requires_template: true, message: MSGAPP_MESSAGES.sessionExpired },
+  session_status: { is_open: false, can_send_freeform: false, requires_template: true, message: 'The 24-hour session window has expired. Send a template message to re-open the conversation.' },
 };
 const RATE_LIMITED = { success: false, error: 'Too many requests.', error_code: 'RATE_LIMITED' };
 const MESSAGE_SID = /^SM[0-9a-f]{32}$/;
@@ -207,7 +207,7 @@ contract('msgapp: templates', (api) => {
   });
 
   it('answers 404 SENDER_NOT_FOUND for a missing sender', async () => {
-    expectD(await api().get('/user/msgapp/senders/99/templates'), 404, 'SENDER_NOT_FOUND', MSGAPP_MESSAGES.senderNotFound);
+    expectD(await api().get('/user/msgapp/senders/99/templates'), 404, 'SENDER_NOT_FOUND', 'Sender not found or does not belong to you.');
   });
 
   it('rejects an unknown status with 422 VALIDATION_ERROR', async () => {
@@ -265,19 +265,19 @@ contract('msgapp: session status', (api) => {
       is_open: false,
       can_send_freeform: false,
       requires_template: true,
-      message: MSGAPP_MESSAGES.sessionExpired,
+      message: 'The 24-hour session window has expired. Send a template message to re-open the conversation.',
       minutes_remaining: 0,
       expires_at: '2026-03-03T09:00:00Z',
     });
   });
 
   it('answers 422 INVALID_PHONE for a recipient that is not a phone number', async () => {
-    expectD(await sessionStatus(api(), 1, 'not-a-phone'), 422, 'INVALID_PHONE', MSGAPP_MESSAGES.invalidPhone);
+    expectD(await sessionStatus(api(), 1, 'not-a-phone'), 422, 'INVALID_PHONE', 'The recipient phone must be a valid phone number in international format, for example +14155550123.');
   });
 
   it('answers 404 SENDER_NOT_FOUND for a sender of another account', async () => {
     await secondAccount(api());
-    expectD(await sessionStatus(api(), 3), 404, 'SENDER_NOT_FOUND', MSGAPP_MESSAGES.senderNotFound);
+    expectD(await sessionStatus(api(), 3), 404, 'SENDER_NOT_FOUND', 'Sender not found or does not belong to you.');
   });
 
   it('answers 422 VALIDATION_ERROR without a sender_id', async () => {
@@ -472,42 +472,42 @@ contract('msgapp: send template', (api) => {
 
   it('refuses the pending template with 422 TEMPLATE_NOT_APPROVED', async () => {
     const res = await sendTemplate(api(), { template_id: 3, variables: { order_number: 'A-1' } });
-    expectD(res, 422, 'TEMPLATE_NOT_APPROVED', MSGAPP_MESSAGES.templateNotApproved);
+    expectD(res, 422, 'TEMPLATE_NOT_APPROVED', 'The template is not approved and cannot be sent.');
   });
 
   it('refuses the rejected template with 422 TEMPLATE_NOT_APPROVED', async () => {
-    expectD(await sendTemplate(api(), { template_id: 4 }), 422, 'TEMPLATE_NOT_APPROVED', MSGAPP_MESSAGES.templateNotApproved);
+    expectD(await sendTemplate(api(), { template_id: 4 }), 422, 'TEMPLATE_NOT_APPROVED', 'The template is not approved and cannot be sent.');
   });
 
   it('answers 404 TEMPLATE_NOT_FOUND for a template of another sender of the account', async () => {
     await api().patch('/__sim/msgapp/senders/2', { online: true });
-    expectD(await sendTemplate(api(), { sender_id: 2, template_id: 2 }), 404, 'TEMPLATE_NOT_FOUND', MSGAPP_MESSAGES.templateNotFound);
+    expectD(await sendTemplate(api(), { sender_id: 2, template_id: 2 }), 404, 'TEMPLATE_NOT_FOUND', 'Template not found for this sender.');
   });
 
   it('answers 404 TEMPLATE_NOT_FOUND for a template of another account', async () => {
     await secondAccount(api());
-    expectD(await sendTemplate(api(), { template_id: 6 }), 404, 'TEMPLATE_NOT_FOUND', MSGAPP_MESSAGES.templateNotFound);
+    expectD(await sendTemplate(api(), { template_id: 6 }), 404, 'TEMPLATE_NOT_FOUND', 'Template not found for this sender.');
   });
 
   it('answers 404 TEMPLATE_NOT_FOUND for a missing template', async () => {
-    expectD(await sendTemplate(api(), { template_id: 99 }), 404, 'TEMPLATE_NOT_FOUND', MSGAPP_MESSAGES.templateNotFound);
+    expectD(await sendTemplate(api(), { template_id: 99 }), 404, 'TEMPLATE_NOT_FOUND', 'Template not found for this sender.');
   });
 
   it('answers 404 SENDER_NOT_FOUND for a sender of another account', async () => {
     await secondAccount(api());
-    expectD(await sendTemplate(api(), { sender_id: 3, template_id: 6 }), 404, 'SENDER_NOT_FOUND', MSGAPP_MESSAGES.senderNotFound);
+    expectD(await sendTemplate(api(), { sender_id: 3, template_id: 6 }), 404, 'SENDER_NOT_FOUND', 'Sender not found or does not belong to you.');
   });
 
   it('answers 404 SENDER_NOT_FOUND for a missing sender', async () => {
-    expectD(await sendTemplate(api(), { sender_id: 99 }), 404, 'SENDER_NOT_FOUND', MSGAPP_MESSAGES.senderNotFound);
+    expectD(await sendTemplate(api(), { sender_id: 99 }), 404, 'SENDER_NOT_FOUND', 'Sender not found or does not belong to you.');
   });
 
   it('answers 422 SENDER_OFFLINE for the offline sender', async () => {
-    expectD(await sendTemplate(api(), { sender_id: 2 }), 422, 'SENDER_OFFLINE', MSGAPP_MESSAGES.senderOffline);
+    expectD(await sendTemplate(api(), { sender_id: 2 }), 422, 'SENDER_OFFLINE', 'The sender is offline and cannot send messages.');
   });
 
   it('answers 422 INVALID_PHONE for a recipient that is not a phone number', async () => {
-    expectD(await sendTemplate(api(), { recipient_phone: '12345' }), 422, 'INVALID_PHONE', MSGAPP_MESSAGES.invalidPhone);
+    expectD(await sendTemplate(api(), { recipient_phone: '12345' }), 422, 'INVALID_PHONE', 'The recipient phone must be a valid phone number in international format, for example +14155550123.');
   });
 
   it('accepts a recipient_name of 255 characters and stores it as the customer name', async () => {
@@ -539,7 +539,7 @@ contract('msgapp: send template', (api) => {
 
   it('refuses with 402 INSUFFICIENT_BALANCE at 0.049999 USD and charges nothing', async () => {
     await setBalance(api(), 0.049999);
-    expectD(await sendTemplate(api()), 402, 'INSUFFICIENT_BALANCE', MSGAPP_MESSAGES.insufficientBalance);
+    expectD(await sendTemplate(api()), 402, 'INSUFFICIENT_BALANCE', 'Insufficient balance to send this message. Please top up your account.');
     expect(await balance(api())).toBe(0.049999);
   });
 
@@ -588,7 +588,7 @@ contract('msgapp: send freeform', (api) => {
     const patched = await api().patch('/__sim/msgapp/senders/1', { online: false });
     expect(patched.status).toBe(200);
     expect(patched.body).toStrictEqual({ ...ONLINE_SENDER, status: 'offline', assistant_id: null });
-    expectD(await sendFreeform(api()), 503, 'SENDER_OFFLINE', MSGAPP_MESSAGES.senderOffline);
+    expectD(await sendFreeform(api()), 503, 'SENDER_OFFLINE', 'The sender is offline and cannot send messages.');
   });
 
   it('sends again once the sender is back online', async () => {
@@ -600,11 +600,11 @@ contract('msgapp: send freeform', (api) => {
 
   it('answers 404 SENDER_NOT_FOUND for a sender of another account', async () => {
     await secondAccount(api());
-    expectD(await sendFreeform(api(), { sender_id: 3 }), 404, 'SENDER_NOT_FOUND', MSGAPP_MESSAGES.senderNotFound);
+    expectD(await sendFreeform(api(), { sender_id: 3 }), 404, 'SENDER_NOT_FOUND', 'Sender not found or does not belong to you.');
   });
 
   it('answers 422 INVALID_PHONE for a recipient that is not a phone number', async () => {
-    expectD(await sendFreeform(api(), { recipient_phone: 'call me' }), 422, 'INVALID_PHONE', MSGAPP_MESSAGES.invalidPhone);
+    expectD(await sendFreeform(api(), { recipient_phone: 'call me' }), 422, 'INVALID_PHONE', 'The recipient phone must be a valid phone number in international format, for example +14155550123.');
   });
 
   it('accepts a message of 4096 characters', async () => {
@@ -634,7 +634,7 @@ contract('msgapp: send freeform', (api) => {
   it('refuses with 402 INSUFFICIENT_BALANCE at 0.009999 USD and charges nothing', async () => {
     await inbound(api());
     await setBalance(api(), 0.009999);
-    expectD(await sendFreeform(api()), 402, 'INSUFFICIENT_BALANCE', MSGAPP_MESSAGES.insufficientBalance);
+    expectD(await sendFreeform(api()), 402, 'INSUFFICIENT_BALANCE', 'Insufficient balance to send this message. Please top up your account.');
     expect(await balance(api())).toBe(0.009999);
   });
 

@@ -224,7 +224,7 @@ contract('purchase number', (api) => {
     api().sim.control.accounts.patch(1, { has_payment_method: false });
     const res = await api().post('/user/phone-numbers/purchase', { phone_number: offer!.phone_number });
     expect(res.status).toBe(402);
-    expect(res.body).toStrictEqual({ error: PHONE_MESSAGES.noPaymentMethod });
+    expect(res.body).toStrictEqual({ error: 'A payment method is required to purchase a phone number. Please add a payment method to your account.' });
     expect(await listed(api())).toEqual([]);
     expect(api().sim.control.charges.list()).toStrictEqual({ data: [] });
     expect((await search(api())).map((o) => o.phone_number)).toContain(offer!.phone_number);
@@ -480,7 +480,7 @@ contract('release a normal number', (api) => {
     await api().del(`/user/phone-numbers/${bought.id}`);
     const res = await api().del(`/user/phone-numbers/${bought.id}`);
     expect(res.status).toBe(400);
-    expect(res.body).toStrictEqual({ error: PHONE_MESSAGES.alreadyCancelled });
+    expect(res.body).toStrictEqual({ error: 'The subscription of this phone number is already cancelled.' });
     expect(await listed(api())).toHaveLength(1);
   });
 

@@ -16,8 +16,6 @@ import { coversOneCall } from './billing.js';
 import { placeCall } from './lifecycle.js';
 import { callRow, serialiseCall, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
 
-const INVALID_NUMBER = 'Invalid phone number. Please provide the number in E.164 format, for example +14155550123.';
-
 /** Texts of the call routes; a pair is the specification's and the live platform's (live-platform D.5). */
 export const CALL_MESSAGES = {
   initiated: texts('Call initiated successfully.', 'Call initiated successfully'),
@@ -26,9 +24,7 @@ export const CALL_MESSAGES = {
   // live-platform D.5: the live delete names ownership; the spec has one 404 for both.
   deleteNotFound: texts('Call not found.', 'Call not found or does not belong to the authenticated user'),
   assistantNotFound: texts('Assistant not found.', 'Assistant not found or does not belong to the authenticated user'),
-  /** The spec text alone, as the suites read it; the make_call 400 answers `invalidNumberFormat`. */
-  invalidNumber: INVALID_NUMBER,
-  invalidNumberFormat: texts(INVALID_NUMBER, 'Invalid phone number format. Please use E.164 format (e.g. +1234567890)'),
+  invalidNumber: texts('Invalid phone number. Please provide the number in E.164 format, for example +14155550123.', 'Invalid phone number format. Please use E.164 format (e.g. +1234567890)'),
   noAssistantNumber: 'The assistant has no phone number assigned. Assign a phone number to make calls.',
   insufficientBalance: 'Insufficient balance to make call. Please top up your account.',
 } as const;
@@ -37,7 +33,7 @@ export const callErrors = {
   notFound: () => shapeA(404, CALL_MESSAGES.notFound),
   deleteNotFound: () => shapeA(404, CALL_MESSAGES.deleteNotFound),
   assistantNotFound: () => shapeA(404, CALL_MESSAGES.assistantNotFound),
-  invalidNumber: () => shapeA(400, CALL_MESSAGES.invalidNumberFormat),
+  invalidNumber: () => shapeA(400, CALL_MESSAGES.invalidNumber),
   noAssistantNumber: () => shapeA(400, CALL_MESSAGES.noAssistantNumber),
   insufficientBalance: () => shapeA(422, CALL_MESSAGES.insufficientBalance),
 };

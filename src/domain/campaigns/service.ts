@@ -13,7 +13,6 @@ import { usableNumber } from '../phone-numbers/service.js';
 import { callerNumbers, requestDial, scheduleDial, setCampaignStatus } from './dialer.js';
 import { DAYS, withSeconds, type Campaign, type CreateCampaignInput } from './schema.js';
 
-const planLimit = (max: number) => `You have reached the maximum number of campaigns allowed by your plan (${max}).`;
 
 export const CAMPAIGN_MESSAGES = {
   // live-platform D.5 and A: a pair is the specification's text and the live platform's.
@@ -23,10 +22,8 @@ export const CAMPAIGN_MESSAGES = {
   stopped: 'Campaign stopped successfully.',
   notFound: texts('Campaign not found.', 'Campaign not found'),
   assistantNotFound: 'Assistant not found or not an outbound assistant.',
-  /** The spec text alone, as the suites read it; the 403 answers `planLimitReached`. */
-  planLimit,
   // live-platform D.5: the live text names no number.
-  planLimitReached: (max: number) => texts(planLimit(max), 'You have reached the maximum number of campaigns allowed by your plan.'),
+  planLimit: (max: number) => texts(`You have reached the maximum number of campaigns allowed by your plan (${max}).`, 'You have reached the maximum number of campaigns allowed by your plan.'),
   alreadyRunning: 'Campaign is already in progress.',
   notRunning: 'Campaign is not running.',
   noLeads: 'Campaign has no leads. Add leads before starting it.',
@@ -47,7 +44,7 @@ function refusal(status: number, message: string | Texts): SimError {
 export const campaignErrors = {
   notFound: () => shapeA(404, CAMPAIGN_MESSAGES.notFound),
   assistantNotFound: () => shapeA(404, CAMPAIGN_MESSAGES.assistantNotFound),
-  planLimit: (max: number) => shapeA(403, CAMPAIGN_MESSAGES.planLimitReached(max)),
+  planLimit: (max: number) => shapeA(403, CAMPAIGN_MESSAGES.planLimit(max)),
   // Decision: update-status's 404 speaks the campaign family's live 404 text too (live-platform D.5).
   statusNotFound: () => refusal(404, CAMPAIGN_MESSAGES.notFound),
   refused: (message: string) => refusal(400, message),

@@ -7,7 +7,7 @@ import { say } from '../../core/wire.js';
 import { userRoute, type RouteCtx } from '../routing.js';
 import { CreateConversationBody, EnableEndedWebhookBody, GenerateReplyBody, SendMessageBody } from './schema.js';
 import {
-  CONVERSATION_TEXTS,
+  CONVERSATION_MESSAGES,
   checkReplyRate,
   disableEndedWebhook,
   generateReply,
@@ -56,19 +56,19 @@ export const conversationRoutes = [
   }),
   userRoute({
     method: 'POST', path: '/assistants/:assistantId/enable-conversation-ended-webhook', body: EnableEndedWebhookBody,
-    handle: ({ ctx, params, body }) => (enableEndedWebhook(ctx, params.assistantId!, body.webhook_url), ok({ message: say(ctx.wire, CONVERSATION_TEXTS.webhookEnabled), data: [] })),
+    handle: ({ ctx, params, body }) => (enableEndedWebhook(ctx, params.assistantId!, body.webhook_url), ok({ message: say(ctx.wire, CONVERSATION_MESSAGES.webhookEnabled), data: [] })),
   }),
   userRoute({
     method: 'POST', path: '/assistants/:assistantId/disable-conversation-ended-webhook',
-    handle: ({ ctx, params }) => (disableEndedWebhook(ctx, params.assistantId!), ok({ message: say(ctx.wire, CONVERSATION_TEXTS.webhookDisabled), data: [] })),
+    handle: ({ ctx, params }) => (disableEndedWebhook(ctx, params.assistantId!), ok({ message: say(ctx.wire, CONVERSATION_MESSAGES.webhookDisabled), data: [] })),
   }),
   // live-platform A.1: the same switches with the assistant id in the body.
   userRoute({
     method: 'POST', path: '/user/assistants/enable-conversation-ended-webhook', body: AssistantWebhookBody,
-    handle: ({ ctx, body }) => (enableEndedWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: say(ctx.wire, CONVERSATION_TEXTS.webhookEnabled), data: [] })),
+    handle: ({ ctx, body }) => (enableEndedWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: say(ctx.wire, CONVERSATION_MESSAGES.webhookEnabled), data: [] })),
   }),
   userRoute({
     method: 'POST', path: '/user/assistants/disable-conversation-ended-webhook', body: AssistantSwitchBody,
-    handle: ({ ctx, body }) => (disableEndedWebhook(ctx, body.assistant_id), ok({ message: say(ctx.wire, CONVERSATION_TEXTS.webhookDisabled), data: [] })),
+    handle: ({ ctx, body }) => (disableEndedWebhook(ctx, body.assistant_id), ok({ message: say(ctx.wire, CONVERSATION_MESSAGES.webhookDisabled), data: [] })),
   }),
 ];

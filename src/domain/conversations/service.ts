@@ -31,35 +31,27 @@ import {
 } from './schema.js';
 
 export const CONVERSATION_MESSAGES = {
-  notFound: 'Conversation not found.',
-  assistantNotFound: 'Assistant not found.',
-  insufficientBalance: 'Insufficient balance. Please top up your account to continue the conversation.',
-  webhookEnabled: 'Conversation ended webhook enabled.',
-  webhookDisabled: 'Conversation ended webhook disabled.',
+  // live-platform D.5: a pair is the specification's text and the live platform's.
+  notFound: texts('Conversation not found.', 'Conversation not found'),
+  assistantNotFound: texts('Assistant not found.', 'Assistant not found'),
+  insufficientBalance: texts('Insufficient balance. Please top up your account to continue the conversation.', 'Insufficient balance. Please top up your account.'),
+  // Both spellings of the switches (the spec's paths and live-platform A.1's).
+  webhookEnabled: texts('Conversation ended webhook enabled.', 'Conversation ended webhook enabled successfully'),
+  webhookDisabled: texts('Conversation ended webhook disabled.', 'Conversation ended webhook disabled successfully'),
   replyAssistantNotFound: 'Assistant not found or does not belong to you',
   replyInsufficientBalance: 'Insufficient balance. Please top up your account.',
-} as const;
-
-/** live-platform D.5: each text above that the live platform words otherwise, with its live spelling. */
-export const CONVERSATION_TEXTS = {
-  notFound: texts(CONVERSATION_MESSAGES.notFound, 'Conversation not found'),
-  assistantNotFound: texts(CONVERSATION_MESSAGES.assistantNotFound, 'Assistant not found'),
-  insufficientBalance: texts(CONVERSATION_MESSAGES.insufficientBalance, 'Insufficient balance. Please top up your account.'),
-  // Both spellings of the switches (the spec's paths and live-platform A.1's).
-  webhookEnabled: texts(CONVERSATION_MESSAGES.webhookEnabled, 'Conversation ended webhook enabled successfully'),
-  webhookDisabled: texts(CONVERSATION_MESSAGES.webhookDisabled, 'Conversation ended webhook disabled successfully'),
 } as const;
 
 /** AI reply generation: 5 answered requests per 60 s of clock time per account, sliding (live-platform B.1). */
 export const REPLY_RATE_LIMIT: SlidingLimit = { max: 5, windowMs: 60_000 };
 
 export const conversationErrors = {
-  notFound: () => shapeE(404, CONVERSATION_TEXTS.notFound),
+  notFound: () => shapeE(404, CONVERSATION_MESSAGES.notFound),
   // live-platform B.1: AI reply generation answers its refusals in shape D.
   replyAssistantNotFound: () => shapeD(404, CONVERSATION_MESSAGES.replyAssistantNotFound, 'ASSISTANT_NOT_FOUND'),
   replyInsufficientBalance: () => shapeD(402, CONVERSATION_MESSAGES.replyInsufficientBalance, 'INSUFFICIENT_BALANCE'),
-  assistantNotFound: () => shapeE(404, CONVERSATION_TEXTS.assistantNotFound),
-  insufficientBalance: () => shapeE(400, CONVERSATION_TEXTS.insufficientBalance),
+  assistantNotFound: () => shapeE(404, CONVERSATION_MESSAGES.assistantNotFound),
+  insufficientBalance: () => shapeE(400, CONVERSATION_MESSAGES.insufficientBalance),
 };
 
 /** Clock event of a conversation's inactivity timer. */

@@ -28,48 +28,42 @@ export interface SessionClosePayload {
   session_id: number;
 }
 
+/** Texts of the channel; a pair is the specification's text and the live platform's, by error code (live-platform D.5). */
 export const MSGAPP_MESSAGES = {
-  senderNotFound: 'Sender not found or does not belong to you.',
-  templateNotFound: 'Template not found for this sender.',
-  templateNotApproved: 'The template is not approved and cannot be sent.',
-  senderOffline: 'The sender is offline and cannot send messages.',
-  insufficientBalance: 'Insufficient balance to send this message. Please top up your account.',
-  sessionExpired: 'The 24-hour session window has expired. Send a template message to re-open the conversation.',
+  senderNotFound: texts('Sender not found or does not belong to you.', 'Sender not found or does not belong to you'),
+  /** The templates route words SENDER_NOT_FOUND more briefly on the live platform. */
+  templatesSenderNotFound: texts('Sender not found or does not belong to you.', 'Sender not found'),
+  templateNotFound: texts('Template not found for this sender.', 'Template not found or does not belong to this sender'),
+  templateNotApproved: (status: string) => texts('The template is not approved and cannot be sent.', `Template is not approved. Current status: ${status}`),
+  senderOffline: texts('The sender is offline and cannot send messages.', 'Sender is not online. Current status: Offline'),
+  insufficientBalance: texts('Insufficient balance to send this message. Please top up your account.', 'Insufficient balance. Please top up your account.'),
+  sessionExpired: texts(
+    'The 24-hour session window has expired. Send a template message to re-open the conversation.',
+    'The 24-hour messaging window is closed. Customer must reply first, or use a template message.',
+  ),
   rateLimited: 'Too many requests.',
-  invalidPhone: 'The recipient phone must be a valid phone number in international format, for example +14155550123.',
+  invalidPhone: texts('The recipient phone must be a valid phone number in international format, for example +14155550123.', 'Invalid phone number format. Use E.164 format (e.g., +14155551234).'),
   variables: (expected: string[]) =>
     expected.length === 0 ? 'This template takes no variables.' : `The variables must be exactly: ${expected.join(', ')} (or the positional keys 1 to ${expected.length}), each a string.`,
-  open: (minutes: number) => `The session is open for ${Math.floor(minutes / 60)} h ${minutes % 60} min: freeform messages can be sent.`,
-  neverOpened: 'There is no open session with this recipient. Send a template message to start the conversation.',
-} as const;
-
-/** live-platform D.5: each text above that the live platform words otherwise (by error code), with its live spelling. */
-export const MSGAPP_TEXTS = {
-  senderNotFound: texts(MSGAPP_MESSAGES.senderNotFound, 'Sender not found or does not belong to you'),
-  /** The templates route words SENDER_NOT_FOUND more briefly on the live platform. */
-  templatesSenderNotFound: texts(MSGAPP_MESSAGES.senderNotFound, 'Sender not found'),
-  templateNotFound: texts(MSGAPP_MESSAGES.templateNotFound, 'Template not found or does not belong to this sender'),
-  templateNotApproved: (status: string) => texts(MSGAPP_MESSAGES.templateNotApproved, `Template is not approved. Current status: ${status}`),
-  invalidPhone: texts(MSGAPP_MESSAGES.invalidPhone, 'Invalid phone number format. Use E.164 format (e.g., +14155551234).'),
-  senderOffline: texts(MSGAPP_MESSAGES.senderOffline, 'Sender is not online. Current status: Offline'),
-  insufficientBalance: texts(MSGAPP_MESSAGES.insufficientBalance, 'Insufficient balance. Please top up your account.'),
-  sessionExpired: texts(MSGAPP_MESSAGES.sessionExpired, 'The 24-hour messaging window is closed. Customer must reply first, or use a template message.'),
   // session_status `message`: the spec words the expired window as its SESSION_EXPIRED error, the live platform does not.
   open: (minutes: number) =>
-    texts(MSGAPP_MESSAGES.open(minutes), `Session open (${Math.floor(minutes / 60)} hr ${minutes % 60} min remaining). Unlimited free-form messages allowed.`),
-  expired: texts(MSGAPP_MESSAGES.sessionExpired, 'Session expired. Send a template or wait for customer to reply.'),
-  neverOpened: texts(MSGAPP_MESSAGES.neverOpened, 'No conversation exists with this recipient. Send a template message first.'),
+    texts(
+      `The session is open for ${Math.floor(minutes / 60)} h ${minutes % 60} min: freeform messages can be sent.`,
+      `Session open (${Math.floor(minutes / 60)} hr ${minutes % 60} min remaining). Unlimited free-form messages allowed.`,
+    ),
+  expired: texts('The 24-hour session window has expired. Send a template message to re-open the conversation.', 'Session expired. Send a template or wait for customer to reply.'),
+  neverOpened: texts('There is no open session with this recipient. Send a template message to start the conversation.', 'No conversation exists with this recipient. Send a template message first.'),
 } as const;
 
 export const msgappErrors = {
-  senderNotFound: () => shapeD(404, MSGAPP_TEXTS.senderNotFound, 'SENDER_NOT_FOUND'),
-  templatesSenderNotFound: () => shapeD(404, MSGAPP_TEXTS.templatesSenderNotFound, 'SENDER_NOT_FOUND'),
-  templateNotFound: () => shapeD(404, MSGAPP_TEXTS.templateNotFound, 'TEMPLATE_NOT_FOUND'),
-  templateNotApproved: (status: string) => shapeD(422, MSGAPP_TEXTS.templateNotApproved(status), 'TEMPLATE_NOT_APPROVED'),
-  senderOfflineTemplate: () => shapeD(422, MSGAPP_TEXTS.senderOffline, 'SENDER_OFFLINE'),
-  senderOfflineFreeform: () => shapeD(503, MSGAPP_TEXTS.senderOffline, 'SENDER_OFFLINE'),
-  insufficientBalance: () => shapeD(402, MSGAPP_TEXTS.insufficientBalance, 'INSUFFICIENT_BALANCE'),
-  invalidPhone: () => shapeD(422, MSGAPP_TEXTS.invalidPhone, 'INVALID_PHONE'),
+  senderNotFound: () => shapeD(404, MSGAPP_MESSAGES.senderNotFound, 'SENDER_NOT_FOUND'),
+  templatesSenderNotFound: () => shapeD(404, MSGAPP_MESSAGES.templatesSenderNotFound, 'SENDER_NOT_FOUND'),
+  templateNotFound: () => shapeD(404, MSGAPP_MESSAGES.templateNotFound, 'TEMPLATE_NOT_FOUND'),
+  templateNotApproved: (status: string) => shapeD(422, MSGAPP_MESSAGES.templateNotApproved(status), 'TEMPLATE_NOT_APPROVED'),
+  senderOfflineTemplate: () => shapeD(422, MSGAPP_MESSAGES.senderOffline, 'SENDER_OFFLINE'),
+  senderOfflineFreeform: () => shapeD(503, MSGAPP_MESSAGES.senderOffline, 'SENDER_OFFLINE'),
+  insufficientBalance: () => shapeD(402, MSGAPP_MESSAGES.insufficientBalance, 'INSUFFICIENT_BALANCE'),
+  invalidPhone: () => shapeD(422, MSGAPP_MESSAGES.invalidPhone, 'INVALID_PHONE'),
   variables: (expected: string[]) => shapeD(422, MSGAPP_MESSAGES.variables(expected), 'VALIDATION_ERROR'),
   /**
    * The window is closed: the spec wire's `session_status` has exactly four keys and the
@@ -77,8 +71,8 @@ export const msgappErrors = {
    * session-status would give and, once the window had been open, `expired_at` (live-platform D.4).
    */
   sessionExpired: (session: Session | undefined) =>
-    shapeD(403, MSGAPP_MESSAGES.sessionExpired, 'SESSION_EXPIRED', { session_status: closedStatus(MSGAPP_MESSAGES.sessionExpired) }).withLive(
-      shapeD(403, MSGAPP_TEXTS.sessionExpired.live, 'SESSION_EXPIRED', { session_status: { ...closedStatus(closedMessage(session).live), ...expiredAt('live', session) } }).body,
+    shapeD(403, MSGAPP_MESSAGES.sessionExpired, 'SESSION_EXPIRED', { session_status: closedStatus(MSGAPP_MESSAGES.sessionExpired.spec) }).withLive(
+      shapeD(403, MSGAPP_MESSAGES.sessionExpired.live, 'SESSION_EXPIRED', { session_status: { ...closedStatus(closedMessage(session).live), ...expiredAt('live', session) } }).body,
     ),
   rateLimited: (retryAfter: number) => shapeD(429, MSGAPP_MESSAGES.rateLimited, 'RATE_LIMITED', {}, { 'retry-after': String(retryAfter) }),
 };
@@ -110,7 +104,7 @@ function closedStatus(message: string) {
 
 /** The message of a closed window: expired once it had been open, else never opened. */
 function closedMessage(session: Session | undefined): Texts {
-  return session?.expires_at == null ? MSGAPP_TEXTS.neverOpened : MSGAPP_TEXTS.expired;
+  return session?.expires_at == null ? MSGAPP_MESSAGES.neverOpened : MSGAPP_MESSAGES.expired;
 }
 
 /** live-platform D.4: once an open window has closed, the live wire says when (`expired_at`). Call only for a closed window. */
@@ -127,7 +121,7 @@ export function sessionStatus(ctx: AccountCtx, session: Session | undefined) {
       is_open: true,
       can_send_freeform: true,
       requires_template: false,
-      message: say(ctx.wire, MSGAPP_TEXTS.open(minutes)),
+      message: say(ctx.wire, MSGAPP_MESSAGES.open(minutes)),
       minutes_remaining: minutes,
       expires_at: formatIsoOffset(session.expires_at),
     };

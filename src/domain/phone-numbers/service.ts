@@ -20,32 +20,26 @@ import { E164, E164_RULE, type InsertNumberInput, type NumberOffer, type PhoneNu
 export const PHONE_MESSAGES = {
   purchased: 'Phone number purchased successfully.',
   updated: 'Phone number updated successfully.',
-  noPaymentMethod: 'A payment method is required to purchase a phone number. Please add a payment method to your account.',
+  // live-platform D.5: a pair is the specification's text and the live platform's.
+  noPaymentMethod: texts('A payment method is required to purchase a phone number. Please add a payment method to your account.', 'No payment method found. Please add a payment method to your account.'),
   inUse: 'This phone number is already in use.',
   notOffered: 'This phone number is not available for purchase. Please search for available numbers first.',
   notFound: 'Phone number not found.',
-  cancelled: (until: string) => `Subscription cancelled. The phone number stays active until ${until} UTC, then it is released.`,
-  alreadyCancelled: 'The subscription of this phone number is already cancelled.',
+  cancelled: (until: string) =>
+    texts(`Subscription cancelled. The phone number stays active until ${until} UTC, then it is released.`, 'Phone number released successfully. It will be removed at the end of the billing period.'),
+  alreadyCancelled: texts('The subscription of this phone number is already cancelled.', 'Phone number is already scheduled for release.'),
   deleted: 'Phone number deleted successfully.',
-  callerIdDeleted: 'Caller ID deleted and removed from the telephony provider.',
+  callerIdDeleted: texts('Caller ID deleted and removed from the telephony provider.', 'Phone number deleted successfully.'),
   invalidNumber: 'The phone number must be a valid phone number in E.164 format.',
   taken: 'The phone number has already been taken.',
 } as const;
 
-/** live-platform D.5: each text above that the live platform words otherwise, with its live spelling. */
-export const PHONE_TEXTS = {
-  noPaymentMethod: texts(PHONE_MESSAGES.noPaymentMethod, 'No payment method found. Please add a payment method to your account.'),
-  cancelled: (until: string) => texts(PHONE_MESSAGES.cancelled(until), 'Phone number released successfully. It will be removed at the end of the billing period.'),
-  callerIdDeleted: texts(PHONE_MESSAGES.callerIdDeleted, PHONE_MESSAGES.deleted),
-  alreadyCancelled: texts(PHONE_MESSAGES.alreadyCancelled, 'Phone number is already scheduled for release.'),
-} as const;
-
 export const phoneErrors = {
-  noPaymentMethod: () => shapeC(402, PHONE_TEXTS.noPaymentMethod),
+  noPaymentMethod: () => shapeC(402, PHONE_MESSAGES.noPaymentMethod),
   inUse: () => shapeC(400, PHONE_MESSAGES.inUse),
   notOffered: () => shapeC(400, PHONE_MESSAGES.notOffered),
   notFound: () => shapeC(404, PHONE_MESSAGES.notFound),
-  alreadyCancelled: () => shapeC(400, PHONE_TEXTS.alreadyCancelled),
+  alreadyCancelled: () => shapeC(400, PHONE_MESSAGES.alreadyCancelled),
 };
 
 /** Clock event that renews a subscription or, once cancelled, ends the number. */
@@ -225,10 +219,10 @@ export function releaseNumber(ctx: AccountCtx, id: number): string {
     if (!number.subscription || number.subscription.cancelled) throw phoneErrors.alreadyCancelled();
     ctx.phoneNumbers.update(number.id, { has_active_subscription: false, subscription: { ...number.subscription, cancelled: true } });
     letGo(ctx, number, true);
-    return say(ctx.wire, PHONE_TEXTS.cancelled(formatSqlUtc(number.subscription.period_end)));
+    return say(ctx.wire, PHONE_MESSAGES.cancelled(formatSqlUtc(number.subscription.period_end)));
   }
   removeNumber(ctx, number);
-  return number.type === 'caller_id' ? say(ctx.wire, PHONE_TEXTS.callerIdDeleted) : PHONE_MESSAGES.deleted;
+  return number.type === 'caller_id' ? say(ctx.wire, PHONE_MESSAGES.callerIdDeleted) : PHONE_MESSAGES.deleted;
 }
 
 /** Inbound assistants (or, when it is gone for good, every assistant) unassign it; campaigns drop it. Calls keep their copy. */
