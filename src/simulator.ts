@@ -27,6 +27,9 @@ import { callRoutes } from './domain/calls/routes.js';
 import { campaignEvents } from './domain/campaigns/events.js';
 import { campaignRoutes } from './domain/campaigns/routes.js';
 import { catalogRoutes } from './domain/catalog/routes.js';
+import { knowledgebaseEvents } from './domain/knowledgebases/events.js';
+import { knowledgebaseRoutes } from './domain/knowledgebases/routes.js';
+import { toolRoutes } from './domain/tools/routes.js';
 import { accountCtx, type AccountCtx } from './domain/context.js';
 import { conversationEvents } from './domain/conversations/events.js';
 import { conversationRoutes } from './domain/conversations/routes.js';
@@ -80,6 +83,8 @@ export const ROUTES: readonly RouteDef<ControlRouteCtx>[] = [
   ...accountRoutes,
   ...assistantRoutes,
   ...catalogRoutes,
+  ...knowledgebaseRoutes,
+  ...toolRoutes,
   ...phoneNumberRoutes,
   ...campaignRoutes,
   ...leadRoutes,
@@ -93,7 +98,7 @@ export const ROUTES: readonly RouteDef<ControlRouteCtx>[] = [
 const UNJOURNALED_PATHS: ReadonlySet<string> = new Set(['/__sim/requests', '/__sim/overview']);
 
 /** Every clock event a domain schedules, with its handler. */
-export const CLOCK_HANDLERS: readonly ClockHandler[] = [...phoneNumberEvents, ...campaignEvents, ...callEvents, ...conversationEvents, ...msgappEvents];
+export const CLOCK_HANDLERS: readonly ClockHandler[] = [...phoneNumberEvents, ...campaignEvents, ...callEvents, ...conversationEvents, ...msgappEvents, ...knowledgebaseEvents];
 
 function checkWire(wire: Wire | undefined): Wire {
   if (wire === undefined) return 'spec';

@@ -2,11 +2,12 @@
  * The simulator as an Express 5 app. The body is carried as raw text and parsed in
  * the core, so malformed JSON gets the same answer as under MSW.
  */
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { COMMON_MESSAGES, errorMessageOf } from '../core/errors.js';
 import type { SimRequest } from '../core/http.js';
+import { isMultipart } from '../core/multipart.js';
 import type { Simulator } from '../simulator.js';
 import { DASHBOARD_CSP, dashboardPage } from './dashboard.js';
 
@@ -26,12 +27,20 @@ export interface AppOptions {
   basePath?: string;
   /** Largest accepted request body (bytes, or text such as `64kb`); a larger one is 413. Default `5mb`. */
   bodyLimit?: string | number;
+  /** Largest accepted `multipart/form-data` body (an upload); a larger one is 413. Default 21 MiB. */
+  uploadLimit?: string | number;
   /** Sees every answered request (structured request logs), with the error message of a failure. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
 /** Largest request body the server reads: 5 MiB (`AppOptions.bodyLimit`). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
+/**
+ * Largest upload body: a document file may hold 20,971,520 bytes (live-platform C.1),
+ * and the form around it needs room, so a file one byte over the limit still reaches
+ * the core and gets its 422 on `file`.
+ */
+export const DEFAULT_UPLOAD_LIMIT = 21 * 1024 * 1024;
 /** Largest request line plus headers: 16 KiB, Node's own default, set explicitly so a `--max-http-header-size` does not move it. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -72,7 +81,10 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  const raw = express.text({ type: () => true, limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  const uploads = (req: IncomingMessage) => isMultipart(req.headers['content-type']);
+  // Uploads as bytes (their size counts bytes, and a binary file is no text); everything else as text.
+  const form = express.raw({ type: uploads, limit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT });
+  const raw = express.text({ type: (req) => !uploads(req), limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
   // When the request began, for the log line of an answer given before the core (a body-reading failure).
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.locals.started = performance.now();
@@ -97,13 +109,14 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
       ...(error !== null && { error }),
     });
   };
-  app.use(basePath || '/', raw, async (req: Request, res: Response) => {
+  app.use(basePath || '/', form, raw, async (req: Request, res: Response) => {
     const simRequest: SimRequest = {
       method: req.method,
       path: req.path,
       query: req.query as SimRequest['query'],
       headers: req.headers,
       body: typeof req.body === 'string' ? req.body : null,
+      ...(Buffer.isBuffer(req.body) && { bytes: new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.length) }),
       url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
     };
     const response = await sim.handle(simRequest);

@@ -5,6 +5,7 @@
  */
 import { HttpResponse, http, type HttpHandler } from 'msw';
 import { foldQuery, type SimRequest } from '../core/http.js';
+import { isMultipart } from '../core/multipart.js';
 import type { Wire } from '../core/wire.js';
 import type { Simulator } from '../simulator.js';
 
@@ -37,6 +38,9 @@ export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[
       ({ request }) => inBase(new URL(request.url)),
       async ({ request }) => {
         const url = new URL(request.url);
+        const readsBody = request.method !== 'GET' && request.method !== 'HEAD';
+        // An upload is carried as bytes: its size counts bytes, and a binary file is no text.
+        const upload = readsBody && isMultipart(request.headers.get('content-type') ?? undefined);
         const simRequest: SimRequest = {
           method: request.method,
           path: url.pathname.slice(prefix.length) || '/',
@@ -44,7 +48,8 @@ export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[
           url: request.url,
           ...(options.wire !== undefined && { wire: options.wire }),
           headers: Object.fromEntries(request.headers),
-          body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
+          body: readsBody && !upload ? await request.text() : null,
+          ...(upload && { bytes: new Uint8Array(await request.arrayBuffer()) }),
         };
         const response = await sim.handle(simRequest);
         return new HttpResponse(JSON.stringify(response.body), {

@@ -82,6 +82,7 @@ export const COMMON_MESSAGES = {
   unauthenticated: 'Unauthenticated.',
   malformedJson: 'Malformed JSON in request body.',
   bodyNotObject: 'The request body must be a JSON object.',
+  malformedForm: 'Malformed multipart/form-data request body.',
   tooDeep: (attribute: string) => `The ${attribute} may not nest more than 64 levels deep.`,
   serverError: 'Server Error.',
   invalidData: 'The given data was invalid.',

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { COMMON_MESSAGES, SimError, malformedJson, shapeA, type RouteFamily } from './errors.js';
+import { isMultipart, parseMultipart } from './multipart.js';
 import { attributeName, nestsTooDeep, parseInput, validationFailure } from './validation.js';
 import type { Wire } from './wire.js';
 
@@ -18,6 +19,12 @@ export interface SimRequest {
   headers?: Record<string, string | string[] | undefined>;
   /** The raw body text; JSON is parsed by the router. */
   body?: string | null;
+  /**
+   * The raw body bytes, which adapters give instead of `body` for a
+   * `multipart/form-data` request (an upload's size counts bytes, and a binary file is
+   * no text). The router reads them as a form on routes that take one, else as text.
+   */
+  bytes?: Uint8Array | null;
   /**
    * The request URL as received (scheme, host, port, the full path with any base path),
    * for answers that link to themselves (live paginator, cursor `path`). Adapters set it;
@@ -58,6 +65,8 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   failure?: () => SimError;
   /** The shape-B `message` of a failed validation on the live wire (live-platform D.5: "Validation failed"). */
   liveInvalid?: string;
+  /** Also takes a `multipart/form-data` body (an upload); its fields reach `body` as strings and `UploadedFile`s. */
+  multipart?: boolean;
   /** Runs after authentication and before the body is read (a rate limit checked before validation). */
   guard?(ctx: C, request: SimRequest): void;
   handle(args: RouteArgs<C, B, Q>): SimResponse | Promise<SimResponse>;
@@ -148,6 +157,21 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params;
 }
 
+/**
+ * The body a route's schema reads: a form on a route that takes one and a request
+ * that sends one, else JSON (a form sent to a JSON route is malformed JSON, as before).
+ */
+function readBody(route: RouteDef<unknown>, request: SimRequest): unknown {
+  const contentType = header(request, 'content-type');
+  if (route.multipart && isMultipart(contentType)) {
+    const bytes = request.bytes ?? new TextEncoder().encode(request.body ?? '');
+    const form = parseMultipart(bytes, contentType!);
+    if (!form) throw malformedJson(route.family, COMMON_MESSAGES.malformedForm);
+    return form;
+  }
+  return parseBody(route, request.body ?? (request.bytes ? new TextDecoder().decode(request.bytes) : null));
+}
+
 function parseBody(route: RouteDef<unknown>, raw: string | null | undefined): unknown {
   if (raw === undefined || raw === null || raw.trim() === '') return {};
   let parsed: unknown;
@@ -235,7 +259,7 @@ export class Router<C> {
       let body: unknown;
       let query: unknown;
       try {
-        body = route.body ? parseInput(route.body, parseBody(route as RouteDef<unknown>, request.body), route.family) : undefined;
+        body = route.body ? parseInput(route.body, readBody(route as RouteDef<unknown>, request), route.family) : undefined;
         query = route.query ? parseInput(route.query, request.query ?? {}, route.family) : undefined;
       } catch (error) {
         if (error instanceof SimError && error.status === 422 && route.liveInvalid !== undefined) throw error.withLive({ ...error.body, message: route.liveInvalid });

@@ -14,12 +14,13 @@ import type { Assistant } from './assistants/schema.js';
 import { catalog, type Catalog } from './catalog/data.js';
 import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
-import type { Knowledgebase, Tool } from './catalog/schema.js';
 import type { SimState } from './state.js';
 import type { ChatMessage, Conversation } from './conversations/schema.js';
+import type { Knowledgebase, KnowledgebaseDocument } from './knowledgebases/schema.js';
 import type { Lead, SecondaryContact } from './leads/schema.js';
 import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
+import type { Tool } from './tools/schema.js';
 
 type Owned = { id: number; account_id: number };
 
@@ -98,6 +99,7 @@ export interface AccountCtx {
   readonly charges: Scoped<Charge>;
   readonly knowledgebases: Scoped<Knowledgebase>;
   readonly tools: Scoped<Tool>;
+  readonly documents: Scoped<KnowledgebaseDocument>;
   readonly campaigns: Scoped<Campaign>;
   readonly leads: Scoped<Lead>;
   readonly secondaryContacts: Scoped<SecondaryContact>;
@@ -154,6 +156,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     charges: new Scoped(db.charges, account.id),
     knowledgebases: new Scoped(db.knowledgebases, account.id),
     tools: new Scoped(db.tools, account.id),
+    documents: new Scoped(db.documents, account.id),
     campaigns: new Scoped(db.campaigns, account.id),
     leads: new Scoped(db.leads, account.id),
     secondaryContacts: new Scoped(db.secondaryContacts, account.id),

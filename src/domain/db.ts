@@ -4,11 +4,12 @@ import type { Account } from './accounts/schema.js';
 import type { Assistant } from './assistants/schema.js';
 import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
-import type { Knowledgebase, Tool } from './catalog/schema.js';
 import type { ChatMessage, Conversation } from './conversations/schema.js';
+import type { Knowledgebase, KnowledgebaseDocument } from './knowledgebases/schema.js';
 import type { Lead, SecondaryContact } from './leads/schema.js';
 import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
+import type { Tool } from './tools/schema.js';
 
 export class Database {
   readonly accounts = new Table<Account>('accounts').index('api_key', (a) => a.api_key);
@@ -27,6 +28,9 @@ export class Database {
   readonly charges = new Table<Charge>('charges').index('account', (c) => c.account_id);
   readonly knowledgebases = new Table<Knowledgebase>('knowledgebases').index('account', (k) => k.account_id);
   readonly tools = new Table<Tool>('tools').index('account', (t) => t.account_id);
+  readonly documents = new Table<KnowledgebaseDocument>('knowledgebase_documents')
+    .index('account', (d) => d.account_id)
+    .index('knowledgebase', (d) => d.knowledgebase_id);
   readonly campaigns = new Table<Campaign>('campaigns')
     .index('account', (c) => c.account_id)
     .index('assistant', (c) => c.assistant_id);
@@ -65,6 +69,7 @@ export class Database {
       this.charges,
       this.knowledgebases,
       this.tools,
+      this.documents,
       this.campaigns,
       this.leads,
       this.secondaryContacts,

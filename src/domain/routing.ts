@@ -21,6 +21,8 @@ interface UserRouteDef<B, Q> {
   failure?: () => SimError;
   /** The shape-B `message` of a failed validation on the live wire (live-platform D.5). */
   liveInvalid?: string;
+  /** Also takes a `multipart/form-data` body (core/http RouteDef.multipart). */
+  multipart?: boolean;
   /** Runs in the caller's account before the body is read (rate limits checked before validation). */
   guard?(ctx: AccountCtx): void;
   handle(args: RouteArgs<AccountCtx, B, Q>): ReturnType<RouteDef<AccountCtx>['handle']>;

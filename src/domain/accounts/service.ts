@@ -2,7 +2,8 @@
 import { shapeA } from '../../core/errors.js';
 import { toMicros } from '../../core/money.js';
 import { ErrorBag } from '../../core/validation.js';
-import { provisionCatalog } from '../catalog/service.js';
+import { provisionKnowledgebases } from '../knowledgebases/service.js';
+import { provisionTools } from '../tools/service.js';
 import { provisionMessaging } from '../msgapp/service.js';
 import { accountCtx } from '../context.js';
 import type { SimState } from '../state.js';
@@ -54,7 +55,8 @@ export function createAccount(state: SimState, input: AccountInput): Account {
     created_at: state.clock.now(),
   });
   const ctx = accountCtx(account, state);
-  provisionCatalog(ctx);
+  provisionKnowledgebases(ctx);
+  provisionTools(ctx);
   provisionMessaging(ctx);
   return account;
 }

@@ -1,6 +1,5 @@
-/** Catalog operations (decisions: Routes the specification names without a path). */
+/** Catalog operations (decisions: Routes the specification names without a path); knowledge bases and tools are domains of their own. */
 import { ok } from '../../core/http.js';
-import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
 import {
   EligibleNumbersQuery,
@@ -8,14 +7,12 @@ import {
   ProvidersQuery,
   VoicesQuery,
   serialiseEligibleNumber,
-  serialiseKnowledgebase,
   serialiseLanguage,
   serialiseModel,
   serialiseProvider,
-  serialiseTool,
   serialiseVoice,
 } from './schema.js';
-import { findKnowledgebase, findTool, knowledgebaseUsage, listEligibleNumbers, listKnowledgebases, listModels, listProviders, listTools, listVoices } from './service.js';
+import { listEligibleNumbers, listModels, listProviders, listVoices } from './service.js';
 
 export const catalogRoutes = [
   userRoute({
@@ -42,24 +39,5 @@ export const catalogRoutes = [
     method: 'GET', path: '/user/assistants/phone-numbers', query: EligibleNumbersQuery,
     handle: ({ ctx, query }) =>
       ok(listEligibleNumbers(ctx, query.type).map((n) => serialiseEligibleNumber(n, ctx.wire))),
-  }),
-  userRoute({
-    method: 'GET', path: '/user/knowledgebases',
-    handle: ({ ctx }) => ok({ data: listKnowledgebases(ctx).map((kb) => serialiseKnowledgebase(kb, knowledgebaseUsage(ctx, kb), ctx.wire)) }),
-  }),
-  userRoute({
-    method: 'GET', path: '/user/knowledgebases/:id',
-    handle: ({ ctx, params }) => {
-      const kb = findKnowledgebase(ctx, pathId(params.id));
-      return ok({ data: serialiseKnowledgebase(kb, knowledgebaseUsage(ctx, kb), ctx.wire) });
-    },
-  }),
-  userRoute({
-    method: 'GET', path: '/user/tools',
-    handle: ({ ctx }) => ok(listTools(ctx).map(serialiseTool)),
-  }),
-  userRoute({
-    method: 'GET', path: '/user/tools/:id',
-    handle: ({ ctx, params }) => ok(serialiseTool(findTool(ctx, pathId(params.id)))),
   }),
 ];

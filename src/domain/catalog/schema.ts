@@ -1,23 +1,9 @@
 /** Wire shapes of the catalog routes (decisions: Routes the specification names without a path). */
 import { z } from 'zod';
-import { formatIsoUtc } from '../../core/time.js';
 import { int, oneOf, queryInt } from '../../core/validation.js';
 import { say, type Wire } from '../../core/wire.js';
 import { TYPE_LABELS, type PhoneNumber } from '../phone-numbers/schema.js';
-import { MODEL_TYPES, MODES, type KnowledgebaseTemplate, type Language, type Model, type Provider, type ToolTemplate, type Voice } from './data.js';
-
-interface OwnedRecord {
-  id: number;
-  account_id: number;
-  created_at: number;
-  updated_at: number;
-}
-
-/** A knowledge base of an account (copied from the fixtures when the account is created). */
-export interface Knowledgebase extends KnowledgebaseTemplate, OwnedRecord {}
-
-/** A custom mid-call tool of an account. */
-export interface Tool extends ToolTemplate, OwnedRecord {}
+import { MODEL_TYPES, MODES, type Language, type Model, type Provider, type Voice } from './data.js';
 
 export const VoicesQuery = z.object({ mode: oneOf(MODES).optional(), language_id: queryInt().pipe(int()).optional() });
 export const ModelsQuery = z.object({ type: oneOf(MODEL_TYPES).default('llm') });
@@ -48,42 +34,6 @@ export function serialiseModel(m: Model) {
 
 export function serialiseProvider(p: Provider) {
   return { id: p.id, name: p.name, code: p.code };
-}
-
-/** live-platform C.1, E: the live wire writes the fixtures' `ready` as `active`; other statuses keep their word. */
-function liveKnowledgebaseStatus(status: string): string {
-  return status === 'ready' ? 'active' : status;
-}
-
-export function serialiseKnowledgebase(kb: Knowledgebase, assistantsCount: number, wire: Wire) {
-  const status = wire === 'live' ? liveKnowledgebaseStatus(kb.status) : kb.status;
-  return {
-    id: kb.id,
-    name: kb.name,
-    description: kb.description,
-    status,
-    // live-platform D.4: the live wire labels the status (`Active`, `Processing`, `Empty`, `Failed`).
-    ...(wire === 'live' && { status_label: status.charAt(0).toUpperCase() + status.slice(1) }),
-    documents_count: kb.documents_count,
-    assistants_count: assistantsCount,
-    created_at: formatIsoUtc(kb.created_at),
-    updated_at: formatIsoUtc(kb.updated_at),
-  };
-}
-
-export function serialiseTool(t: Tool) {
-  return {
-    id: t.id,
-    name: t.name,
-    description: t.description,
-    endpoint: t.endpoint,
-    method: t.method,
-    timeout: t.timeout,
-    headers: { ...t.headers },
-    schema: structuredClone(t.schema),
-    created_at: formatIsoUtc(t.created_at),
-    updated_at: formatIsoUtc(t.updated_at),
-  };
 }
 
 /** A number an assistant may use; available when no assistant holds it. Its `type_label` is the wire's (live-platform E). */

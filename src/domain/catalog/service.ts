@@ -1,23 +1,8 @@
-/** Catalog queries (decisions: Voices, Languages, Models, providers, eligible numbers, knowledge bases, tools). */
-import { shapeA } from '../../core/errors.js';
-import { texts } from '../../core/wire.js';
+/** Catalog queries (decisions: Voices, Languages, Models, providers, eligible numbers). */
 import type { AccountCtx } from '../context.js';
 import type { PhoneNumber } from '../phone-numbers/schema.js';
 import { isUsable } from '../phone-numbers/service.js';
 import type { Mode, ModelType, Provider } from './data.js';
-import type { Knowledgebase, Tool } from './schema.js';
-
-export const CATALOG_MESSAGES = {
-  knowledgebaseNotFound: 'Knowledge base not found.',
-  toolNotFound: 'Tool not found.',
-} as const;
-
-/** live-platform Rule 2, C.1, C.2: the family 404s of the live wire. */
-export const catalogErrors = {
-  // The live platform answers a missing knowledge base in shape C.
-  knowledgebaseNotFound: () => shapeA(404, CATALOG_MESSAGES.knowledgebaseNotFound).withLive({ error: 'Knowledgebase not found.' }),
-  toolNotFound: () => shapeA(404, texts(CATALOG_MESSAGES.toolNotFound, 'Tool not found')),
-};
 
 /** Voices, optionally only those that suit an engine mode and those of a language. */
 export function listVoices(ctx: AccountCtx, filter: { mode?: Mode; language_id?: number }) {
@@ -46,36 +31,4 @@ export function listEligibleNumbers(ctx: AccountCtx, type?: 'inbound' | 'outboun
     .list()
     .filter((n) => isUsable(n) && (type !== 'inbound' || (n.type !== 'caller_id' && !held(n))))
     .map((number) => ({ number, available: ctx.assistants.where('phone_number', number.id).length === 0 }));
-}
-
-export function listKnowledgebases(ctx: AccountCtx): Knowledgebase[] {
-  return ctx.knowledgebases.list();
-}
-
-export function findKnowledgebase(ctx: AccountCtx, id: number): Knowledgebase {
-  const kb = ctx.knowledgebases.get(id);
-  if (!kb) throw catalogErrors.knowledgebaseNotFound();
-  return kb;
-}
-
-/** How many of the account's assistants use a knowledge base. */
-export function knowledgebaseUsage(ctx: AccountCtx, kb: Knowledgebase): number {
-  return ctx.assistants.where('knowledgebase', kb.id).length;
-}
-
-export function listTools(ctx: AccountCtx): Tool[] {
-  return ctx.tools.list();
-}
-
-export function findTool(ctx: AccountCtx, id: number): Tool {
-  const tool = ctx.tools.get(id);
-  if (!tool) throw catalogErrors.toolNotFound();
-  return tool;
-}
-
-/** Copies the fixture knowledge bases and tools into a new account (decisions: Fixtures for every account). */
-export function provisionCatalog(ctx: AccountCtx): void {
-  const now = ctx.now();
-  for (const kb of ctx.catalog.knowledgebaseTemplates) ctx.knowledgebases.insert({ ...structuredClone(kb), created_at: now, updated_at: now });
-  for (const tool of ctx.catalog.toolTemplates) ctx.tools.insert({ ...structuredClone(tool), created_at: now, updated_at: now });
 }

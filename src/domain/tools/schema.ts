@@ -1,0 +1,102 @@
+/** Wire shapes of custom mid-call tools (decisions: Custom mid-call tools; live-platform C.2). */
+import { z } from 'zod';
+import { formatIsoUtc } from '../../core/time.js';
+import { RULE_MESSAGES, int, oneOf, str, strBetween, url } from '../../core/validation.js';
+import type { Wire } from '../../core/wire.js';
+import type { ToolTemplate } from '../catalog/data.js';
+
+/** A custom mid-call tool of an account: headers as a map, the schema as a JSON Schema object. */
+export interface Tool extends ToolTemplate {
+  id: number;
+  account_id: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export const TOOL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const SCHEMA_TYPES = ['string', 'number', 'boolean'] as const;
+/** A tool's timeout in seconds, and its default (live-platform C.2). */
+export const TOOL_TIMEOUT = { min: 1, max: 30, default: 10 } as const;
+
+/** An array whose items' `name`s must differ (compared by `key`); a repeat is 422 on `<field>.<i>.name` (live-platform C.2, decision). */
+function distinctNames<T extends z.ZodType<{ name: string }>>(item: T, key: (name: string) => string) {
+  return z.array(item).superRefine((items, check) => {
+    const seen = new Set<string>();
+    items.forEach((it, i) => {
+      const k = key(it.name);
+      if (seen.has(k)) check.addIssue({ code: 'custom', path: [i, 'name'], message: RULE_MESSAGES.distinct });
+      seen.add(k);
+    });
+  });
+}
+
+/** Header items `{name, value}`; names are compared case-insensitively, as HTTP does. */
+const Headers = distinctNames(z.object({ name: str().min(1), value: str().min(1) }), (n) => n.toLowerCase());
+/** Parameter items `{name, type, description}` (live-platform C.2). */
+const Parameters = distinctNames(
+  z.object({
+    name: strBetween(2, 32).regex(/^[A-Za-z][A-Za-z_]*$/, { error: RULE_MESSAGES.format }),
+    type: oneOf(SCHEMA_TYPES),
+    description: strBetween(3, 255),
+  }),
+  (n) => n,
+);
+
+const fields = {
+  name: str(255).min(1).regex(/^[a-z][a-z_]*$/, { error: 'The :attribute may only contain lowercase letters and underscores, starting with a letter.' }),
+  description: str(255).min(1),
+  endpoint: url(),
+  method: oneOf(TOOL_METHODS),
+  timeout: int(TOOL_TIMEOUT.min, TOOL_TIMEOUT.max),
+  headers: Headers,
+  schema: Parameters,
+};
+
+/** Writes take the array forms only (live-platform C.2, decision). */
+export const CreateToolBody = z.object({ ...fields, timeout: fields.timeout.optional(), headers: fields.headers.optional(), schema: fields.schema.optional() });
+export type CreateToolInput = z.infer<typeof CreateToolBody>;
+export const UpdateToolBody = z.object(fields).partial();
+export type UpdateToolInput = z.infer<typeof UpdateToolBody>;
+
+type HeaderItems = NonNullable<CreateToolInput['headers']>;
+type ParameterItems = NonNullable<CreateToolInput['schema']>;
+
+/** The stored header map of the written items, in order. */
+export function headersFrom(items: HeaderItems): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const { name, value } of items) Object.defineProperty(map, name, { value, enumerable: true, writable: true, configurable: true });
+  return map;
+}
+
+/** The stored JSON Schema of the written parameters: `{type: object, properties}` in the order given. */
+export function schemaFrom(items: ParameterItems): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const { name, type, description } of items) properties[name] = { type, description };
+  return { type: 'object', properties };
+}
+
+/** live-platform C.2: the live wire writes a stored schema as one item per property. */
+function liveSchema(schema: Record<string, unknown>) {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; description?: unknown }>;
+  return Object.entries(properties).map(([name, p]) => ({
+    name,
+    type: p?.type === 'number' || p?.type === 'integer' ? 'number' : p?.type === 'boolean' ? 'boolean' : 'string',
+    description: typeof p?.description === 'string' ? p.description : '',
+  }));
+}
+
+/** The tool record: headers and schema as stored on the spec wire, as arrays on the live wire (live-platform C.2). */
+export function serialiseTool(t: Tool, wire: Wire) {
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    endpoint: t.endpoint,
+    method: t.method,
+    timeout: t.timeout,
+    headers: wire === 'live' ? Object.entries(t.headers).map(([name, value]) => ({ name, value })) : { ...t.headers },
+    schema: wire === 'live' ? liveSchema(t.schema) : structuredClone(t.schema),
+    created_at: formatIsoUtc(t.created_at),
+    updated_at: formatIsoUtc(t.updated_at),
+  };
+}
