@@ -32,6 +32,13 @@ function checklist(): Row[] {
 const ROWS = checklist();
 /** Section C routes served before the live-only resources land (the specification's own reads, and release). */
 const SERVED_IN_C = new Set(['GET /user/knowledgebases', 'GET /user/knowledgebases/{id}', 'GET /user/tools', 'GET /user/tools/{id}', 'DELETE /user/phone-numbers/{id}']);
+// C.1 and C.2: knowledge bases, their documents and mid-call tools.
+const KB = '/user/knowledgebases/{knowledgebaseId}';
+for (const route of [
+  'POST /user/knowledgebases', 'PUT /user/knowledgebases/{id}', 'DELETE /user/knowledgebases/{id}',
+  `GET ${KB}/documents`, `POST ${KB}/documents`, `GET ${KB}/documents/{documentId}`, `PUT ${KB}/documents/{documentId}`, `DELETE ${KB}/documents/{documentId}`,
+  'POST /user/tools', 'PUT /user/tools/{id}', 'DELETE /user/tools/{id}',
+]) SERVED_IN_C.add(route);
 const nameOf = (row: Row) => `${row.method} ${row.path}`;
 
 it('reads the whole checklist from the document', () => {

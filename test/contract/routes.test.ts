@@ -75,6 +75,12 @@ class Records {
   conversation = () => this.once('conversation', async () => startConversation(this.api, (await this.assistant()).uuid));
   knowledgebase = () => this.once('knowledgebase', () => this.first('/user/knowledgebases'));
   tool = () => this.once('tool', () => this.first('/user/tools'));
+  /** The first document of the first knowledge base (a fixture of every account), as both path ids. */
+  document = () =>
+    this.once('document', async () => {
+      const knowledgebaseId = String(await this.knowledgebase());
+      return { knowledgebaseId, documentId: String(await this.first(`/user/knowledgebases/${knowledgebaseId}/documents`)) };
+    });
   /** The account's online sender (a fixture of every account). */
   sender = () => this.once('sender', () => this.first('/user/msgapp/senders'));
   /** An approved template of the online sender that takes no variables. */
@@ -95,6 +101,9 @@ const ASSISTANT_NOT_FOUND = { message: 'Assistant not found.' };
 const LEAD_NOT_FOUND = { message: 'Lead not found.' };
 const CALL_NOT_FOUND = { message: 'Call not found.' };
 const CONVERSATION_NOT_FOUND = { status: false, error: 'Conversation not found.' };
+const KNOWLEDGEBASE_NOT_FOUND = { message: 'Knowledge base not found.' };
+/** What fills a path's ids: one value for every id, or a value per id name (a document under its knowledge base). */
+type PathIds = string | Record<string, string>;
 
 const byId = (id: number) => [String(id)];
 const assistantById = async (r: Records) => byId((await r.assistant()).id);
@@ -108,12 +117,22 @@ const assistantByIdOrUuid = async (r: Records) => {
  * is not there (missing, foreign and non-numeric alike), and how to make a record of
  * the kind it names, as the account of `r` (every value that names it).
  */
-const ID_ROUTES: Record<string, { missing: Body; names: (r: Records) => Promise<string[]> }> = {
+const ID_ROUTES: Record<string, { missing: Body; names: (r: Records) => Promise<PathIds[]> }> = {
   'PUT /user/assistant/:id': { missing: ASSISTANT_NOT_FOUND, names: assistantById },
   'DELETE /user/assistant/:id': { missing: ASSISTANT_NOT_FOUND, names: assistantById },
   'GET /user/assistant/:id': { missing: ASSISTANT_NOT_FOUND, names: assistantById },
-  'GET /user/knowledgebases/:id': { missing: { message: 'Knowledge base not found.' }, names: async (r) => byId(await r.knowledgebase()) },
+  'GET /user/knowledgebases/:id': { missing: KNOWLEDGEBASE_NOT_FOUND, names: async (r) => byId(await r.knowledgebase()) },
   'GET /user/tools/:id': { missing: { message: 'Tool not found.' }, names: async (r) => byId(await r.tool()) },
+  // live-platform C.1, C.2: a document's path names its knowledge base first, so a path of nothing is the knowledge base's 404.
+  'PUT /user/knowledgebases/:id': { missing: KNOWLEDGEBASE_NOT_FOUND, names: async (r) => byId(await r.knowledgebase()) },
+  'DELETE /user/knowledgebases/:id': { missing: KNOWLEDGEBASE_NOT_FOUND, names: async (r) => byId(await r.knowledgebase()) },
+  'GET /user/knowledgebases/:knowledgebaseId/documents': { missing: KNOWLEDGEBASE_NOT_FOUND, names: async (r) => byId(await r.knowledgebase()) },
+  'POST /user/knowledgebases/:knowledgebaseId/documents': { missing: KNOWLEDGEBASE_NOT_FOUND, names: async (r) => byId(await r.knowledgebase()) },
+  'GET /user/knowledgebases/:knowledgebaseId/documents/:documentId': { missing: KNOWLEDGEBASE_NOT_FOUND, names: async (r) => [await r.document()] },
+  'PUT /user/knowledgebases/:knowledgebaseId/documents/:documentId': { missing: KNOWLEDGEBASE_NOT_FOUND, names: async (r) => [await r.document()] },
+  'DELETE /user/knowledgebases/:knowledgebaseId/documents/:documentId': { missing: KNOWLEDGEBASE_NOT_FOUND, names: async (r) => [await r.document()] },
+  'PUT /user/tools/:id': { missing: { message: 'Tool not found.' }, names: async (r) => byId(await r.tool()) },
+  'DELETE /user/tools/:id': { missing: { message: 'Tool not found.' }, names: async (r) => byId(await r.tool()) },
   'DELETE /user/phone-numbers/:id': { missing: { error: 'Phone number not found.' }, names: async (r) => byId(await r.phoneNumber()) },
   // A campaign with a lead: a delete that went through would take the lead too.
   'DELETE /user/campaign/:id': {
@@ -171,6 +190,12 @@ const VALID_BODIES: Record<string, (r: Records) => Promise<Body>> = {
   'POST /user/assistants/disable-conversation-ended-webhook': async (r) => ({ assistant_id: (await r.assistant()).id }),
   'POST /user/ai/generate-reply': async (r) => ({ assistant_id: (await r.assistant()).id, customer_identifier: 'crm-42', message: 'Hello?' }),
   'POST /ai/generate-reply': async (r) => ({ assistant_id: (await r.assistant()).id, customer_identifier: 'crm-43', message: 'Hello?' }),
+  'POST /user/knowledgebases': async () => ({ name: 'Support articles' }),
+  'PUT /user/knowledgebases/:id': async () => ({ name: 'Renamed articles' }),
+  'POST /user/knowledgebases/:knowledgebaseId/documents': async () => ({ name: 'Pricing page', type: 'website', url: 'https://www.example.test/pricing' }),
+  'PUT /user/knowledgebases/:knowledgebaseId/documents/:documentId': async () => ({ description: 'Prices and plans' }),
+  'POST /user/tools': async () => ({ name: 'lookup_order', description: 'Looks an order up.', endpoint: 'https://crm.example.test/orders', method: 'GET' }),
+  'PUT /user/tools/:id': async () => ({ timeout: 20 }),
   'POST /user/make_call': async (r) => ({ assistant_id: (await r.assistant()).id, phone_number: CUSTOMER }),
   'POST /assistants/:assistantId/enable-conversation-ended-webhook': async () => ({ webhook_url: 'https://hooks.example.test/switched-on' }),
   'POST /user/msgapp/send': async (r) => ({ sender_id: await r.sender(), template_id: await r.template(), recipient_phone: CUSTOMER }),
@@ -209,7 +234,8 @@ const FAMILY_SHAPES: Record<string, (text: string) => Body> = {
 
 const nameOf = (route: Route) => `${route.method} ${route.path}`;
 const cases = (routes: Route[]) => routes.map((route) => [nameOf(route), route] as const);
-const fill = (path: string, value: string) => path.replace(/:[A-Za-z_]+/g, encodeURIComponent(value));
+const fill = (path: string, value: PathIds) =>
+  path.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(typeof value === 'string' ? value : value[name]!));
 /** Everything the simulator holds (tables, clock and queue, random state, scripts, webhooks). */
 const state = (api: Api) => JSON.stringify(api.sim.snapshot());
 

@@ -27,6 +27,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Sent as-is instead of JSON-encoding `body`. */
   raw?: string;
+  /** Sent as multipart/form-data (fetch writes the boundary) instead of `body`. */
+  form?: FormData;
   query?: Record<string, string | number>;
 }
 
@@ -93,10 +95,11 @@ function client(sim: Simulator, transport: string, base: string): Api {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     const key = options.key === undefined ? KEY : options.key;
     if (key !== null) headers.authorization = `Bearer ${key}`;
-    let payload: string | undefined;
-    if (options.raw !== undefined) payload = options.raw;
+    let payload: string | FormData | undefined;
+    if (options.form !== undefined) payload = options.form;
+    else if (options.raw !== undefined) payload = options.raw;
     else if (body !== undefined) payload = JSON.stringify(body);
-    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    if (typeof payload === 'string') headers['content-type'] ??= 'application/json';
     const qs = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : '';
     const res = await fetch(`${base}${path}${qs}`, { method, headers, body: payload });
     const text = await res.text();
