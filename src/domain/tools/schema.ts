@@ -43,7 +43,8 @@ const Parameters = distinctNames(
 );
 
 const fields = {
-  name: str(255).min(1).regex(/^[a-z][a-z_]*$/, { error: 'The :attribute may only contain lowercase letters and underscores, starting with a letter.' }),
+  // An empty name is only "required" (Laravel skips the format rule of an empty value).
+  name: str(255).min(1).regex(/^(?:[a-z][a-z_]*)?$/, { error: 'The :attribute may only contain lowercase letters and underscores, starting with a letter.' }),
   description: str(255).min(1),
   endpoint: url(),
   method: oneOf(TOOL_METHODS),
