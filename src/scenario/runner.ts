@@ -105,19 +105,19 @@ class Player {
     return value;
   }
 
-  async call(method: string, path: string, body?: unknown, key: string | null = this.defaultKey) {
+  async call(method: string, path: string, body?: unknown, key: string | null = this.defaultKey, headers: Record<string, string> = {}) {
     const res = await this.sim.handle({
       method,
       path,
-      headers: key === null ? {} : { authorization: `Bearer ${key}` },
+      headers: { ...headers, ...(key !== null && { authorization: `Bearer ${key}` }) },
       body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
     });
     return { status: res.status, body: res.body as Json };
   }
 
   /** A `given` creation that must succeed; a refusal is reported at the item. */
-  async create(method: string, path: string, body: unknown, key: string | undefined, at: (string | number)[]) {
-    const res = await this.call(method, path, body, key ?? this.defaultKey);
+  async create(method: string, path: string, body: unknown, key: string | undefined, at: (string | number)[], headers?: Record<string, string>) {
+    const res = await this.call(method, path, body, key ?? this.defaultKey, headers);
     if (res.status >= 300) this.fail(`${method} ${path} was refused with ${res.status}: ${JSON.stringify(res.body)}`, at);
     return res.body;
   }
@@ -153,6 +153,31 @@ class Player {
         }
       }
       if (n.ref) this.refs[n.ref] = { id: number.id as number, phone_number: number.phone_number as string };
+    }
+    // Knowledge bases and tools come before the assistants that name them.
+    for (const [i, item] of (given.knowledgebases ?? []).entries()) {
+      const at = ['given', 'knowledgebases', i];
+      const { ref, key, documents, ...rest } = item as Json;
+      const created = (await this.create('POST', '/user/knowledgebases', this.resolve(rest, at), key as string | undefined, at)).data as Json;
+      if (typeof ref === 'string') this.refs[ref] = { id: created.id as number };
+      for (const [d, document] of ((documents ?? []) as Json[]).entries()) {
+        const docAt = [...at, 'documents', d];
+        const { ref: docRef, file, ...fields } = document;
+        const path = `/user/knowledgebases/${created.id}/documents`;
+        const resolved = this.resolve(fields, docAt) as Json;
+        const made = (
+          file === undefined
+            ? await this.create('POST', path, resolved, key as string | undefined, docAt)
+            : await this.create('POST', path, uploadForm(resolved, file as GivenUpload), key as string | undefined, docAt, { 'content-type': `multipart/form-data; boundary=${FORM_BOUNDARY}` })
+        ).data as Json;
+        if (typeof docRef === 'string') this.refs[docRef] = { id: made.id as number };
+      }
+    }
+    for (const [i, item] of (given.tools ?? []).entries()) {
+      const at = ['given', 'tools', i];
+      const { ref, key, ...rest } = item as Json;
+      const created = (await this.create('POST', '/user/tools', this.resolve(rest, at), key as string | undefined, at)).data as Json;
+      if (typeof ref === 'string') this.refs[ref] = { id: created.id as number };
     }
     for (const [i, item] of (given.assistants ?? []).entries()) {
       const at = ['given', 'assistants', i];
@@ -296,6 +321,21 @@ class Player {
         const res = await this.call('GET', `/user/assistant/${this.refId(assistant, [...at, 'assistant'])}`);
         return { summary: `${assistant} ${JSON.stringify(fields)}`, mismatches: partialMatch(fields, res.body.data, 'assistant'), expectation: true };
       }
+      case 'expect_knowledgebase': {
+        const { knowledgebase, documents, ...fields } = arg;
+        const id = this.refId(knowledgebase, [...at, 'knowledgebase']);
+        const mismatches = partialMatch(fields, (await this.call('GET', `/user/knowledgebases/${id}`)).body.data, 'knowledgebase');
+        if (documents !== undefined) {
+          const listed = ((await this.call('GET', `/user/knowledgebases/${id}/documents`)).body.data ?? []) as Json[];
+          mismatches.push(...collectionMatch(listed, documents as Json, 'documents'));
+        }
+        return { summary: `${knowledgebase} ${JSON.stringify(fields)}`, mismatches, expectation: true };
+      }
+      case 'expect_tool': {
+        const { tool, ...fields } = arg;
+        const res = await this.call('GET', `/user/tools/${this.refId(tool, [...at, 'tool'])}`);
+        return { summary: `${tool} ${JSON.stringify(fields)}`, mismatches: partialMatch(fields, res.body, 'tool'), expectation: true };
+      }
       case 'expect_conversation': {
         const { conversation, ...fields } = arg;
         const uuid = this.refField(String(conversation).replace(/^\$/, ''), 'uuid', [...at, 'conversation']);
@@ -319,6 +359,27 @@ class Player {
       }
     }
   }
+}
+
+interface GivenUpload {
+  name?: string;
+  size?: number;
+  content?: string;
+}
+
+const FORM_BOUNDARY = 'voxsim-scenario-form';
+
+/** A multipart/form-data body of text fields and one file: `content`, else `size` bytes of "x" (default 1024). */
+function uploadForm(fields: Json, file: GivenUpload): string {
+  const part = (disposition: string, value: string, type?: string) =>
+    `--${FORM_BOUNDARY}\r\nContent-Disposition: form-data; ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${value}\r\n`;
+  const text = Object.entries(fields)
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([name, value]) => part(`name="${name}"`, typeof value === 'string' ? value : JSON.stringify(value)))
+    .join('');
+  const filename = (file.name ?? 'document').replace(/["\r\n]/g, '_');
+  const content = file.content ?? 'x'.repeat(file.size ?? 1024);
+  return `${text}${part(`name="file"; filename="${filename}"`, content, 'application/octet-stream')}--${FORM_BOUNDARY}--\r\n`;
 }
 
 /**

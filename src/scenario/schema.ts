@@ -40,8 +40,22 @@ export const GivenConversation = z.strictObject({
   messages: z.array(z.string()).optional(),
 });
 
+/**
+ * A file document's upload (live-platform C.1), sent as multipart/form-data: `content`
+ * as the file's text, else `size` bytes (default 1024); `name` is the file name.
+ */
+export const GivenFile = z.strictObject({
+  name: z.string().min(1).optional(),
+  size: z.number().int().min(0).max(20_971_521).optional(),
+  content: z.string().optional(),
+});
+/** A knowledge base with its documents, each created through the API (a website by JSON, a file by form). */
+export const GivenKnowledgebase = withRef({ documents: z.array(body.and(z.object({ ref: ref.optional(), file: GivenFile.optional() }))).optional() });
+
 export const Given = z.strictObject({
   phone_numbers: z.array(GivenPhoneNumber).optional(),
+  knowledgebases: z.array(GivenKnowledgebase).optional(),
+  tools: z.array(withRef()).optional(),
   assistants: z.array(withRef()).optional(),
   campaigns: z.array(withRef()).optional(),
   leads: z.array(withRef()).optional(),
@@ -76,6 +90,8 @@ export const STEP_SCHEMAS = {
   expect_calls: z.object({ expect_calls: Expect }),
   expect_campaign: z.object({ expect_campaign: Expect }),
   expect_assistant: z.object({ expect_assistant: Expect }),
+  expect_knowledgebase: z.object({ expect_knowledgebase: Expect }),
+  expect_tool: z.object({ expect_tool: Expect }),
   expect_conversation: z.object({ expect_conversation: Expect }),
   expect_deliveries: z.object({ expect_deliveries: Expect }),
   expect_events: z.object({ expect_events: Expect }),

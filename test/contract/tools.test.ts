@@ -292,7 +292,7 @@ contract(
       ]);
       // A stored schema written outside the array forms (a restored snapshot, say).
       const snapshot = api().sim.snapshot();
-      const row = snapshot.db.tools!.rows.find((t) => t.id === 1)!;
+      const row = snapshot.db.tools!.rows.find((t) => t.id === 1)! as { id: number; schema?: unknown };
       row.schema = { type: 'object', properties: { count: { type: 'integer' }, ok: { type: 'boolean', description: 'Fine?' }, tags: { type: 'array' } } };
       api().sim.restore(snapshot);
       expect((await api().get('/user/tools/1')).body.schema).toStrictEqual([
