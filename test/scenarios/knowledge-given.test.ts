@@ -45,7 +45,7 @@ given:
     ['Manual', 'txt'],
     ['Blank', 'docx'],
   ]);
-  const stored = sim.snapshot().db.knowledgebase_documents!.rows.filter((d) => d.id >= 22) as { file_name: string; file_size: number }[];
+  const stored = sim.snapshot().db.knowledgebase_documents!.rows.filter((d) => d.id >= 22) as unknown as { file_name: string; file_size: number }[];
   expect(stored.map((d) => [d.file_name, d.file_size])).toEqual([
     ['manual.txt', 13],
     ['document', 0],
