@@ -18,6 +18,7 @@ import type { AccountCtx } from '../domain/context.js';
 import { InboundBody, SenderPatchBody, serialiseSender } from '../domain/msgapp/schema.js';
 import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js';
 import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
+import { serialiseStoredDocument } from '../domain/knowledgebases/schema.js';
 import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalEntry, JournalRecord } from '../state/journal.js';
@@ -27,6 +28,7 @@ import { overview } from './overview.js';
 import {
   AdvanceBody,
   ChargesQuery,
+  DocumentsQuery,
   RequestsQuery,
   InboundCallBody,
   ClockModeBody,
@@ -237,6 +239,19 @@ export class Control {
     list: (input: Loose = {}) => {
       const { account_id } = parseInput(ChargesQuery, input, 'control');
       return { data: this.sim.db.charges.all().filter((c) => account_id === undefined || c.account_id === account_id).map(serialiseCharge) };
+    },
+  };
+
+  readonly documents = {
+    /**
+     * `GET /__sim/documents?account_id&knowledgebase_id`: knowledge base documents with
+     * their stored source (URL, links, link limit, file name and size), in id order.
+     */
+    list: (input: Loose = {}) => {
+      const { account_id, knowledgebase_id } = parseInput(DocumentsQuery, input, 'control');
+      const keep = (d: { account_id: number; knowledgebase_id: number }) =>
+        (account_id === undefined || d.account_id === account_id) && (knowledgebase_id === undefined || d.knowledgebase_id === knowledgebase_id);
+      return { data: this.sim.db.documents.all().filter(keep).map(serialiseStoredDocument) };
     },
   };
 

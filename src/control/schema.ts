@@ -44,6 +44,9 @@ export type FaultInput = z.input<typeof FaultBody>;
 /** `GET /__sim/charges` (a number in the query string, or an integer in-process). */
 export const ChargesQuery = z.object({ account_id: queryInt().pipe(int(1)).optional() });
 
+/** `GET /__sim/documents` (live-platform C.1: a document's stored source, which the platform never shows). */
+export const DocumentsQuery = z.object({ account_id: queryInt().pipe(int(1)).optional(), knowledgebase_id: queryInt().pipe(int(1)).optional() });
+
 export const WebhookFailureBody = z.object({
   url: z.string().min(1).nullable().optional(),
   kind: z.enum(WEBHOOK_KINDS).nullable().optional(),

@@ -293,3 +293,47 @@ contract('documents: the file size limit', (api) => {
       });
 
 });
+
+contract('control: GET /__sim/documents', (api) => {
+  it('lists every document with its stored source, in id order, the same in-process', async () => {
+    await api().post(DOCS, { ...WEBSITE, links: [{ link: 'https://www.example.test/a' }], relative_links_limit: 3 });
+    await api().post(DOCS, undefined, { form: form({ name: 'Manual', type: 'pdf' }, 42, 'manual.pdf') });
+    const res = await api().get('/__sim/documents', { query: { knowledgebase_id: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(14);
+    expect(res.body.data[0]).toStrictEqual({
+      id: 1,
+      account_id: 1,
+      knowledgebase_id: 1,
+      name: 'Product FAQ page 1',
+      type: 'website',
+      status: 'active',
+      url: 'https://docs.example.test/knowledgebases/1/page-1',
+      links: null,
+      relative_links_limit: 10,
+      file_name: null,
+      file_size: null,
+      created_at: CREATED_AT,
+      updated_at: CREATED_AT,
+    });
+    expect(res.body.data.slice(12).map((d: any) => [d.id, d.url, d.links, d.relative_links_limit, d.file_name, d.file_size])).toEqual([
+      [21, WEBSITE.url, ['https://www.example.test/a'], 3, null, null],
+      [22, null, null, null, 'manual.pdf', 42],
+    ]);
+    expect(api().sim.control.documents.list({ knowledgebase_id: 1 })).toStrictEqual(res.body);
+  });
+
+  it('filters by account', async () => {
+    api().sim.control.accounts.create({ api_key: SECOND_KEY });
+    const res = await api().get('/__sim/documents', { query: { account_id: 2 } });
+    expect(res.body.data.map((d: { id: number }) => d.id)).toEqual(Array.from({ length: 20 }, (_, i) => 21 + i));
+    expect((await api().get('/__sim/documents')).body.data).toHaveLength(40);
+  });
+
+  it('refuses ids that are not whole numbers with 422, in-process too', async () => {
+    const res = await api().get('/__sim/documents', { query: { knowledgebase_id: 'abc' } });
+    const body = { message: 'The knowledgebase id must be an integer.', errors: { knowledgebase_id: ['The knowledgebase id must be an integer.'] } };
+    expectAnswer(res, 422, body);
+    expect(() => api().sim.control.documents.list({ account_id: 0 })).toThrow('The account id must be at least 1.');
+  });
+});

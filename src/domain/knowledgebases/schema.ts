@@ -151,3 +151,22 @@ export function serialiseDocument(d: KnowledgebaseDocument, omit?: 'created_at' 
     ...(omit !== 'updated_at' && { updated_at: formatIsoUtc(d.updated_at) }),
   };
 }
+
+/** A document with its stored source, for the control API (never on the platform's wire). */
+export function serialiseStoredDocument(d: KnowledgebaseDocument) {
+  return {
+    id: d.id,
+    account_id: d.account_id,
+    knowledgebase_id: d.knowledgebase_id,
+    name: d.name,
+    type: d.type,
+    status: d.status,
+    url: d.url,
+    links: d.links === null ? null : [...d.links],
+    relative_links_limit: d.relative_links_limit,
+    file_name: d.file_name,
+    file_size: d.file_size,
+    created_at: formatIsoUtc(d.created_at),
+    updated_at: formatIsoUtc(d.updated_at),
+  };
+}
