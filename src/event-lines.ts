@@ -68,6 +68,8 @@ export function describeEvent(event: WireEvent): string {
       return `${d.type} conversation ${d.conversation_id} reopened`;
     case 'conversation.ended':
       return `${d.type} conversation ${d.conversation_id} ended (${d.reason})${d.webhook ? ', webhook sent' : ''}`;
+    case 'document.status':
+      return `document ${d.document_id} of knowledge base ${d.knowledgebase_id} ${d.status}`;
     case 'clock.advanced':
       return `${String(d.by).replace(/_/g, ' ')}: ${time(d.from)} -> ${time(d.to)}, ${d.ran} events`;
     case 'clock.mode':

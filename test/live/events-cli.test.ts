@@ -165,6 +165,7 @@ describe('event lines', () => {
     ['conversation.reopened', { type: 'msgapp', conversation_id: 'c-2' }, 'msgapp conversation c-2 reopened'],
     ['clock.advanced', { by: 'run_until_idle', from: '2026-03-02T09:00:00Z', to: at, ran: 12 }, 'run until idle: 2026-03-02 09:00:00 -> 2026-03-02 09:05:30, 12 events'],
     ['clock.mode', { mode: 'realtime', speed: 60 }, 'realtime at 60x'],
+    ['document.status', { knowledgebase_id: 4, document_id: 21, status: 'failed' }, 'document 21 of knowledge base 4 failed'],
     ['request.answered', { method: 'POST', path: '/user/lead', status: 422, error: 'The phone number field is required.' }, 'POST /user/lead 422 The phone number field is required.'],
     ['sim.reset', { seed: 7 }, 'reset with seed 7'],
   ])('describes %s %j', (type, data, text) => {
