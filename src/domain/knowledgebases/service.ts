@@ -51,7 +51,10 @@ export interface DocumentProcessedPayload {
   document_id: number;
 }
 
-/** Derives a knowledge base's status: none → empty; any processing → processing; else any failed → failed; else active. */
+/**
+ * Derives a knowledge base's status: none → empty; any processing → processing; else any failed → failed; else active.
+ * @example statusOf([{ status: 'active' }, { status: 'failed' }] as KnowledgebaseDocument[]) // 'failed'
+ */
 export function statusOf(documents: readonly KnowledgebaseDocument[]): KnowledgebaseStatus {
   if (documents.length === 0) return 'empty';
   if (documents.some((d) => d.status === 'processing')) return 'processing';

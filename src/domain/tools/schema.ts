@@ -62,14 +62,20 @@ export type UpdateToolInput = z.infer<typeof UpdateToolBody>;
 type HeaderItems = NonNullable<CreateToolInput['headers']>;
 type ParameterItems = NonNullable<CreateToolInput['schema']>;
 
-/** The stored header map of the written items, in order. */
+/**
+ * The stored header map of the written items, in order (a name such as `__proto__` stays plain data).
+ * @example headersFrom([{ name: 'X-Api-Key', value: 'demo' }]) // { 'X-Api-Key': 'demo' }
+ */
 export function headersFrom(items: HeaderItems): Record<string, string> {
   const map: Record<string, string> = {};
   for (const { name, value } of items) Object.defineProperty(map, name, { value, enumerable: true, writable: true, configurable: true });
   return map;
 }
 
-/** The stored JSON Schema of the written parameters: `{type: object, properties}` in the order given. */
+/**
+ * The stored JSON Schema of the written parameters: `{type: object, properties}` in the order given.
+ * @example schemaFrom([{ name: 'date', type: 'string', description: 'The day' }]) // { type: 'object', properties: { date: { type: 'string', description: 'The day' } } }
+ */
 export function schemaFrom(items: ParameterItems): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const { name, type, description } of items) properties[name] = { type, description };
