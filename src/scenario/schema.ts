@@ -42,11 +42,12 @@ export const GivenConversation = z.strictObject({
 
 /**
  * A file document's upload (live-platform C.1), sent as multipart/form-data: `content`
- * as the file's text, else `size` bytes (default 1024); `name` is the file name.
+ * as the file's text, else `size` bytes (default 1024, at most the document limit of
+ * 20,971,520: a larger file could only be refused); `name` is the file name.
  */
 export const GivenFile = z.strictObject({
   name: z.string().min(1).optional(),
-  size: z.number().int().min(0).max(20_971_521).optional(),
+  size: z.number().int().min(0).max(20_971_520).optional(),
   content: z.string().optional(),
 });
 /** A knowledge base with its documents, each created through the API (a website by JSON, a file by form). */
