@@ -19,6 +19,7 @@ import { InboundBody, SenderPatchBody, serialiseSender } from '../domain/msgapp/
 import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js';
 import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
+import { serialiseSms } from '../domain/sms/schema.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalEntry, JournalRecord } from '../state/journal.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot } from '../state/snapshot.js';
@@ -237,6 +238,14 @@ export class Control {
     list: (input: Loose = {}) => {
       const { account_id } = parseInput(ChargesQuery, input, 'control');
       return { data: this.sim.db.charges.all().filter((c) => account_id === undefined || c.account_id === account_id).map(serialiseCharge) };
+    },
+  };
+
+  readonly sms = {
+    /** `GET /__sim/sms?account_id`: the SMS sent, in id order (live-platform C.6). Reads only. */
+    list: (input: Loose = {}) => {
+      const { account_id } = parseInput(ChargesQuery, input, 'control');
+      return { data: this.sim.db.sms.all().filter((m) => account_id === undefined || m.account_id === account_id).map(serialiseSms) };
     },
   };
 

@@ -154,6 +154,14 @@ class Player {
       }
       if (n.ref) this.refs[n.ref] = { id: number.id as number, phone_number: number.phone_number as string };
     }
+    for (const kind of ['folders', 'labels'] as const) {
+      for (const [i, item] of (given[kind] ?? []).entries()) {
+        const at = ['given', kind, i];
+        const { ref, key, ...rest } = item as Json;
+        const created = (await this.create('POST', `/user/${kind}`, this.resolve(rest, at), key as string | undefined, at)).data as Json;
+        if (typeof ref === 'string') this.refs[ref] = { id: created.id as number };
+      }
+    }
     for (const [i, item] of (given.assistants ?? []).entries()) {
       const at = ['given', 'assistants', i];
       const { ref, key, ...rest } = item as Json;
