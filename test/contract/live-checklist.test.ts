@@ -32,6 +32,11 @@ function checklist(): Row[] {
 const ROWS = checklist();
 /** Section C routes served before the live-only resources land (the specification's own reads, and release). */
 const SERVED_IN_C = new Set(['GET /user/knowledgebases', 'GET /user/knowledgebases/{id}', 'GET /user/tools', 'GET /user/tools/{id}', 'DELETE /user/phone-numbers/{id}']);
+// live-platform C.3-C.5: folders, labels, SIP trunks and SMS are served.
+for (const kind of ['folder', 'label']) {
+  for (const path of [`/user/${kind}`, `/user/${kind}s`]) for (const op of [`GET ${path}`, `POST ${path}`, `PUT ${path}/{id}`, `DELETE ${path}/{id}`]) SERVED_IN_C.add(op);
+}
+for (const op of ['GET /user/phone-numbers/sip-trunks', 'POST /user/phone-numbers/sip-trunks', 'GET /user/phone-numbers/sip-trunks/{id}', 'PUT /user/phone-numbers/sip-trunks/{id}', 'POST /user/sms']) SERVED_IN_C.add(op);
 const nameOf = (row: Row) => `${row.method} ${row.path}`;
 
 it('reads the whole checklist from the document', () => {
