@@ -92,6 +92,14 @@ export class Database {
     return this.tables().map((t) => t.name);
   }
 
+  /**
+   * Tables newer than the snapshot format: a snapshot taken before they existed may lack
+   * them, and restores with them empty (live-platform Rule 7: folders, labels, SMS).
+   */
+  tablesNewerThanFormat(): string[] {
+    return [this.folders, this.labels, this.sms].map((t) => t.name);
+  }
+
   clear(): void {
     for (const table of this.tables()) table.clear();
   }

@@ -64,7 +64,7 @@ async function assistant(api: Api, overrides: Body = {}): Promise<number> {
 
 /** The stored folder and labels of an assistant (read through the state: the spec wire does not show them). */
 function filing(api: Api, id: number): { folder_id: unknown; label_ids: unknown } {
-  const row = (api.sim.snapshot().db.assistants.rows as unknown as Body[]).find((a) => a.id === id)!;
+  const row = (api.sim.snapshot().db.assistants!.rows as unknown as Body[]).find((a) => a.id === id)!;
   return { folder_id: row.folder_id, label_ids: row.label_ids };
 }
 
@@ -292,3 +292,19 @@ for (const wire of WIRES) {
     });
   }, { wire });
 }
+
+it('restores a snapshot taken before folders, labels and SMS existed, with them empty; an older table missing is still refused', async () => {
+  const { createSimulator } = await import('../../src/simulator.js');
+  const sim = createSimulator({ seed: 1 });
+  const auth = { authorization: 'Bearer sim_test_key' };
+  await sim.handle({ method: 'POST', path: '/user/folder', headers: auth, body: JSON.stringify({ name: 'Sales' }) });
+  const saved = sim.snapshot();
+  const older = structuredClone(saved) as unknown as { db: Record<string, unknown> };
+  for (const table of ['folders', 'labels', 'sms']) delete older.db[table];
+  sim.restore(older as unknown as typeof saved);
+  const listed = await sim.handle({ method: 'GET', path: '/user/folders', headers: auth });
+  expect((listed.body as { data: unknown[] }).data).toEqual([]);
+  const damaged = structuredClone(saved) as unknown as { db: Record<string, unknown> };
+  delete damaged.db.assistants;
+  expect(() => sim.restore(damaged as unknown as typeof saved)).toThrow(/damaged at db\.assistants/);
+});
