@@ -42,6 +42,9 @@ export const GivenConversation = z.strictObject({
 
 export const Given = z.strictObject({
   phone_numbers: z.array(GivenPhoneNumber).optional(),
+  // live-platform C.4, C.5: trunks and sent SMS after the numbers (an SMS names its number by `$ref` in `from`).
+  sip_trunks: z.array(withRef()).optional(),
+  sms: z.array(withRef()).optional(),
   // live-platform C.3: created before the assistants, which name them by `$ref` in folder_id and label_ids.
   folders: z.array(withRef()).optional(),
   labels: z.array(withRef()).optional(),

@@ -1,8 +1,8 @@
 /**
- * Folders and labels in scenario files (live-platform Rule 7, C.3): `given.folders` and
- * `given.labels` are created through the API before the assistants, which name them by
- * `$ref`; the shipped scenario checks them in its expectations; a refused item is
- * reported at its line.
+ * Folders, labels, SIP trunks and SMS in scenario files (live-platform Rule 7, C.3-C.5):
+ * `given.folders` and `given.labels` are created through the API before the assistants,
+ * which name them by `$ref`; `given.sip_trunks` and `given.sms` after the numbers; the
+ * shipped scenario checks them in its expectations; a refused item is reported at its line.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,12 +24,15 @@ it('plays the shipped scenario: folders and labels from given, filed assistants,
     ['request', true],
     ['request', true],
     ['request', true],
+    ['expect_balance', true],
+    ['request', true],
+    ['request', true],
     ['expect_assistant', true],
     ['expect_assistant', true],
     ['request', true],
   ]);
   expect(run.passed).toBe(true);
-  expect(run.refs).toMatchObject({ priority: { id: 1 }, vip: { id: 1 }, callback: { id: 2 } });
+  expect(run.refs).toMatchObject({ priority: { id: 1 }, vip: { id: 1 }, callback: { id: 2 }, office: { id: 3, phone_number: '200' }, welcome: { id: 'SMS_1' } });
 });
 
 it('fails the scenario when an expectation about the filing does not hold', async () => {
@@ -67,4 +70,12 @@ it('sets up labels for another account with key, and an assistant naming a forei
   expect(error.message).toBe(
     '<scenario>:7: given.assistants.0: POST /user/assistant was refused with 422: {"message":"The selected label ids.0 is invalid.","errors":{"label_ids.0":["The selected label ids.0 is invalid."]}}',
   );
+});
+
+it('reports a refused SMS of given at its line, naming the API answer', async () => {
+  const text = ['name: no number', 'given:', '  sms:', '    - { from: 99, to: "+4915123456789", body: Hi }', ''].join('\n');
+  const error = (await createSimulator()
+    .loadScenario(text)
+    .then(() => undefined, (e: unknown) => e)) as Error;
+  expect(error.message).toBe('<scenario>:4: given.sms.0: POST /user/sms was refused with 400: {"message":"From number not found"}');
 });
