@@ -11,27 +11,18 @@ import { SIP_TRUNK_MESSAGES, createSipTrunk, findSipTrunk, listSipTrunks, update
 export const sipTrunkRoutes = [
   userRoute({
     method: 'GET', path: '/user/phone-numbers/sip-trunks',
-    handle: ({ ctx }) => ok({ data: listSipTrunks(ctx).map((t) => serialiseSipTrunk(t.number, t.sip, false)) }),
+    handle: ({ ctx }) => ok({ data: listSipTrunks(ctx).map((t) => serialiseSipTrunk(t, false)) }),
   }),
   userRoute({
     method: 'POST', path: '/user/phone-numbers/sip-trunks', body: CreateSipTrunkBody,
-    handle: ({ ctx, body }) => {
-      const trunk = createSipTrunk(ctx, body);
-      return ok({ message: SIP_TRUNK_MESSAGES.created, data: serialiseSipTrunk(trunk.number, trunk.sip) }, 201);
-    },
+    handle: ({ ctx, body }) => ok({ message: SIP_TRUNK_MESSAGES.created, data: serialiseSipTrunk(createSipTrunk(ctx, body)) }, 201),
   }),
   userRoute({
     method: 'GET', path: '/user/phone-numbers/sip-trunks/:id',
-    handle: ({ ctx, params }) => {
-      const trunk = findSipTrunk(ctx, pathId(params.id));
-      return ok({ data: serialiseSipTrunk(trunk.number, trunk.sip) });
-    },
+    handle: ({ ctx, params }) => ok({ data: serialiseSipTrunk(findSipTrunk(ctx, pathId(params.id))) }),
   }),
   userRoute({
     method: 'PUT', path: '/user/phone-numbers/sip-trunks/:id', body: UpdateSipTrunkBody,
-    handle: ({ ctx, body, params }) => {
-      const trunk = updateSipTrunk(ctx, pathId(params.id), body);
-      return ok({ message: SIP_TRUNK_MESSAGES.updated, data: serialiseSipTrunk(trunk.number, trunk.sip) });
-    },
+    handle: ({ ctx, body, params }) => ok({ message: SIP_TRUNK_MESSAGES.updated, data: serialiseSipTrunk(updateSipTrunk(ctx, pathId(params.id), body)) }),
   }),
 ];

@@ -64,6 +64,12 @@ export const UpdateSipTrunkBody = z.object({
 }) as unknown as z.ZodType<Partial<CreateSipTrunkInput>>;
 export type UpdateSipTrunkInput = Partial<CreateSipTrunkInput>;
 
+/** A trunk: its number and its settings. */
+export interface SipTrunk {
+  number: PhoneNumber;
+  sip: SipTrunkSettings;
+}
+
 const TRUNK_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
@@ -105,7 +111,7 @@ export function defaultTrunk(seed: number, numberId: number, at: number): SipTru
  * The trunk record (live-platform C.4), the same on both wires; the list leaves out the
  * two trunk ids. The password is stored, never shown.
  */
-export function serialiseSipTrunk(n: PhoneNumber, sip: SipTrunkSettings, withTrunkIds = true) {
+export function serialiseSipTrunk({ number: n, sip }: SipTrunk, withTrunkIds = true) {
   return {
     id: n.id,
     phone_number: n.phone_number,

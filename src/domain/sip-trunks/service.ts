@@ -9,7 +9,7 @@ import { ErrorBag, ruleMessage } from '../../core/validation.js';
 import type { AccountCtx } from '../context.js';
 import { E164_RULE, type PhoneNumber, type SipTrunkSettings } from '../phone-numbers/schema.js';
 import { PHONE_MESSAGES, regionOf } from '../phone-numbers/service.js';
-import { defaultTrunk, trunkId, type CreateSipTrunkInput, type UpdateSipTrunkInput } from './schema.js';
+import { defaultTrunk, trunkId, type CreateSipTrunkInput, type SipTrunk, type UpdateSipTrunkInput } from './schema.js';
 
 export const SIP_TRUNK_MESSAGES = {
   created: 'SIP trunk created successfully.',
@@ -27,12 +27,9 @@ export const sipTrunkErrors = {
   duplicate: () => shapeC(409, SIP_TRUNK_MESSAGES.duplicate),
 };
 
-/** A trunk: its number and settings (a `sip` number of an older snapshot gets the control API's defaults). */
-interface Trunk {
-  number: PhoneNumber;
-  sip: SipTrunkSettings;
-}
+type Trunk = SipTrunk;
 
+/** A number with its trunk settings (a `sip` number of an older snapshot gets the control API's defaults). */
 function trunkOf(ctx: AccountCtx, number: PhoneNumber): Trunk {
   return { number, sip: number.sip ?? defaultTrunk(ctx.seed, number.id, number.created_at) };
 }
@@ -53,9 +50,10 @@ export function findSipTrunk(ctx: AccountCtx, id: number): Trunk {
 interface Draft {
   sip_trunk_type: SipTrunkSettings['sip_trunk_type'];
   phone_number: string;
-  sip_username: string;
-  sip_password: string;
-  sip_address: string;
+  /** Null only on a number made through the control API that has not been completed. */
+  sip_username: string | null;
+  sip_password: string | null;
+  sip_address: string | null;
   sip_calling_format: SipTrunkSettings['sip_calling_format'];
   inbound_authorization_type: SipTrunkSettings['inbound_authorization_type'];
   allowed_inbound_ips: string[] | null | undefined;
@@ -89,6 +87,8 @@ function checkDraft(draft: Draft, bag: ErrorBag): { phone_number: string; countr
 
 /** Another of the account's trunks with the same number, username and address (live-platform C.4: 409). */
 function duplicateOf(ctx: AccountCtx, draft: Draft, selfId?: number): boolean {
+  // A number made through the control API has no username or address: it clashes with nothing until it has both.
+  if (draft.sip_username === null || draft.sip_address === null) return false;
   return ctx.phoneNumbers
     .list((n) => n.type === 'sip' && n.id !== selfId && n.phone_number === draft.phone_number)
     .some((n) => n.sip?.sip_username === draft.sip_username && n.sip?.sip_address === draft.sip_address);
@@ -159,9 +159,9 @@ export function updateSipTrunk(ctx: AccountCtx, id: number, input: UpdateSipTrun
   const draft: Draft = {
     sip_trunk_type: sip.sip_trunk_type,
     phone_number: input.phone_number ?? number.phone_number,
-    sip_username: input.sip_username ?? sip.sip_username ?? '',
-    sip_password: input.sip_password ?? sip.sip_password ?? '',
-    sip_address: input.sip_address ?? sip.sip_address ?? '',
+    sip_username: input.sip_username ?? sip.sip_username,
+    sip_password: input.sip_password ?? sip.sip_password,
+    sip_address: input.sip_address ?? sip.sip_address,
     sip_calling_format: input.sip_calling_format ?? sip.sip_calling_format,
     inbound_authorization_type: input.inbound_authorization_type ?? sip.inbound_authorization_type,
     allowed_inbound_ips: input.allowed_inbound_ips !== undefined ? input.allowed_inbound_ips : sip.allowed_inbound_ips,
@@ -171,14 +171,12 @@ export function updateSipTrunk(ctx: AccountCtx, id: number, input: UpdateSipTrun
   const checked = checkDraft(draft, bag);
   bag.throwIfAny();
   const numberChanged = checked.phone_number !== number.phone_number;
-  // A number made through the control API has no username or address: it cannot clash until it has both.
-  const comparable = { ...draft, sip_username: input.sip_username ?? sip.sip_username, sip_address: input.sip_address ?? sip.sip_address } as Draft;
-  checkAccount(ctx, comparable, numberChanged, number.id);
+  checkAccount(ctx, draft, numberChanged, number.id);
   const next = {
     ...sip,
-    sip_username: input.sip_username ?? sip.sip_username,
-    sip_password: input.sip_password ?? sip.sip_password,
-    sip_address: input.sip_address ?? sip.sip_address,
+    sip_username: draft.sip_username,
+    sip_password: draft.sip_password,
+    sip_address: draft.sip_address,
     sip_calling_format: draft.sip_calling_format,
     inbound_authorization_type: draft.inbound_authorization_type,
     allowed_inbound_ips: checked.allowed_inbound_ips,
