@@ -268,6 +268,24 @@ for (const wire of WIRES) {
       }
     });
 
+    it("stamps the assistants' updated_at when a folder or label they carry is deleted", async () => {
+      const folder = await create(api(), 'folder', { name: 'Sales' });
+      const label = await create(api(), 'label', { name: 'VIP' });
+      const filed = await assistant(api(), { folder_id: folder });
+      const labelled = await assistant(api(), { name: 'Labelled', label_ids: [label] });
+      const bystander = await assistant(api(), { name: 'Bystander' });
+      await api().sim.clock.advance('5m');
+      expect((await api().del(`/user/folder/${folder}`)).status).toBe(200);
+      await api().sim.clock.advance('5m');
+      expect((await api().del(`/user/labels/${label}`)).status).toBe(200);
+      const updatedAt = async (id: number) => (await api().get(`/user/assistant/${id}`)).body.data.updated_at;
+      expect([await updatedAt(filed), await updatedAt(labelled), await updatedAt(bystander)]).toEqual([
+        '2026-03-02T09:05:00.000000Z',
+        '2026-03-02T09:10:00.000000Z',
+        '2026-03-02T09:00:00.000000Z',
+      ]);
+    });
+
     it('counts only the assistants that are there: a deleted assistant leaves the count', async () => {
       const folder = await create(api(), 'folder', { name: 'Sales' });
       const id = await assistant(api(), { folder_id: folder });

@@ -103,6 +103,15 @@ for (const wire of WIRES) {
       expect(data).toMatchObject({ id: 1, phone_number: '1001', nickname: null, country_code: 'GB', allowed_inbound_ips: null, outbound_proxy: false, inbound_authorization_type: 'auth' });
     });
 
+    it('stores an empty or null nickname as null, and shows a nickname set through PUT /user/phone-numbers/{id}', async () => {
+      expect((await createTrunk(api(), { ...EXTENSION_TRUNK, nickname: '' })).nickname).toBeNull();
+      const second = await createTrunk(api(), { ...EXTENSION_TRUNK, sip_username: 'ext-2', nickname: null });
+      expect(second.nickname).toBeNull();
+      expect((await api().put(`/user/phone-numbers/${second.id}`, { nickname: 'Lobby' })).status).toBe(200);
+      expect((await api().get(`${TRUNKS}/${second.id}`)).body.data.nickname).toBe('Lobby');
+      expect((await api().put(`${TRUNKS}/${second.id}`, { nickname: '' })).body.data.nickname).toBeNull();
+    });
+
     it('lists trunks in id order without their trunk ids, and only sip numbers', async () => {
       await buy(api());
       await createTrunk(api(), EXTENSION_TRUNK);
