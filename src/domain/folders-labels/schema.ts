@@ -9,41 +9,41 @@ import { oneOf, str } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
 
 /** The colours a folder or label may take (live-platform C.3). */
-export const GROUPING_COLORS = ['gray', 'slate', 'red', 'orange', 'amber', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
-export type GroupingColor = (typeof GROUPING_COLORS)[number];
+export const FOLDER_LABEL_COLORS = ['gray', 'slate', 'red', 'orange', 'amber', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
+export type FolderLabelColor = (typeof FOLDER_LABEL_COLORS)[number];
 
 /** The two kinds, named as the platform's words. */
-export const GROUPING_KINDS = ['folder', 'label'] as const;
-export type GroupingKind = (typeof GROUPING_KINDS)[number];
+export const FOLDER_LABEL_KINDS = ['folder', 'label'] as const;
+export type FolderLabelKind = (typeof FOLDER_LABEL_KINDS)[number];
 
 /** A stored folder or label. */
-export interface Grouping {
+export interface FolderOrLabel {
   id: number;
   account_id: number;
   name: string;
-  color: GroupingColor | null;
+  color: FolderLabelColor | null;
   created_at: number;
   updated_at: number;
 }
-export type Folder = Grouping;
-export type Label = Grouping;
+export type Folder = FolderOrLabel;
+export type Label = FolderOrLabel;
 
 const name = () => str(255).min(1);
-const color = () => oneOf(GROUPING_COLORS).nullable();
+const color = () => oneOf(FOLDER_LABEL_COLORS).nullable();
 
 /** Create: `name` required (≤255), `color` optional (null or one of the colours). */
-export const CreateGroupingBody = z.object({ name: name(), color: color().optional() });
-export type CreateGroupingInput = z.infer<typeof CreateGroupingBody>;
+export const CreateFolderLabelBody = z.object({ name: name(), color: color().optional() });
+export type CreateFolderLabelInput = z.infer<typeof CreateFolderLabelBody>;
 
 /** Update: both optional; `color: null` clears it. */
-export const UpdateGroupingBody = z.object({ name: name().optional(), color: color().optional() });
-export type UpdateGroupingInput = z.infer<typeof UpdateGroupingBody>;
+export const UpdateFolderLabelBody = z.object({ name: name().optional(), color: color().optional() });
+export type UpdateFolderLabelInput = z.infer<typeof UpdateFolderLabelBody>;
 
 /** List: `page` ≥1, `per_page` 1-100, default 15 (live-platform C.3). */
-export const GroupingListQuery = pageQuery(15);
+export const FolderLabelListQuery = pageQuery(15);
 
 /** The record of both wires. */
-export function serialiseGrouping(g: Grouping, assistantsCount: number) {
+export function serialiseFolderLabel(g: FolderOrLabel, assistantsCount: number) {
   return { id: g.id, name: g.name, color: g.color, assistants_count: assistantsCount };
 }
 

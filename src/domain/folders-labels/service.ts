@@ -7,9 +7,9 @@ import { shapeA } from '../../core/errors.js';
 import { ErrorBag } from '../../core/validation.js';
 import type { Assistant } from '../assistants/schema.js';
 import type { AccountCtx, Scoped } from '../context.js';
-import type { CreateGroupingInput, Grouping, GroupingKind, UpdateGroupingInput } from './schema.js';
+import type { CreateFolderLabelInput, FolderOrLabel, FolderLabelKind, UpdateFolderLabelInput } from './schema.js';
 
-export const GROUPING_MESSAGES = {
+export const FOLDER_LABEL_MESSAGES = {
   folder: {
     created: 'Folder created successfully',
     updated: 'Folder updated successfully',
@@ -25,53 +25,53 @@ export const GROUPING_MESSAGES = {
   nameTaken: 'The name has already been taken.',
 } as const;
 
-export const groupingErrors = {
+export const folderLabelErrors = {
   /** The family 404, the same on both wires (live-platform C.3). */
-  notFound: (kind: GroupingKind) => shapeA(404, GROUPING_MESSAGES[kind].notFound),
+  notFound: (kind: FolderLabelKind) => shapeA(404, FOLDER_LABEL_MESSAGES[kind].notFound),
 };
 
-function table(ctx: AccountCtx, kind: GroupingKind): Scoped<Grouping> {
+function table(ctx: AccountCtx, kind: FolderLabelKind): Scoped<FolderOrLabel> {
   return kind === 'folder' ? ctx.folders : ctx.labels;
 }
 
 /** The account's assistants filed in a folder or carrying a label. */
-export function assistantsOf(ctx: AccountCtx, kind: GroupingKind, id: number): Assistant[] {
+export function assistantsOf(ctx: AccountCtx, kind: FolderLabelKind, id: number): Assistant[] {
   return kind === 'folder' ? ctx.assistants.where('folder', id) : ctx.assistants.list((a) => (a.label_ids ?? []).includes(id));
 }
 
 /** Refuses a name another record of the kind holds in any letter case (decision: a clash is 422 B on `name`). */
-function checkName(ctx: AccountCtx, kind: GroupingKind, name: string, selfId?: number): void {
+function checkName(ctx: AccountCtx, kind: FolderLabelKind, name: string, selfId?: number): void {
   const wanted = name.toLowerCase();
   if (table(ctx, kind).list((g) => g.id !== selfId && g.name.toLowerCase() === wanted).length > 0) {
-    new ErrorBag().add('name', GROUPING_MESSAGES.nameTaken).throwIfAny();
+    new ErrorBag().add('name', FOLDER_LABEL_MESSAGES.nameTaken).throwIfAny();
   }
 }
 
 /** The account's folders or labels, in id order. */
-export function listGroupings(ctx: AccountCtx, kind: GroupingKind): Grouping[] {
+export function listFoldersOrLabels(ctx: AccountCtx, kind: FolderLabelKind): FolderOrLabel[] {
   return table(ctx, kind).list();
 }
 
 /** The record, or the kind's 404 when it is missing or another account's. */
-export function findGrouping(ctx: AccountCtx, kind: GroupingKind, id: number): Grouping {
+export function findFolderOrLabel(ctx: AccountCtx, kind: FolderLabelKind, id: number): FolderOrLabel {
   const found = table(ctx, kind).get(id);
-  if (!found) throw groupingErrors.notFound(kind);
+  if (!found) throw folderLabelErrors.notFound(kind);
   return found;
 }
 
 /**
  * Creates a folder or label; `color` defaults to null.
- * @example createGrouping(ctx, 'folder', { name: 'Sales', color: 'blue' })
+ * @example createFolderOrLabel(ctx, 'folder', { name: 'Sales', color: 'blue' })
  */
-export function createGrouping(ctx: AccountCtx, kind: GroupingKind, input: CreateGroupingInput): Grouping {
+export function createFolderOrLabel(ctx: AccountCtx, kind: FolderLabelKind, input: CreateFolderLabelInput): FolderOrLabel {
   checkName(ctx, kind, input.name);
   const now = ctx.now();
   return table(ctx, kind).insert({ name: input.name, color: input.color ?? null, created_at: now, updated_at: now });
 }
 
 /** Renames or recolours; omitted fields keep their values, `color: null` clears. The 404 comes before the name check. */
-export function updateGrouping(ctx: AccountCtx, kind: GroupingKind, id: number, input: UpdateGroupingInput): Grouping {
-  const found = findGrouping(ctx, kind, id);
+export function updateFolderOrLabel(ctx: AccountCtx, kind: FolderLabelKind, id: number, input: UpdateFolderLabelInput): FolderOrLabel {
+  const found = findFolderOrLabel(ctx, kind, id);
   if (input.name !== undefined) checkName(ctx, kind, input.name, found.id);
   return table(ctx, kind).update(found.id, {
     ...(input.name !== undefined && { name: input.name }),
@@ -84,8 +84,8 @@ export function updateGrouping(ctx: AccountCtx, kind: GroupingKind, id: number, 
  * Deletes a folder or label. Its assistants stay: a folder's become uncategorised
  * (`folder_id` null), a label leaves every assistant's `label_ids` (live-platform C.3).
  */
-export function deleteGrouping(ctx: AccountCtx, kind: GroupingKind, id: number): void {
-  const found = findGrouping(ctx, kind, id);
+export function deleteFolderOrLabel(ctx: AccountCtx, kind: FolderLabelKind, id: number): void {
+  const found = findFolderOrLabel(ctx, kind, id);
   const now = ctx.now();
   for (const assistant of assistantsOf(ctx, kind, found.id)) {
     const patch = kind === 'folder' ? { folder_id: null } : { label_ids: (assistant.label_ids ?? []).filter((l) => l !== found.id) };

@@ -5,8 +5,8 @@
 import { ok } from '../../core/http.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
-import { CreateSipTrunkBody, UpdateSipTrunkBody, serialiseSipTrunk } from './schema.js';
-import { SIP_TRUNK_MESSAGES, createSipTrunk, findSipTrunk, listSipTrunks, updateSipTrunk } from './service.js';
+import { CreateSipTrunkBody, SIP_TRUNK_MESSAGES, UpdateSipTrunkBody, serialiseSipTrunk } from './schema.js';
+import { createSipTrunk, findSipTrunk, listSipTrunks, updateSipTrunk } from './service.js';
 
 export const sipTrunkRoutes = [
   userRoute({

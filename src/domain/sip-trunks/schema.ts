@@ -9,8 +9,15 @@ import { formatIsoUtc } from '../../core/time.js';
 import { oneOf, str, strBetween } from '../../core/validation.js';
 import { SIP_AUTHORIZATION_TYPES, SIP_CALLING_FORMATS, SIP_TRUNK_TYPES, type PhoneNumber, type SipTrunkSettings } from '../phone-numbers/schema.js';
 
-/** Field rule texts of our own (live-platform C.4 names the rules, not their words). */
-export const SIP_RULES = {
+/** The answers and rule texts of SIP trunks (live-platform C.4; the rules' words are ours). */
+export const SIP_TRUNK_MESSAGES = {
+  created: 'SIP trunk created successfully.',
+  updated: 'SIP trunk updated successfully.',
+  notFound: 'SIP trunk not found.',
+  duplicate: 'A SIP trunk with the same phone number, username, and address already exists.',
+  extensionLength: 'The phone number must be between 1 and 15 characters.',
+  extensionWhitespace: 'The phone number may not contain whitespace.',
+  typeFixed: 'The sip trunk type cannot be changed.',
   host: 'The :attribute must be a host name or IP address, without scheme or port.',
   ip: 'The :attribute must be a valid IP address.',
   countryCode: 'The :attribute must be two letters.',
@@ -23,18 +30,18 @@ export function isSipHost(value: string): boolean {
   return value.split('.').every((label) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label));
 }
 
-const ips = () => z.array(z.string().refine((v) => isIP(v) !== 0, { error: SIP_RULES.ip })).min(1).nullable();
+const ips = () => z.array(z.string().refine((v) => isIP(v) !== 0, { error: SIP_TRUNK_MESSAGES.ip })).min(1).nullable();
 
 const fields = {
   phone_number: z.string().min(1),
   nickname: str(50).nullable(),
   sip_username: strBetween(3, 128),
   sip_password: strBetween(3, 255),
-  sip_address: z.string().refine(isSipHost, { error: SIP_RULES.host }),
+  sip_address: z.string().refine(isSipHost, { error: SIP_TRUNK_MESSAGES.host }),
   sip_calling_format: oneOf(SIP_CALLING_FORMATS),
   inbound_authorization_type: oneOf(SIP_AUTHORIZATION_TYPES),
   allowed_inbound_ips: ips(),
-  country_code: z.string().regex(/^[A-Za-z]{2}$/, { error: SIP_RULES.countryCode }),
+  country_code: z.string().regex(/^[A-Za-z]{2}$/, { error: SIP_TRUNK_MESSAGES.countryCode }),
   outbound_proxy: z.boolean(),
 };
 

@@ -9,17 +9,7 @@ import { ErrorBag, ruleMessage } from '../../core/validation.js';
 import type { AccountCtx } from '../context.js';
 import { E164_RULE, type PhoneNumber, type SipTrunkSettings } from '../phone-numbers/schema.js';
 import { PHONE_MESSAGES, regionOf } from '../phone-numbers/service.js';
-import { defaultTrunk, trunkId, type CreateSipTrunkInput, type SipTrunk, type UpdateSipTrunkInput } from './schema.js';
-
-export const SIP_TRUNK_MESSAGES = {
-  created: 'SIP trunk created successfully.',
-  updated: 'SIP trunk updated successfully.',
-  notFound: 'SIP trunk not found.',
-  duplicate: 'A SIP trunk with the same phone number, username, and address already exists.',
-  extensionLength: 'The phone number must be between 1 and 15 characters.',
-  extensionWhitespace: 'The phone number may not contain whitespace.',
-  typeFixed: 'The sip trunk type cannot be changed.',
-} as const;
+import { SIP_TRUNK_MESSAGES, defaultTrunk, trunkId, type CreateSipTrunkInput, type SipTrunk, type UpdateSipTrunkInput } from './schema.js';
 
 export const sipTrunkErrors = {
   /** Unknown, foreign, or not a `sip` number. */
