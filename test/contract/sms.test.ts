@@ -58,6 +58,10 @@ for (const wire of WIRES) {
       expect(api().sim.control.sms.list()).toStrictEqual({ data: [record] });
       const second = await api().post('/user/sms', { from: number.id, to: RECIPIENT, body: 'Again' });
       expect(second.body.data.sms_id).toBe('SMS_2');
+      expect(api().sim.events.history('sms.sent').map((e) => e.data)).toStrictEqual([
+        { account_id: 1, sms_id: 'SMS_1', phone_number_id: number.id, to: RECIPIENT, segments: 1 },
+        { account_id: 1, sms_id: 'SMS_2', phone_number_id: number.id, to: RECIPIENT, segments: 1 },
+      ]);
     });
 
     it('normalises the recipient: spaces, dashes and parentheses go, a leading 00 becomes +', async () => {
