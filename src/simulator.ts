@@ -39,6 +39,9 @@ import { msgappEvents } from './domain/msgapp/events.js';
 import { msgappRoutes } from './domain/msgapp/routes.js';
 import { phoneNumberEvents } from './domain/phone-numbers/events.js';
 import { phoneNumberRoutes } from './domain/phone-numbers/routes.js';
+import { folderRoutes, labelRoutes } from './domain/folders-labels/routes.js';
+import { sipTrunkRoutes } from './domain/sip-trunks/routes.js';
+import { smsRoutes } from './domain/sms/routes.js';
 import type { ClockHandler } from './domain/routing.js';
 import type { SimState } from './domain/state.js';
 import { applyScenario, playScenario, type RunOptions, type ScenarioRun } from './scenario/runner.js';
@@ -91,6 +94,10 @@ export const ROUTES: readonly RouteDef<ControlRouteCtx>[] = [
   ...callRoutes,
   ...conversationRoutes,
   ...msgappRoutes,
+  ...folderRoutes,
+  ...labelRoutes,
+  ...sipTrunkRoutes,
+  ...smsRoutes,
   ...controlRoutes,
 ];
 

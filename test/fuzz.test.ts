@@ -110,6 +110,8 @@ async function populated(): Promise<{ sim: Simulator; ids: Record<string, string
   const conversation = (await call('POST', '/conversations', { assistant_id: assistantUuid })).conversation_id as string;
   await call('POST', `/conversations/${conversation}/messages`, { message: 'Hello' });
   await call('POST', '/__sim/msgapp/inbound', { sender_id: 1, from: CUSTOMER, text: 'Hi there' });
+  await call('POST', '/user/folder', { name: 'Priority', color: 'blue' });
+  await call('POST', '/user/label', { name: 'VIP' });
   // A purchased number: its monthly renewal stays pending on the clock.
   const offered = (await call('GET', '/user/phone-numbers/search')).data.map((n: { phone_number: string }) => n.phone_number) as string[];
   await call('POST', '/user/phone-numbers/purchase', { phone_number: offered[0] });
@@ -221,6 +223,16 @@ function validBodies(ids: Record<string, string[]>, snapshot: SimulatorSnapshot)
     'POST /__sim/webhooks/failures': { url: HOOK, times: 1, with: 500 },
     'POST /__sim/faults': { method: 'GET', path: '/user/me', times: 1 },
     'POST /__sim/accounts': { name: 'Other', api_key: 'sim_other_key' },
+    'POST /user/folder': { name: 'Fuzzed', color: 'red' },
+    'PUT /user/folders/:id': { name: 'Renamed', color: null },
+    'POST /user/labels': { name: 'Fuzzed', color: 'pink' },
+    'PUT /user/label/:id': { name: 'Renamed' },
+    'POST /user/phone-numbers/sip-trunks': {
+      sip_trunk_type: 'number', phone_number: '+493012345678', sip_username: 'berlin', sip_password: 'secret', sip_address: 'sip.example.test',
+      sip_calling_format: '+e164', inbound_authorization_type: 'ip', allowed_inbound_ips: ['203.0.113.10'], country_code: 'DE', outbound_proxy: true,
+    },
+    'PUT /user/phone-numbers/sip-trunks/:id': { sip_username: 'desk', sip_password: 'secret', sip_address: '10.0.0.5', inbound_authorization_type: 'ip', allowed_inbound_ips: ['10.0.0.1'] },
+    'POST /user/sms': { from: 3, to: CUSTOMER, body: 'Hello' },
   };
 }
 

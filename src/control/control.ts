@@ -20,6 +20,7 @@ import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js
 import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { serialiseStoredDocument } from '../domain/knowledgebases/schema.js';
 import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
+import { serialiseSms } from '../domain/sms/schema.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalEntry, JournalRecord } from '../state/journal.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot } from '../state/snapshot.js';
@@ -252,6 +253,14 @@ export class Control {
       const keep = (d: { account_id: number; knowledgebase_id: number }) =>
         (account_id === undefined || d.account_id === account_id) && (knowledgebase_id === undefined || d.knowledgebase_id === knowledgebase_id);
       return { data: this.sim.db.documents.all().filter(keep).map(serialiseStoredDocument) };
+    },
+  };
+
+  readonly sms = {
+    /** `GET /__sim/sms?account_id`: the SMS sent, in id order (live-platform C.6). Reads only. */
+    list: (input: Loose = {}) => {
+      const { account_id } = parseInput(ChargesQuery, input, 'control');
+      return { data: this.sim.db.sms.all().filter((m) => account_id === undefined || m.account_id === account_id).map(serialiseSms) };
     },
   };
 

@@ -50,6 +50,7 @@ export const controlRoutes = [
   controlRoute('GET', '/outcomes', ({ ctx }) => ok(ctx.control.outcomes.list())),
   controlRoute('GET', '/charges', ({ ctx, request }) => ok(ctx.control.charges.list(request.query ?? {}))),
   controlRoute('GET', '/documents', ({ ctx, request }) => ok(ctx.control.documents.list(request.query ?? {}))),
+  controlRoute('GET', '/sms', ({ ctx, request }) => ok(ctx.control.sms.list(request.query ?? {}))),
   controlRoute('POST', '/webhooks/failures', ({ ctx, body }) => ok(ctx.control.webhooks.failNext(body), 201)),
   controlRoute('GET', '/webhooks/failures', ({ ctx }) => ok(ctx.control.webhooks.failures())),
   controlRoute('DELETE', '/webhooks/failures', ({ ctx }) => ok(ctx.control.webhooks.clearFailures())),

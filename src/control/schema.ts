@@ -41,7 +41,7 @@ export const FaultBody = z.object({
 });
 export type FaultInput = z.input<typeof FaultBody>;
 
-/** `GET /__sim/charges` (a number in the query string, or an integer in-process). */
+/** `GET /__sim/charges` and `GET /__sim/sms` (a number in the query string, or an integer in-process). */
 export const ChargesQuery = z.object({ account_id: queryInt().pipe(int(1)).optional() });
 
 /** `GET /__sim/documents` (live-platform C.1: a document's stored source, which the platform never shows). */

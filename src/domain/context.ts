@@ -21,6 +21,8 @@ import type { Lead, SecondaryContact } from './leads/schema.js';
 import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
 import type { Tool } from './tools/schema.js';
+import type { Folder, Label } from './folders-labels/schema.js';
+import type { Sms } from './sms/schema.js';
 
 type Owned = { id: number; account_id: number };
 
@@ -110,6 +112,9 @@ export interface AccountCtx {
   readonly templates: Scoped<Template>;
   readonly sessions: Scoped<Session>;
   readonly channelMessages: Scoped<ChannelMessage>;
+  readonly folders: Scoped<Folder>;
+  readonly labels: Scoped<Label>;
+  readonly sms: Scoped<Sms>;
   /** Every number in use on the platform, of any account (numbers are unique platform-wide). */
   numberInUse(e164: string): boolean;
   /** Hands a webhook to the delivery engine (ARCHITECTURE §4 Webhook delivery). */
@@ -167,6 +172,9 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     templates: new Scoped(db.templates, account.id),
     sessions: new Scoped(db.sessions, account.id),
     channelMessages: new Scoped(db.channelMessages, account.id),
+    folders: new Scoped(db.folders, account.id),
+    labels: new Scoped(db.labels, account.id),
+    sms: new Scoped(db.sms, account.id),
     numberInUse: (e164) => db.phoneNumbers.first('number', e164) !== undefined,
     sendWebhook: (kind, url, payload) => void webhooks.send({ account_id: account.id, kind, url, payload }),
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),

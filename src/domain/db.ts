@@ -10,6 +10,8 @@ import type { Lead, SecondaryContact } from './leads/schema.js';
 import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
 import type { Tool } from './tools/schema.js';
+import type { Folder, Label } from './folders-labels/schema.js';
+import type { Sms } from './sms/schema.js';
 
 export class Database {
   readonly accounts = new Table<Account>('accounts').index('api_key', (a) => a.api_key);
@@ -18,7 +20,8 @@ export class Database {
     .index('uuid', (a) => a.uuid)
     .index('phone_number', (a) => a.phone_number_id)
     .index('inbound_number', (a) => (a.type === 'inbound' ? a.phone_number_id : null))
-    .index('knowledgebase', (a) => a.knowledgebase_id);
+    .index('knowledgebase', (a) => a.knowledgebase_id)
+    .index('folder', (a) => a.folder_id ?? null);
   readonly phoneNumbers = new Table<PhoneNumber>('phone_numbers')
     .index('account', (n) => n.account_id)
     .index('number', (n) => n.phone_number);
@@ -59,6 +62,9 @@ export class Database {
     .index('account', (s) => s.account_id)
     .index('pair', (s) => `${s.sender_id}:${s.recipient_phone}`);
   readonly channelMessages = new Table<ChannelMessage>('msgapp_messages').index('account', (m) => m.account_id);
+  readonly folders = new Table<Folder>('folders').index('account', (f) => f.account_id);
+  readonly labels = new Table<Label>('labels').index('account', (l) => l.account_id);
+  readonly sms = new Table<Sms>('sms').index('account', (m) => m.account_id);
 
   private tables(): Table<{ id: number }>[] {
     return [
@@ -80,12 +86,24 @@ export class Database {
       this.templates,
       this.sessions,
       this.channelMessages,
+      this.folders,
+      this.labels,
+      this.sms,
     ] as unknown as Table<{ id: number }>[];
   }
 
   /** The names every snapshot must hold a table for. */
   tableNames(): string[] {
     return this.tables().map((t) => t.name);
+  }
+
+  /**
+   * Tables newer than the snapshot format: a snapshot taken before they existed may lack
+   * them, and restores with them empty (live-platform C.1, C.3, C.5: knowledge base
+   * documents, folders, labels, SMS).
+   */
+  tablesNewerThanFormat(): string[] {
+    return [this.documents, this.folders, this.labels, this.sms].map((t) => t.name);
   }
 
   clear(): void {

@@ -179,6 +179,26 @@ class Player {
       const created = (await this.create('POST', '/user/tools', this.resolve(rest, at), key as string | undefined, at)).data as Json;
       if (typeof ref === 'string') this.refs[ref] = { id: created.id as number };
     }
+    for (const [i, item] of (given.sip_trunks ?? []).entries()) {
+      const at = ['given', 'sip_trunks', i];
+      const { ref, key, ...rest } = item as Json;
+      const created = (await this.create('POST', '/user/phone-numbers/sip-trunks', this.resolve(rest, at), key as string | undefined, at)).data as Json;
+      if (typeof ref === 'string') this.refs[ref] = { id: created.id as number, phone_number: created.phone_number as string };
+    }
+    for (const [i, item] of (given.sms ?? []).entries()) {
+      const at = ['given', 'sms', i];
+      const { ref, key, ...rest } = item as Json;
+      const sent = (await this.create('POST', '/user/sms', this.resolve(rest, at), key as string | undefined, at)).data as Json;
+      if (typeof ref === 'string') this.refs[ref] = { id: sent.sms_id as string };
+    }
+    for (const kind of ['folders', 'labels'] as const) {
+      for (const [i, item] of (given[kind] ?? []).entries()) {
+        const at = ['given', kind, i];
+        const { ref, key, ...rest } = item as Json;
+        const created = (await this.create('POST', `/user/${kind}`, this.resolve(rest, at), key as string | undefined, at)).data as Json;
+        if (typeof ref === 'string') this.refs[ref] = { id: created.id as number };
+      }
+    }
     for (const [i, item] of (given.assistants ?? []).entries()) {
       const at = ['given', 'assistants', i];
       const { ref, key, ...rest } = item as Json;

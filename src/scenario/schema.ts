@@ -57,6 +57,12 @@ export const Given = z.strictObject({
   phone_numbers: z.array(GivenPhoneNumber).optional(),
   knowledgebases: z.array(GivenKnowledgebase).optional(),
   tools: z.array(withRef()).optional(),
+  // live-platform C.4, C.5: trunks and sent SMS after the numbers (an SMS names its number by `$ref` in `from`).
+  sip_trunks: z.array(withRef()).optional(),
+  sms: z.array(withRef()).optional(),
+  // live-platform C.3: created before the assistants, which name them by `$ref` in folder_id and label_ids.
+  folders: z.array(withRef()).optional(),
+  labels: z.array(withRef()).optional(),
   assistants: z.array(withRef()).optional(),
   campaigns: z.array(withRef()).optional(),
   leads: z.array(withRef()).optional(),

@@ -47,7 +47,7 @@ const instant = z.number().int().min(-8.64e15).max(8.64e15);
 const tableSnapshot = z.object({ seq: z.number().int().min(0), rows: z.array(z.object({ id: z.number().int().positive() }).passthrough()) });
 
 /** The shape a snapshot must have to be restored (every table present, the clock and scripts well-formed). */
-function snapshotSchema(tables: string[]) {
+function snapshotSchema(tables: string[], newer: string[] = []) {
   return z.object({
     format: z.literal(SNAPSHOT_FORMAT),
     version: z.string(),
@@ -61,7 +61,7 @@ function snapshotSchema(tables: string[]) {
       events: z.array(z.object({ id: z.number().int(), seq: z.number().int(), at: instant, type: z.string(), payload: z.unknown(), periodic: z.literal(true).optional() })),
     }),
     random: z.tuple([uint32, uint32, uint32, uint32]),
-    db: z.object(Object.fromEntries(tables.map((name) => [name, tableSnapshot]))),
+    db: z.object(Object.fromEntries(tables.map((name) => [name, newer.includes(name) ? tableSnapshot.optional() : tableSnapshot]))),
     webhooks: z.object({ deliveries: tableSnapshot, rules: z.array(z.object({ id: z.number().int() }).passthrough()), ruleSeq: z.number().int().min(0), evicted: z.number().int().min(0) }),
     replies: z.array(ReplyRuleSchema),
     outcomes: z.object({ rules: z.array(OutcomeRuleSchema), attempts: z.record(z.string(), z.number().int().min(0)) }),
@@ -96,7 +96,7 @@ export function takeSnapshot(parts: SnapshotParts, meta: { seed: number; start: 
  */
 export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapshot): SeededRandom {
   if (snapshot?.format !== SNAPSHOT_FORMAT) throw new TypeError(`Not a voxsim snapshot (expected format "${SNAPSHOT_FORMAT}").`);
-  const checked = snapshotSchema(parts.db.tableNames()).safeParse(snapshot);
+  const checked = snapshotSchema(parts.db.tableNames(), parts.db.tablesNewerThanFormat()).safeParse(snapshot);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     throw new TypeError(`The snapshot is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message}`);

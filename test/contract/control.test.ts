@@ -12,7 +12,7 @@ import { pipelineAssistant } from '../support/fixtures.js';
 const START_MS = Date.parse(START);
 const CREATED_AT = '2026-03-02T09:00:00.000000Z';
 const DEFAULT_PLAN = { max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 5 };
-const DEFAULT_RATES = { ai_per_minute: 0.1, carrier_per_minute: 0.01, widget_message: 0.01, template_message: 0.05, freeform_message: 0.01 };
+const DEFAULT_RATES = { ai_per_minute: 0.1, carrier_per_minute: 0.01, widget_message: 0.01, template_message: 0.05, freeform_message: 0.01, sms_segment: 0.05 };
 const DEFAULT_ACCOUNT = {
   id: 1,
   name: 'Voxsim Test Account',

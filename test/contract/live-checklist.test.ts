@@ -39,6 +39,11 @@ for (const route of [
   `GET ${KB}/documents`, `POST ${KB}/documents`, `GET ${KB}/documents/{documentId}`, `PUT ${KB}/documents/{documentId}`, `DELETE ${KB}/documents/{documentId}`,
   'POST /user/tools', 'PUT /user/tools/{id}', 'DELETE /user/tools/{id}',
 ]) SERVED_IN_C.add(route);
+// live-platform C.3-C.5: folders, labels, SIP trunks and SMS are served.
+for (const kind of ['folder', 'label']) {
+  for (const path of [`/user/${kind}`, `/user/${kind}s`]) for (const op of [`GET ${path}`, `POST ${path}`, `PUT ${path}/{id}`, `DELETE ${path}/{id}`]) SERVED_IN_C.add(op);
+}
+for (const op of ['GET /user/phone-numbers/sip-trunks', 'POST /user/phone-numbers/sip-trunks', 'GET /user/phone-numbers/sip-trunks/{id}', 'PUT /user/phone-numbers/sip-trunks/{id}', 'POST /user/sms']) SERVED_IN_C.add(op);
 const nameOf = (row: Row) => `${row.method} ${row.path}`;
 
 it('reads the whole checklist from the document', () => {

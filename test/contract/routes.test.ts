@@ -24,6 +24,16 @@ const UNKNOWN_KEY = 'sim_unknown_key';
 const CUSTOMER = '+14155550123';
 const HOOK = 'https://hooks.example.test/conversation-ended';
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
+const SIP_TRUNK = {
+  sip_trunk_type: 'extension',
+  phone_number: '100',
+  sip_username: 'desk-100',
+  sip_password: 'secret-100',
+  sip_address: 'pbx.example.test',
+  sip_calling_format: '+e164',
+  inbound_authorization_type: 'auth',
+  country_code: 'US',
+};
 /** Path ids that name nothing: an id no record has, and ids that are not positive integers. */
 const IDS_OF_NOTHING = ['999999', 'abc', '1.5', '-1'];
 const WRITE_METHODS = ['POST', 'PUT', 'PATCH'];
@@ -41,6 +51,12 @@ class Records {
   private once<T>(kind: string, make: () => Promise<T>): Promise<T> {
     if (!this.made.has(kind)) this.made.set(kind, make());
     return this.made.get(kind) as Promise<T>;
+  }
+
+  private async made201(path: string, body: Body): Promise<number> {
+    const res = await this.api.post(path, body, { key: this.key });
+    expect(res.status, `POST ${path}: ${res.text}`).toBe(201);
+    return res.body.data.id as number;
   }
 
   private async first(path: string, query: Record<string, string> = {}): Promise<number> {
@@ -81,6 +97,10 @@ class Records {
       const knowledgebaseId = String(await this.knowledgebase());
       return { knowledgebaseId, documentId: String(await this.first(`/user/knowledgebases/${knowledgebaseId}/documents`)) };
     });
+  folder = () => this.once('folder', () => this.made201('/user/folder', { name: 'Priority' }));
+  label = () => this.once('label', () => this.made201('/user/label', { name: 'Hot lead' }));
+  /** An extension trunk: its number is not E.164, so every account may register the same one. */
+  sipTrunk = () => this.once('sipTrunk', () => this.made201('/user/phone-numbers/sip-trunks', SIP_TRUNK));
   /** The account's online sender (a fixture of every account). */
   sender = () => this.once('sender', () => this.first('/user/msgapp/senders'));
   /** An approved template of the online sender that takes no variables. */
@@ -161,6 +181,16 @@ const ID_ROUTES: Record<string, { missing: Body; names: (r: Records) => Promise<
     missing: { success: false, error: 'Sender not found or does not belong to you.', error_code: 'SENDER_NOT_FOUND' },
     names: async (r) => byId(await r.sender()),
   },
+  'PUT /user/folder/:id': { missing: { message: 'Folder not found' }, names: async (r) => byId(await r.folder()) },
+  'PUT /user/folders/:id': { missing: { message: 'Folder not found' }, names: async (r) => byId(await r.folder()) },
+  'DELETE /user/folder/:id': { missing: { message: 'Folder not found' }, names: async (r) => byId(await r.folder()) },
+  'DELETE /user/folders/:id': { missing: { message: 'Folder not found' }, names: async (r) => byId(await r.folder()) },
+  'PUT /user/label/:id': { missing: { message: 'Label not found' }, names: async (r) => byId(await r.label()) },
+  'PUT /user/labels/:id': { missing: { message: 'Label not found' }, names: async (r) => byId(await r.label()) },
+  'DELETE /user/label/:id': { missing: { message: 'Label not found' }, names: async (r) => byId(await r.label()) },
+  'DELETE /user/labels/:id': { missing: { message: 'Label not found' }, names: async (r) => byId(await r.label()) },
+  'GET /user/phone-numbers/sip-trunks/:id': { missing: { error: 'SIP trunk not found.' }, names: async (r) => byId(await r.sipTrunk()) },
+  'PUT /user/phone-numbers/sip-trunks/:id': { missing: { error: 'SIP trunk not found.' }, names: async (r) => byId(await r.sipTrunk()) },
 };
 
 /**
@@ -208,6 +238,17 @@ const VALID_BODIES: Record<string, (r: Records) => Promise<Body>> = {
     await r.openSession();
     return { sender_id: await r.sender(), recipient_phone: CUSTOMER, message: 'Your table is ready.' };
   },
+  'POST /user/folder': async () => ({ name: 'Inbound lines', color: 'green' }),
+  'POST /user/folders': async () => ({ name: 'Outbound lines' }),
+  'PUT /user/folder/:id': async () => ({ name: 'Renamed folder', color: null }),
+  'PUT /user/folders/:id': async () => ({ color: 'teal' }),
+  'POST /user/label': async () => ({ name: 'Callback', color: 'red' }),
+  'POST /user/labels': async () => ({ name: 'Churn risk' }),
+  'PUT /user/label/:id': async () => ({ name: 'Renamed label' }),
+  'PUT /user/labels/:id': async () => ({ color: 'pink' }),
+  'POST /user/phone-numbers/sip-trunks': async () => ({ ...SIP_TRUNK, phone_number: '200', sip_username: 'desk-200' }),
+  'PUT /user/phone-numbers/sip-trunks/:id': async () => ({ nickname: 'Front desk', outbound_proxy: true }),
+  'POST /user/sms': async (r) => ({ from: await r.phoneNumber(), to: CUSTOMER, body: 'Your table is ready.' }),
 };
 
 /**

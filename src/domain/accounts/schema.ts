@@ -20,6 +20,8 @@ export interface Rates {
   widget_message_micros: number;
   template_message_micros: number;
   freeform_message_micros: number;
+  /** live-platform C.5: the price of one SMS segment; absent in older snapshots (then the default). */
+  sms_segment_micros?: number;
 }
 
 export const DEFAULT_RATES: Rates = {
@@ -28,6 +30,8 @@ export const DEFAULT_RATES: Rates = {
   widget_message_micros: 10_000,
   template_message_micros: 50_000,
   freeform_message_micros: 10_000,
+  // live-platform C.5: 0.05 USD per segment (the live per-segment example, in the spec's USD).
+  sms_segment_micros: 50_000,
 };
 
 export interface Account {
@@ -73,6 +77,7 @@ const ratesInput = z.object({
   widget_message: price().optional(),
   template_message: price().optional(),
   freeform_message: price().optional(),
+  sms_segment: price().optional(),
 });
 
 const accountFields = {
@@ -116,6 +121,7 @@ export function serialiseAccount(a: Account) {
       widget_message: fromMicros(a.rates.widget_message_micros),
       template_message: fromMicros(a.rates.template_message_micros),
       freeform_message: fromMicros(a.rates.freeform_message_micros),
+      sms_segment: fromMicros(a.rates.sms_segment_micros ?? DEFAULT_RATES.sms_segment_micros!),
     },
   };
 }

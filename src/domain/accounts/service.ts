@@ -18,6 +18,7 @@ function ratesOf(input: AccountInput['rates'], base: Rates): Rates {
     widget_message_micros: pick(input?.widget_message, base.widget_message_micros),
     template_message_micros: pick(input?.template_message, base.template_message_micros),
     freeform_message_micros: pick(input?.freeform_message, base.freeform_message_micros),
+    sms_segment_micros: pick(input?.sms_segment, base.sms_segment_micros ?? DEFAULT_RATES.sms_segment_micros!),
   };
 }
 

@@ -147,6 +147,9 @@ const fields = {
   conversation_inactivity_timeout: int(1, 1440),
   conversation_ended_retrigger: z.boolean(),
   conversation_ended_webhook_url: url(),
+  // live-platform C.3: the assistant's folder and labels (own ids; checked in the service).
+  folder_id: int(),
+  label_ids: z.array(int()),
 };
 type Fields = typeof fields;
 type FieldName = keyof Fields;
@@ -174,6 +177,7 @@ export const NULLABLE = [
   'conversation_inactivity_timeout',
   'conversation_ended_webhook_url',
   'filler_config',
+  'folder_id',
 ] as const satisfies readonly FieldName[];
 
 /** The collections an update replaces whole (spec: Update rules). */
@@ -257,6 +261,10 @@ export interface AssistantSettings {
   conversation_inactivity_timeout: number | null;
   conversation_ended_retrigger: boolean;
   conversation_ended_webhook_url: string | null;
+  /** live-platform C.3: shown on the live wire only; absent in older snapshots. */
+  folder_id?: number | null;
+  /** live-platform C.3: de-duplicated in order; shown on the live wire only; absent in older snapshots. */
+  label_ids?: number[];
 }
 
 /** Defaults of the optional fields that do not depend on the mode or the language (spec: Constraints / default). */
@@ -304,6 +312,8 @@ export const DEFAULTS = {
   conversation_inactivity_timeout: 30,
   conversation_ended_retrigger: false,
   conversation_ended_webhook_url: null,
+  folder_id: null,
+  label_ids: [],
 } as const satisfies Partial<AssistantSettings>;
 
 export type AssistantStatus = 'inactive' | 'active';
@@ -350,7 +360,8 @@ export function serialiseAssistantSummary(a: Assistant) {
  * @example serialiseAssistant(assistant, ctx.wire)
  */
 export function serialiseAssistant(a: Assistant, wire: Wire = 'spec') {
-  const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, inbound_webhook_url: _inbound, ...settings } = a;
+  // The folder and labels are live-only keys (live-platform C.3: the spec wire keeps today's record).
+  const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, inbound_webhook_url: _inbound, folder_id: _folder, label_ids: _labels, ...settings } = a;
   const record = {
     id,
     uuid,
@@ -388,9 +399,9 @@ export function serialiseAssistant(a: Assistant, wire: Wire = 'spec') {
     inbound_webhook_url: a.inbound_webhook_url ?? null,
     widget_settings: { enabled: false },
     deleted_at: null,
-    // live-platform C.3: no folder and no labels until folders and labels are stored.
-    folder_id: null,
-    label_ids: [],
+    // live-platform C.3.
+    folder_id: a.folder_id ?? null,
+    label_ids: [...(a.label_ids ?? [])],
   };
 }
 

@@ -106,6 +106,12 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
 
   if (s.knowledgebase_id !== null && !ctx.knowledgebases.get(s.knowledgebase_id)) bag.rule('knowledgebase_id', 'exists');
 
+  // live-platform C.3: the account's own folder and labels; a foreign or missing id is 422 on its field.
+  if (s.folder_id != null && !ctx.folders.get(s.folder_id)) bag.rule('folder_id', 'exists');
+  (input.label_ids ?? []).forEach((id, i) => {
+    if (!ctx.labels.get(id)) bag.rule(`label_ids.${i}`, 'exists');
+  });
+
   // Rules 2 and 3: the number belongs to the account; an inbound assistant cannot take a caller ID or a held number.
   if (s.phone_number_id !== null) {
     const number = ctx.phoneNumbers.get(s.phone_number_id);
@@ -150,6 +156,8 @@ function settingsOf(a: Assistant): AssistantSettings {
 function finish(s: AssistantSettings): AssistantSettings {
   // decisions: Secondary languages: duplicates removed, the primary may stay.
   s.secondary_language_ids = [...new Set(s.secondary_language_ids)];
+  // live-platform C.3: labels are de-duplicated, keeping the first place of each.
+  if (s.label_ids) s.label_ids = [...new Set(s.label_ids)];
   return s;
 }
 

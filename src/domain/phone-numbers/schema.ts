@@ -54,6 +54,30 @@ export interface PhoneNumber {
   /** live-platform B: set through `PUT /user/phone-numbers/{id}`; shown on the live wire. Absent in older snapshots. */
   nickname?: string | null;
   created_at: number;
+  /** live-platform C.4: the trunk settings of a `sip` number; absent on other types and in older snapshots. */
+  sip?: SipTrunkSettings;
+}
+
+export const SIP_TRUNK_TYPES = ['extension', 'number'] as const;
+export const SIP_CALLING_FORMATS = ['+e164', 'e164', 'national'] as const;
+export const SIP_AUTHORIZATION_TYPES = ['auth', 'ip'] as const;
+
+/** What a SIP trunk stores beside its number (live-platform C.4); `sip_password` is never shown. */
+export interface SipTrunkSettings {
+  sip_trunk_type: (typeof SIP_TRUNK_TYPES)[number];
+  sip_username: string | null;
+  sip_password: string | null;
+  sip_address: string | null;
+  sip_calling_format: (typeof SIP_CALLING_FORMATS)[number];
+  inbound_authorization_type: (typeof SIP_AUTHORIZATION_TYPES)[number];
+  allowed_inbound_ips: string[] | null;
+  outbound_proxy: boolean;
+  inbound_trunk_id: string;
+  outbound_trunk_id: string;
+  /** How often each trunk was provisioned: the trunk ids derive from the seed, the number and these. */
+  inbound_generation: number;
+  outbound_generation: number;
+  updated_at: number;
 }
 
 /** A number this account was shown by a search; purchase accepts only these. */

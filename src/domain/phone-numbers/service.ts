@@ -15,6 +15,7 @@ import countries from '../../../fixtures/number-countries.json' with { type: 'js
 import liveCountries from '../../../fixtures/number-countries-live.json' with { type: 'json' };
 import type { AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
+import { defaultTrunk } from '../sip-trunks/schema.js';
 import { E164, E164_RULE, type InsertNumberInput, type NumberOffer, type PhoneNumber, type SearchCountry, type SearchQuery } from './schema.js';
 
 export const PHONE_MESSAGES = {
@@ -255,7 +256,8 @@ export function insertPhoneNumber(state: SimState, input: InsertNumberInput): Ph
   if (!read) bag.add('phone_number', PHONE_MESSAGES.invalidNumber);
   else if (state.db.phoneNumbers.first('number', read.number)) bag.add('phone_number', PHONE_MESSAGES.taken);
   bag.throwIfAny();
-  return state.db.phoneNumbers.insert({
+  const now = state.clock.now();
+  const number = state.db.phoneNumbers.insert({
     account_id: input.account_id,
     phone_number: read!.number,
     country_code: read!.country,
@@ -264,7 +266,9 @@ export function insertPhoneNumber(state: SimState, input: InsertNumberInput): Ph
     region: regionOf(read!.country),
     has_active_subscription: false,
     subscription: null,
-    created_at: state.clock.now(),
+    created_at: now,
   });
+  // live-platform C.4: a sip number is a SIP trunk, with the default trunk settings (decision).
+  return input.type === 'sip' ? state.db.phoneNumbers.update(number.id, { sip: defaultTrunk(state.random.seed, number.id, now) }) : number;
 }
 
