@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { setupServer } from 'msw/node';
+import mswPackage from 'msw/package.json' with { type: 'json' };
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { createApp } from '../../src/adapters/express.js';
 import { handlers } from '../../src/adapters/msw.js';
@@ -43,6 +44,8 @@ export interface Api {
 
 interface Transport {
   name: 'msw' | 'express';
+  /** Shown in the suite's name: which msw (test/contract/msw2.test.ts runs suites through msw 2). */
+  label: string;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Serves `sim`; returns the base URL. */
@@ -54,6 +57,7 @@ function mswTransport(): Transport {
   const server = setupServer();
   return {
     name: 'msw',
+    label: `msw ${mswPackage.version}`,
     start: async () => server.listen({ onUnhandledFrame: 'bypass' }),
     stop: async () => server.close(),
     open: async (sim) => {
@@ -68,6 +72,7 @@ function expressTransport(): Transport {
   let server: Server | undefined;
   return {
     name: 'express',
+    label: 'express',
     start: async () => {},
     stop: async () => {},
     open: (sim) =>
@@ -87,6 +92,14 @@ function expressTransport(): Transport {
 }
 
 export const TRANSPORTS = [mswTransport(), expressTransport()];
+
+/** Set by a file that runs contract suites through one transport only (msw2.test.ts). */
+const only: { transport?: Transport['name'] } = {};
+
+/** Suites declared after this run through `name` alone (this module is fresh per test file). */
+export function onlyTransport(name: Transport['name']): void {
+  only.transport = name;
+}
 
 function client(sim: Simulator, transport: string, base: string): Api {
   const call = async (method: string, path: string, body?: unknown, options: CallOptions = {}) => {
@@ -119,7 +132,8 @@ function client(sim: Simulator, transport: string, base: string): Api {
  * simulator (seed 1, clock at START) for each test.
  */
 export function contract(name: string, body: (api: () => Api) => void, options: SimulatorOptions = {}): void {
-  describe.each(TRANSPORTS)(`${name} [$name]`, (transport) => {
+  const transports = TRANSPORTS.filter((transport) => only.transport === undefined || transport.name === only.transport);
+  describe.each(transports)(`${name} [$label]`, (transport) => {
     let current: Api | undefined;
     beforeAll(() => transport.start());
     afterAll(() => transport.stop());
