@@ -58,6 +58,11 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   failure?: () => SimError;
   /** The shape-B `message` of a failed validation on the live wire (live-platform D.5: "Validation failed"). */
   liveInvalid?: string;
+  /**
+   * The schemas the OpenAPI document shows when the route validates its input elsewhere
+   * (a control operation validates its own input; `body`/`query` above take precedence).
+   */
+  doc?: { body?: z.ZodType; query?: z.ZodType };
   /** Runs after authentication and before the body is read (a rate limit checked before validation). */
   guard?(ctx: C, request: SimRequest): void;
   handle(args: RouteArgs<C, B, Q>): SimResponse | Promise<SimResponse>;
