@@ -59,8 +59,9 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   /** The shape-B `message` of a failed validation on the live wire (live-platform D.5: "Validation failed"). */
   liveInvalid?: string;
   /**
-   * The schemas the OpenAPI document shows when the route validates its input elsewhere
-   * (a control operation validates its own input; `body`/`query` above take precedence).
+   * The schemas the OpenAPI document shows instead of `body`/`query` when the route validates
+   * its input elsewhere: a control operation validates its own input, a query read per wire
+   * is shown as the spec wire reads it.
    */
   doc?: { body?: z.ZodType; query?: z.ZodType };
   /** Runs after authentication and before the body is read (a rate limit checked before validation). */

@@ -9,6 +9,7 @@ import mswPackage from 'msw/package.json' with { type: 'json' };
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { createApp } from '../../src/adapters/express.js';
 import { handlers } from '../../src/adapters/msw.js';
+import { checkAgainstOpenApi } from './openapi-check.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.js';
 
 export const START = '2026-03-02T09:00:00Z';
@@ -113,7 +114,9 @@ function client(sim: Simulator, transport: string, base: string): Api {
     const qs = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : '';
     const res = await fetch(`${base}${path}${qs}`, { method, headers, body: payload });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+    const parsed = text ? JSON.parse(text) : undefined;
+    checkAgainstOpenApi(method, path.split('?')[0]!, res.status, parsed);
+    return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {
     sim,
