@@ -21,7 +21,7 @@ function blockAfter(marker: string): string | undefined {
 }
 
 describe('README examples', () => {
-  it.each(['examples/msw.test.ts', 'examples/express.test.ts', 'examples/server.sh', 'scenarios/voicemail-then-human.yaml'])('shows %s exactly as the file the suite runs', (file) => {
+  it.each(['examples/msw.test.ts', 'examples/vitest.test.ts', 'examples/express.test.ts', 'examples/server.sh', 'scenarios/voicemail-then-human.yaml'])('shows %s exactly as the file the suite runs', (file) => {
     expect(blockAfter(`<!-- example: ${file} -->`)).toBe(read(file));
   });
 
