@@ -4,6 +4,8 @@ export default defineConfig({
   // The README's examples import the package by name; in this repository that is the source.
   resolve: {
     alias: [
+      { find: /^voxsim\/vitest$/, replacement: new URL('./src/adapters/vitest.ts', import.meta.url).pathname },
+      { find: /^voxsim\/express$/, replacement: new URL('./src/adapters/express.ts', import.meta.url).pathname },
       { find: /^voxsim\/msw$/, replacement: new URL('./src/adapters/msw.ts', import.meta.url).pathname },
       { find: /^voxsim$/, replacement: new URL('./src/index.ts', import.meta.url).pathname },
     ],

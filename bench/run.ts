@@ -131,7 +131,7 @@ async function benchMsw(bodies: { created: string; list: string }): Promise<void
   emit({ bench: 'roundtrip.msw', ...result.subject, baseline: result.baseline, ratio, target_ratio: 1.5, ok: ratio < 1.5 });
 }
 
-function listen(app: express.Express): Promise<{ server: Server; base: string }> {
+function listen(app: ReturnType<typeof createApp>): Promise<{ server: Server; base: string }> {
   return new Promise((resolve) => {
     const server = app.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api` }));
   });

@@ -21,7 +21,8 @@ import { ScenarioError, loadScenario } from './scenario/load.js';
 import { formatStep, playScenario } from './scenario/runner.js';
 import { scenarioJsonSchema } from './scenario/schema.js';
 import { closest } from './scenario/suggest.js';
-import { createSimulator, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
+import { DEFAULT_SERVER_URL, openApiDocument } from './control/openapi.js';
+import { createSimulator, ROUTES, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat Assistant Platform API
@@ -37,6 +38,7 @@ Usage:
                                   play scenario files (or shipped scenarios by name), exit 1 on a failure
   voxsim scenario list            list the shipped scenarios
   voxsim scenario schema          print the JSON Schema of scenario files
+  voxsim openapi [--server URL]   print the OpenAPI 3.1 document of the platform and control API
   voxsim COMMAND --help           describe a command and its options
   voxsim --help | --version
 
@@ -96,6 +98,11 @@ export const COMMAND_HELP = {
     options: HELP_OPTION,
   },
   'scenario list': { usage: 'voxsim scenario list [options]', about: 'Lists the shipped scenarios: the name to run them by, their name and description.', options: HELP_OPTION },
+  openapi: {
+    usage: 'voxsim openapi [options]',
+    about: 'Prints the OpenAPI 3.1 document of the platform API (spec and live routes) and the control API, as a server serves it at {base_url}/__sim/openapi.json.',
+    options: { server: { value: 'URL', description: `the server URL the document names (default ${DEFAULT_SERVER_URL})` }, ...HELP_OPTION },
+  },
   'scenario schema': { usage: 'voxsim scenario schema [options]', about: 'Prints the JSON Schema of scenario files (scenario.schema.json).', options: HELP_OPTION },
 } as const;
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -600,8 +607,9 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
     return 0;
   }
   if (command === 'scenario') return scenarioCommand(rest, out);
+  if (command === 'openapi') return openApiCommand(rest, out);
   if (command !== 'serve' && command !== 'events') {
-    const near = closest(command, ['serve', 'events', 'scenario']);
+    const near = closest(command, ['serve', 'events', 'scenario', 'openapi']);
     return usageError(out, `Unknown command "${command}".${near === undefined ? '' : ` Did you mean ${near}?`}`);
   }
   if (wantsHelp(rest)) {
@@ -643,6 +651,22 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
     );
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  return 0;
+}
+
+/** `voxsim openapi [--server URL]`: the document `GET {base_url}/__sim/openapi.json` answers. */
+function openApiCommand(args: string[], out: Pick<Console, 'log' | 'error'>): number {
+  if (wantsHelp(args)) {
+    out.log(commandHelp('openapi'));
+    return 0;
+  }
+  let server: string | undefined;
+  try {
+    ({ values: { server } } = parseArgs({ args, options: { server: { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return usageError(out, usageMessage(error as Error, 'openapi'), 'openapi');
+  }
+  out.log(JSON.stringify(openApiDocument(ROUTES, server === undefined ? {} : { serverUrl: server }), null, 2));
   return 0;
 }
 

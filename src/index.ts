@@ -11,3 +11,4 @@ export { EventBus, matchesFilter, toWire, type EventFilter, type SimEvent, type 
 export type { SimRequest, SimResponse } from './core/http.js';
 export { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 export { VERSION } from './version.js';
+export type * from './types.js';

@@ -7,7 +7,7 @@
 import { VirtualClock, realNow } from './core/clock.js';
 import { shapeA, COMMON_MESSAGES, errorMessageOf } from './core/errors.js';
 import { EventBus } from './core/events.js';
-import { Router, header, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
+import { Router, defineRoute, header, ok, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { SeededRandom } from './core/random.js';
 import { formatControlTime, parseInstant } from './core/time.js';
 import { parseInput } from './core/validation.js';
@@ -17,6 +17,7 @@ import { OutcomeScript } from './engine/outcomes.js';
 import { ReplyScript } from './engine/replies.js';
 import { WebhookEngine, type DeliverFn } from './engine/webhooks.js';
 import { Control } from './control/control.js';
+import { openApiDocument } from './control/openapi.js';
 import { controlRoutes, type ControlRouteCtx } from './control/routes.js';
 import { accountRoutes } from './domain/accounts/routes.js';
 import { AccountInput, DEFAULT_ACCOUNT, type Account } from './domain/accounts/schema.js';
@@ -81,6 +82,18 @@ export interface SimulatorOptions {
   wire?: Wire;
 }
 
+/**
+ * `GET /__sim/openapi.json`: the OpenAPI document of every route, naming the base URL it
+ * was asked under as its server.
+ */
+const openApiRoute = defineRoute<ControlRouteCtx>({
+  method: 'GET', path: '/__sim/openapi.json', family: 'control', auth: 'control',
+  handle: ({ request }) => {
+    const base = request.url?.replace(/\/__sim\/openapi\.json(\?.*)?$/, '');
+    return ok(openApiDocument(ROUTES, base === undefined || base === request.url ? {} : { serverUrl: base }));
+  },
+});
+
 /** Every operation the simulator serves, platform and control API alike. */
 export const ROUTES: readonly RouteDef<ControlRouteCtx>[] = [
   ...accountRoutes,
@@ -99,10 +112,11 @@ export const ROUTES: readonly RouteDef<ControlRouteCtx>[] = [
   ...sipTrunkRoutes,
   ...smsRoutes,
   ...controlRoutes,
+  openApiRoute,
 ];
 
 /** Inspection reads of watchers, left out of the request journal and the event stream. */
-const UNJOURNALED_PATHS: ReadonlySet<string> = new Set(['/__sim/requests', '/__sim/overview']);
+const UNJOURNALED_PATHS: ReadonlySet<string> = new Set(['/__sim/requests', '/__sim/overview', '/__sim/openapi.json']);
 
 /** Every clock event a domain schedules, with its handler. */
 export const CLOCK_HANDLERS: readonly ClockHandler[] = [...phoneNumberEvents, ...campaignEvents, ...callEvents, ...conversationEvents, ...msgappEvents, ...knowledgebaseEvents];

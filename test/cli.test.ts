@@ -445,7 +445,8 @@ describe('README set-up commands', () => {
   });
 
   it('starts a server with `npm start` that creates an assistant with the default key', async () => {
-    expect(pkg.scripts.start).toBe('node dist/src/bin.js serve');
+    // exec: npm's child is the server itself, so stopping npm stops it (test/npm-start.test.ts).
+    expect(pkg.scripts.start).toBe('exec node dist/src/bin.js serve');
     const server = await startServer([]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const res = await fetch(`${server.url}/user/assistant`, {

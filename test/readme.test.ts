@@ -1,13 +1,13 @@
 /**
  * The README's examples are files that the suite runs: the MSW test is in examples/
- * (run as a test file), the server walk-through is run here against a real server, and
+ * (run as a test file), the server walk-through (curl) is run here against a real server
+ * with fetch (so the suite needs no curl), and
  * the scenario is in scenarios/ (run by the scenario tests). These tests keep the README
  * showing exactly those files.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runCurlScript } from './support/curl-script.js';
 import { ROOT, startServer, stop } from './support/processes.js';
 
 const readme = readFileSync(`${ROOT}README.md`, 'utf8');
@@ -21,7 +21,7 @@ function blockAfter(marker: string): string | undefined {
 }
 
 describe('README examples', () => {
-  it.each(['examples/msw.test.ts', 'examples/server.sh', 'scenarios/voicemail-then-human.yaml'])('shows %s exactly as the file the suite runs', (file) => {
+  it.each(['examples/msw.test.ts', 'examples/vitest.test.ts', 'examples/express.test.ts', 'examples/server.sh', 'scenarios/voicemail-then-human.yaml'])('shows %s exactly as the file the suite runs', (file) => {
     expect(blockAfter(`<!-- example: ${file} -->`)).toBe(read(file));
   });
 
@@ -36,7 +36,8 @@ describe('README examples', () => {
 
   it('runs the server walk-through against `voxsim serve` and the lead ends completed', async () => {
     const server = await startServer(['--quiet', '--start', '2026-03-02T09:00:00Z']);
-    const { stdout } = await promisify(execFile)('bash', ['examples/server.sh'], { cwd: ROOT, env: { ...process.env, VOXSIM_URL: server.url } });
+    // The script is read and run with fetch (support/curl-script.ts): the suite needs no curl or bash.
+    const stdout = await runCurlScript(read('examples/server.sh'), { VOXSIM_URL: server.url });
     const [started, advanced, leads] = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(started).toEqual({ message: 'Campaign started successfully.', success: true, data: { campaign_id: 1, status: 'in-progress' } });
     expect(advanced).toMatchObject({ now: '2026-03-02T11:00:00Z' });

@@ -1,12 +1,14 @@
 /**
- * The simulator as an Express 5 app. The body is carried as raw text and parsed in
- * the core, so malformed JSON gets the same answer as under MSW.
+ * `voxsim/express`: the simulator as Express 5 middleware (`middleware`) and as the
+ * standalone server's app (`createApp`). The body is carried as raw text and parsed in
+ * the core, so malformed JSON gets the same answer as under MSW. The public types are
+ * Node's and this module's own, so consumers need no `@types/express`.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { COMMON_MESSAGES, errorMessageOf } from '../core/errors.js';
-import type { SimRequest } from '../core/http.js';
+import { foldQuery, type SimRequest } from '../core/http.js';
 import { isMultipart } from '../core/multipart.js';
 import type { Simulator } from '../simulator.js';
 import { DASHBOARD_CSP, dashboardPage } from './dashboard.js';
@@ -72,70 +74,150 @@ export function normaliseBasePath(basePath = '/api'): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
+/** The Node request as the middleware reads it (an Express request is one). */
+export type MiddlewareRequest = IncomingMessage;
+/** The Node response as the middleware writes it (an Express response is one). */
+export type MiddlewareResponse = ServerResponse;
+/** Express's `next`: called for requests outside the base path, or with a failure that is not the body's. */
+export type MiddlewareNext = (error?: unknown) => void;
+
 /**
- * An Express app answering every request under `basePath` from `sim`.
- * @example createApp(sim, { basePath: '/api' }).listen(4010)
+ * `voxsim/express` middleware: an Express request handler. Its types are Node's own, so a
+ * consumer needs no `@types/express`; Express's `app.use()` takes it as it is.
  */
-export function createApp(sim: Simulator, options: AppOptions = {}): Express {
+export interface VoxsimMiddleware {
+  (req: MiddlewareRequest, res: MiddlewareResponse, next: MiddlewareNext): void;
+}
+
+/** The standalone app of `createApp`: a Node request listener that can listen. */
+export interface VoxsimApp {
+  (req: MiddlewareRequest, res: MiddlewareResponse, next?: MiddlewareNext): void;
+  /** Listens like `http.Server#listen`; `callback` runs once it listens. */
+  listen(port?: number, hostname?: string, callback?: () => void): Server;
+}
+
+/** What Express and body-parser put on a request; read structurally, so no Express types leak out. */
+type ExpressRequest = Request & { body?: unknown };
+
+/**
+ * The request body as text for the core: the raw text read here, or, when a parser of the
+ * host app (`express.json()`, `express.text()`, `express.raw()`) has already consumed the
+ * stream, what that parser left: text as is, bytes as UTF-8, a parsed value re-encoded as
+ * JSON (STYLE: the core parses and validates every body itself).
+ */
+function bodyText(req: ExpressRequest): string | null {
+  const body = req.body;
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return body;
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  return JSON.stringify(body);
+}
+
+/** An upload's bytes go to the core as bytes (multipart.ts reads them); any other body as text. */
+function requestBody(req: ExpressRequest, upload: boolean): Pick<SimRequest, 'body' | 'bytes'> {
+  const body = req.body;
+  if (upload && Buffer.isBuffer(body)) return { body: null, bytes: new Uint8Array(body.buffer, body.byteOffset, body.length) };
+  return { body: bodyText(req) };
+}
+
+/**
+ * The simulator as Express middleware answering every request under `basePath`, relative
+ * to where it is mounted: `app.use(middleware(sim))` serves `/api/...`, `app.use('/sim',
+ * middleware(sim, { basePath: '' }))` serves `/sim/...`. Requests outside the base path go
+ * on to the host's next handler. It works before or after the host's body parsers: a body
+ * they have already read is taken from `req.body` *(ours)*.
+ * @example
+ * const app = express()
+ * app.use(express.json())
+ * app.use(middleware(sim, { basePath: '/api' }))
+ * app.get('/health', (req, res) => res.send('ok'))
+ */
+export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMiddleware {
   const basePath = normaliseBasePath(options.basePath);
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
+  const router = express.Router();
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const uploads = (req: IncomingMessage) => isMultipart(req.headers['content-type']);
-  // Uploads as bytes (their size counts bytes, and a binary file is no text); everything else as text.
+  // Reads the raw body unless a host parser already consumed the stream (body-parser then passes the request on untouched):
+  // uploads as bytes (their size counts bytes, and a binary file is no text), everything else as text.
   const form = express.raw({ type: uploads, limit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT });
-  const raw = express.text({ type: (req) => !uploads(req), limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
-  // When the request began, for the log line of an answer given before the core (a body-reading failure).
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.locals.started = performance.now();
+  const raw = express.text({ type: (req) => !uploads(req), limit });
+  const read = (req: Request, res: Response, done: (error?: unknown) => void) => form(req, res, (error?: unknown) => (error === undefined ? raw(req, res, done) : done(error)));
+  const started = new WeakMap<object, number>();
+  const inBase = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    // When the request began, for the log line of an answer given before the core (a body-reading failure).
+    started.set(req, performance.now());
     next();
   });
   // The dashboard: one static page with no data in it; everything it shows comes from the control API and the stream.
-  app.get(`${basePath}/__sim/ui`, (_req: Request, res: Response) => {
+  router.get(`${basePath}/__sim/ui`, (_req: Request, res: Response) => {
     res.status(200).set({ 'content-security-policy': DASHBOARD_CSP, 'cache-control': 'no-store' }).type('text/html').send(dashboardPage());
   });
   // The event stream answers WebSocket upgrades (event-stream.ts); a plain GET is told so.
-  app.get(`${basePath}/__sim/events`, (req: Request, res: Response) => {
-    res.status(426).set('upgrade', 'websocket').json({ message: `GET ${basePath}/__sim/events is a WebSocket stream: connect with a WebSocket client (ws://${req.headers.host ?? 'host'}${basePath}/__sim/events).` });
+  router.get(`${basePath}/__sim/events`, (req: Request, res: Response) => {
+    const at = `${req.baseUrl}${basePath}/__sim/events`;
+    res.status(426).set('upgrade', 'websocket').json({ message: `GET ${at} is a WebSocket stream: connect with a WebSocket client (ws://${req.headers.host ?? 'host'}${at}).` });
   });
-  const logAnswer = (req: Request, res: Response, status: number, body: unknown) => {
+  const logAnswer = (req: Request, status: number, body: unknown) => {
     if (!options.onRequest) return;
     const error = errorMessageOf(status, body);
     options.onRequest({
       method: req.method,
       path: `${req.baseUrl}${req.path}`,
       status,
-      duration_ms: Math.round((performance.now() - (res.locals.started as number)) * 10) / 10,
+      duration_ms: Math.round((performance.now() - (started.get(req) ?? performance.now())) * 10) / 10,
       ...(error !== null && { error }),
     });
   };
-  app.use(basePath || '/', form, raw, async (req: Request, res: Response) => {
-    const simRequest: SimRequest = {
-      method: req.method,
-      path: req.path,
-      query: req.query as SimRequest['query'],
-      headers: req.headers,
-      body: typeof req.body === 'string' ? req.body : null,
-      ...(Buffer.isBuffer(req.body) && { bytes: new Uint8Array(req.body.buffer, req.body.byteOffset, req.body.length) }),
-      url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
-    };
-    const response = await sim.handle(simRequest);
-    res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));
-    logAnswer(req, res, response.status, response.body);
-  });
-  app.use((req: Request, res: Response) => {
-    res.status(404).json({ message: COMMON_MESSAGES.routeNotFound(req.path) });
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    // Outside the base path: the host's own routes (or its 404) answer.
+    if (!inBase(req.path)) return next();
+    read(req, res, async (error?: unknown) => {
+      if (error !== undefined) return next(error);
+      try {
+        const url = new URL(req.originalUrl, 'http://localhost');
+        const simRequest: SimRequest = {
+          method: req.method,
+          path: req.path.slice(basePath.length) || '/',
+          // Read from the URL, not `req.query`: the host's query parser setting must not change what the core sees.
+          query: foldQuery(url.searchParams),
+          headers: req.headers,
+          ...requestBody(req as ExpressRequest, uploads(req)),
+          url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
+        };
+        const response = await sim.handle(simRequest);
+        res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));
+        logAnswer(req, response.status, response.body);
+      } catch (failure) {
+        next(failure);
+      }
+    });
   });
   // Body-reading failures (too large, bad encoding) keep the platform's shape A; nothing reached the core, so nothing changed.
-  app.use((error: BodyReadError, req: Request, res: Response, next: NextFunction) => {
-    // An answer already on its way cannot be replaced: Express closes the connection.
-    if (res.headersSent) return next(error);
+  router.use((error: BodyReadError, req: Request, res: Response, next: NextFunction) => {
+    // An answer already on its way cannot be replaced (Express closes the connection); another failure is the host's.
+    if (res.headersSent || !isBodyReadError(error)) return next(error);
     const { status, message } = bodyReadAnswer(error);
     const body = { message };
     res.status(status).json(body);
-    logAnswer(req, res, status, body);
+    logAnswer(req, status, body);
   });
-  return app;
+  return router as unknown as VoxsimMiddleware;
+}
+
+/**
+ * The standalone server's app: `middleware(sim, options)` at the root, and a JSON 404
+ * (shape A) for every path outside the base path.
+ * @example createApp(sim, { basePath: '/api' }).listen(4010)
+ */
+export function createApp(sim: Simulator, options: AppOptions = {}): VoxsimApp {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(middleware(sim, options) as unknown as RequestHandler);
+  app.use((req: Request, res: Response) => {
+    res.status(404).json({ message: COMMON_MESSAGES.routeNotFound(req.path) });
+  });
+  return app as unknown as VoxsimApp;
 }
 
 /** What body-parser (raw-body) reports when it cannot read a body. */
@@ -145,6 +227,11 @@ interface BodyReadError {
   limit?: number;
   charset?: string;
   encoding?: string;
+}
+
+/** body-parser's failures carry an `http-errors` status (and, for the known ones, a `type`). */
+function isBodyReadError(error: unknown): error is BodyReadError {
+  return typeof error === 'object' && error !== null && (typeof (error as BodyReadError).type === 'string' || typeof (error as BodyReadError).status === 'number');
 }
 
 /** The status and shape-A message of a body that could not be read. */
@@ -167,7 +254,7 @@ function bodyReadAnswer(error: BodyReadError): { status: number; message: string
  * request Node cannot parse 400, one too slow to arrive 408.
  * @example createHttpServer(createApp(sim)).listen(4010, '127.0.0.1')
  */
-export function createHttpServer(app: Express): Server {
+export function createHttpServer(app: VoxsimApp): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A later chunk of a request already refused errs again: the answer is on its way and

@@ -3,11 +3,15 @@
  * are answered, so an integrator's own handlers (for their webhook URL, say) still
  * receive everything else.
  */
+// First: it checks Node and msw before msw itself is loaded.
+import './msw-runtime.js';
 import { HttpResponse, http, type HttpHandler } from 'msw';
 import { foldQuery, type SimRequest } from '../core/http.js';
 import { isMultipart } from '../core/multipart.js';
 import type { Wire } from '../core/wire.js';
 import type { Simulator } from '../simulator.js';
+
+export { MIN_MSW, MIN_NODE, runtimeProblem } from './msw-runtime.js';
 
 export interface HandlersOptions {
   /** The platform base URL the client under test is configured with, e.g. `https://api.example.test/api`. */

@@ -2,6 +2,7 @@
  * `sim.control`: the in-process control plane. Each method is also one `/__sim`
  * route (routes.ts), and both validate input the same way.
  */
+import type { z } from 'zod';
 import { shapeB } from '../core/errors.js';
 import { MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import type { SimEventListener, Subscription } from '../core/events.js';
@@ -9,6 +10,8 @@ import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseInput } from '../core/validation.js';
 import type { Wire } from '../core/wire.js';
 import type { FaultEngine } from '../engine/faults.js';
+import type { OutcomeRuleSchema, OutcomeRulesBody } from '../engine/outcomes.js';
+import type { ReplyRulesBody } from '../engine/replies.js';
 import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
 import { createAccount, patchAccount } from '../domain/accounts/service.js';
 import { InsertCallBody, serialiseCall } from '../domain/calls/schema.js';
@@ -66,8 +69,10 @@ export const CLOCK_MESSAGES = {
   horizon: (field: 'by' | 'to') => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
 } as const;
 
-/** Input of a control operation as callers write it (validated at run time). */
-type Loose = Record<string, unknown>;
+/** Input of a control operation as callers write it: its schema's input type (still validated at run time). */
+type In<S extends z.ZodType> = z.input<S>;
+/** An outcome sequence as `forNumber` and friends take it. */
+export type OutcomesInput = z.input<typeof OutcomeRuleSchema>['outcomes'];
 
 /**
  * The control operations of one simulator.
@@ -87,7 +92,7 @@ export class Control {
   }
 
   /** `POST /__sim/reset`: empties the state, re-creates the accounts and fixtures, re-seeds, resets the clock. */
-  reset(input: Loose = {}) {
+  reset(input: In<typeof ResetBody> = {}) {
     const body = parseInput(ResetBody, input, 'control');
     this.sim.reset({ seed: body.seed, start: body.start, wire: body.wire });
     return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
@@ -98,7 +103,7 @@ export class Control {
    * each campaign's leads by state, the latest calls, deliveries, messaging sessions and
    * requests). Reads only.
    */
-  overview(input: Loose = {}) {
+  overview(input: In<typeof OverviewQuery> = {}) {
     const { limit } = parseInput(OverviewQuery, input, 'control');
     return overview(this.sim, limit);
   }
@@ -110,17 +115,17 @@ export class Control {
      * one; `stop()` ends it. Invalid filters: 422 shape B.
      * @example const sub = sim.control.events.subscribe({ type: ['call.'], since: 0 }, (e) => log.push(e)); sub.stop()
      */
-    subscribe: (input: Loose, listener: SimEventListener): Subscription => {
+    subscribe: (input: In<typeof EventStreamQuery>, listener: SimEventListener): Subscription => {
       const query = parseInput(EventStreamQuery, input, 'control');
       return this.sim.events.subscribe({ types: query.type, accountId: query.account_id, since: query.since }, listener);
     },
     /** Validates stream filters without subscribing (so a transport can refuse them before it upgrades). */
-    filters: (input: Loose) => parseInput(EventStreamQuery, input, 'control'),
+    filters: (input: In<typeof EventStreamQuery>) => parseInput(EventStreamQuery, input, 'control'),
   };
 
   readonly requests = {
     /** `GET /__sim/requests?limit`: the latest requests, oldest first. */
-    list: (input: Loose = {}) => {
+    list: (input: In<typeof RequestsQuery> = {}) => {
       const { limit } = parseInput(RequestsQuery, input, 'control');
       const { data, evicted } = this.sim.requests(limit);
       return { data: data.map((e) => ({ ...e, at: formatControlTime(e.at) })), evicted };
@@ -133,7 +138,7 @@ export class Control {
      * path) or as an object, without its steps. A scenario that fails leaves the state
      * as it was.
      */
-    load: async (source: string | Loose) => {
+    load: async (source: string | Record<string, unknown>) => {
       const backup = this.sim.snapshot();
       try {
         return await this.applyScenario(source);
@@ -148,7 +153,7 @@ export class Control {
     /** `GET /__sim/state`: the whole state (store, clock, pending events, scripts). */
     get: () => this.sim.snapshot(),
     /** `PUT /__sim/state`: replaces the whole state with a snapshot. */
-    put: (snapshot: Loose) => {
+    put: (snapshot: SimulatorSnapshot | Record<string, unknown>) => {
       if (snapshot.format !== SNAPSHOT_FORMAT) throw shapeB({ format: [`The format must be "${SNAPSHOT_FORMAT}" (the body of GET /__sim/state).`] });
       const backup = this.sim.snapshot();
       try {
@@ -166,7 +171,7 @@ export class Control {
     /** `GET /__sim/clock`. */
     get: () => serialiseClock(this.sim.clock),
     /** `POST /__sim/clock/advance` with `{by}` or `{to}`. */
-    advance: async (input: Loose) => {
+    advance: async (input: In<typeof AdvanceBody>) => {
       const body = parseInput(AdvanceBody, input, 'control');
       const now = this.sim.clock.now();
       if (body.to !== undefined && parseInstant(body.to)! < now) {
@@ -179,14 +184,14 @@ export class Control {
       return serialiseClockMove(this.sim.clock, ran);
     },
     /** `POST /__sim/clock/run-until-idle`. */
-    runUntilIdle: async (input: Loose = {}) => {
+    runUntilIdle: async (input: In<typeof RunUntilIdleBody> = {}) => {
       const body = parseInput(RunUntilIdleBody, input, 'control');
       const ran = await this.sim.clock.runUntilIdle(body.max_events === undefined ? {} : { maxEvents: body.max_events });
       // Periodic events (renewals) never let the queue become idle; they are reported, not run.
       return { ...serialiseClockMove(this.sim.clock, ran), periodic_pending: this.sim.clock.periodicCount };
     },
     /** `PUT /__sim/clock`: manual, or realtime at `speed`. */
-    setMode: (input: Loose) => {
+    setMode: (input: In<typeof ClockModeBody>) => {
       const body = parseInput(ClockModeBody, input, 'control');
       this.sim.clock.setMode(body.mode, body.speed);
       return serialiseClock(this.sim.clock);
@@ -195,11 +200,11 @@ export class Control {
 
   readonly accounts = {
     /** `POST /__sim/accounts`. */
-    create: (input: Loose = {}) => serialiseAccount(createAccount(this.sim, parseInput(AccountInput, input, 'control'))),
+    create: (input: In<typeof AccountInput> = {}) => serialiseAccount(createAccount(this.sim, parseInput(AccountInput, input, 'control'))),
     /** `GET /__sim/accounts`. */
     list: () => ({ data: this.sim.db.accounts.all().map(serialiseAccount) }),
     /** `PATCH /__sim/accounts/{id}`. */
-    patch: (id: number, input: Loose) => {
+    patch: (id: number, input: In<typeof AccountPatch>) => {
       const account = patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'));
       // decisions: Balance and dialing: a raised balance resumes the campaigns that paused for it.
       resumeAfterTopUp(this.sim.accountScope(account.id)!);
@@ -209,35 +214,35 @@ export class Control {
 
   readonly phoneNumbers = {
     /** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
-    add: (input: Loose) => serialisePhoneNumber(insertPhoneNumber(this.sim, parseInput(InsertNumberBody, input, 'control'))),
+    add: (input: In<typeof InsertNumberBody>) => serialisePhoneNumber(insertPhoneNumber(this.sim, parseInput(InsertNumberBody, input, 'control'))),
   };
 
   readonly calls = {
     /** `POST /__sim/calls`: a finished call record, as `GET /user/calls/{id}` shows it. */
-    insert: (input: Loose) => serialiseCall(insertCall(this.sim, parseInput(InsertCallBody, input, 'control'))),
+    insert: (input: In<typeof InsertCallBody>) => serialiseCall(insertCall(this.sim, parseInput(InsertCallBody, input, 'control'))),
     /** `POST /__sim/calls/inbound`: `{to, from}` rings the inbound assistant of `to`. */
-    inbound: (input: Loose) => ({ call_id: ringInbound(this.sim, parseInput(InboundCallBody, input, 'control')).id }),
+    inbound: (input: In<typeof InboundCallBody>) => ({ call_id: ringInbound(this.sim, parseInput(InboundCallBody, input, 'control')).id }),
   };
 
   readonly outcomes = {
     /** `PUT /__sim/outcomes`: replaces every outcome rule. */
-    set: (input: Loose) => {
+    set: (input: In<typeof OutcomeRulesBody>) => {
       this.sim.outcomes.set(input.rules);
       return { rules: this.sim.outcomes.list() };
     },
     /** `GET /__sim/outcomes`. */
     list: () => ({ rules: this.sim.outcomes.list() }),
     /** Adds a rule for one dialed number: `forNumber('+15551230003', ['voicemail', 'human'])`. */
-    forNumber: (phoneNumber: string, outcomes: unknown[]) => this.addOutcomeRule({ match: { phone_number: phoneNumber }, outcomes }),
+    forNumber: (phoneNumber: string, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { phone_number: phoneNumber }, outcomes }),
     /** Adds a rule for every number a campaign dials. */
-    forCampaign: (campaignId: number, outcomes: unknown[]) => this.addOutcomeRule({ match: { campaign_id: campaignId }, outcomes }),
+    forCampaign: (campaignId: number, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { campaign_id: campaignId }, outcomes }),
     /** Adds a rule for leads whose variables include these values. */
-    forLeadVariables: (variables: Record<string, unknown>, outcomes: unknown[]) => this.addOutcomeRule({ match: { lead_variables: variables }, outcomes }),
+    forLeadVariables: (variables: Record<string, unknown>, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { lead_variables: variables }, outcomes }),
   };
 
   readonly charges = {
     /** `GET /__sim/charges?account_id`: monthly number charges, oldest first. */
-    list: (input: Loose = {}) => {
+    list: (input: In<typeof ChargesQuery> = {}) => {
       const { account_id } = parseInput(ChargesQuery, input, 'control');
       return { data: this.sim.db.charges.all().filter((c) => account_id === undefined || c.account_id === account_id).map(serialiseCharge) };
     },
@@ -248,7 +253,7 @@ export class Control {
      * `GET /__sim/documents?account_id&knowledgebase_id`: knowledge base documents with
      * their stored source (URL, links, link limit, file name and size), in id order.
      */
-    list: (input: Loose = {}) => {
+    list: (input: In<typeof DocumentsQuery> = {}) => {
       const { account_id, knowledgebase_id } = parseInput(DocumentsQuery, input, 'control');
       const keep = (d: { account_id: number; knowledgebase_id: number }) =>
         (account_id === undefined || d.account_id === account_id) && (knowledgebase_id === undefined || d.knowledgebase_id === knowledgebase_id);
@@ -258,7 +263,7 @@ export class Control {
 
   readonly sms = {
     /** `GET /__sim/sms?account_id`: the SMS sent, in id order (live-platform C.6). Reads only. */
-    list: (input: Loose = {}) => {
+    list: (input: In<typeof ChargesQuery> = {}) => {
       const { account_id } = parseInput(ChargesQuery, input, 'control');
       return { data: this.sim.db.sms.all().filter((m) => account_id === undefined || m.account_id === account_id).map(serialiseSms) };
     },
@@ -266,7 +271,7 @@ export class Control {
 
   readonly webhooks = {
     /** `POST /__sim/webhooks/failures`: the next `times` matching attempts fail `with` a status, "timeout" or "refused". */
-    failNext: (input: Loose) => serialiseFailureRule(this.sim.webhooks.failNext(parseInput(WebhookFailureBody, input, 'control'))),
+    failNext: (input: In<typeof WebhookFailureBody>) => serialiseFailureRule(this.sim.webhooks.failNext(parseInput(WebhookFailureBody, input, 'control'))),
     /** `GET /__sim/webhooks/failures`. */
     failures: () => ({ data: this.sim.webhooks.failureRules().map(serialiseFailureRule) }),
     /** `DELETE /__sim/webhooks/failures`. */
@@ -275,7 +280,7 @@ export class Control {
       return { ok: true };
     },
     /** `GET /__sim/webhooks/deliveries?kind&state`: the journal, oldest first, with how many were evicted. */
-    deliveries: (input: Loose = {}) => {
+    deliveries: (input: In<typeof DeliveriesQuery> = {}) => {
       const query = parseInput(DeliveriesQuery, input, 'control');
       return { data: this.sim.webhooks.deliveries(query).map(serialiseDelivery), evicted: this.sim.webhooks.evicted };
     },
@@ -283,7 +288,7 @@ export class Control {
 
   readonly replies = {
     /** `PUT /__sim/replies`: replaces every reply rule. */
-    set: (input: Loose) => {
+    set: (input: In<typeof ReplyRulesBody>) => {
       this.sim.replies.set(input.rules);
       return { rules: this.sim.replies.list() };
     },
@@ -293,9 +298,9 @@ export class Control {
 
   readonly msgapp = {
     /** `POST /__sim/msgapp/inbound`: a customer message to a sender. */
-    inbound: (input: Loose) => receiveCustomerMessage(this.sim, parseInput(InboundBody, input, 'control')),
+    inbound: (input: In<typeof InboundBody>) => receiveCustomerMessage(this.sim, parseInput(InboundBody, input, 'control')),
     /** `PATCH /__sim/msgapp/senders/{id}`: `{online?, assistant_id?}`. */
-    patchSender: (id: number, input: Loose) => {
+    patchSender: (id: number, input: In<typeof SenderPatchBody>) => {
       const sender = patchSender(this.sim, id, parseInput(SenderPatchBody, input, 'control'));
       return { ...serialiseSender(sender), assistant_id: sender.assistant_id };
     },
@@ -308,7 +313,7 @@ export class Control {
      * validation fail with the route's documented failure, changing nothing. Control
      * routes are never faulted.
      */
-    add: (input: Loose) => this.sim.faults.add(parseInput(FaultBody, input, 'control')),
+    add: (input: In<typeof FaultBody>) => this.sim.faults.add(parseInput(FaultBody, input, 'control')),
     /** `GET /__sim/faults`. */
     list: () => ({ data: this.sim.faults.list() }),
     /** `DELETE /__sim/faults`. */
@@ -318,7 +323,7 @@ export class Control {
     },
   };
 
-  private addOutcomeRule(rule: Loose) {
+  private addOutcomeRule(rule: In<typeof OutcomeRuleSchema>) {
     this.sim.outcomes.add(rule);
     return { rules: this.sim.outcomes.list() };
   }

@@ -67,6 +67,12 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   liveInvalid?: string;
   /** Also takes a `multipart/form-data` body (an upload); its fields reach `body` as strings and `UploadedFile`s. */
   multipart?: boolean;
+  /**
+   * The schemas the OpenAPI document shows instead of `body`/`query` when the route validates
+   * its input elsewhere: a control operation validates its own input, a query read per wire
+   * is shown as the spec wire reads it.
+   */
+  doc?: { body?: z.ZodType; query?: z.ZodType };
   /** Runs after authentication and before the body is read (a rate limit checked before validation). */
   guard?(ctx: C, request: SimRequest): void;
   handle(args: RouteArgs<C, B, Q>): SimResponse | Promise<SimResponse>;

@@ -18,6 +18,8 @@ interface UserRouteDef<B, Q> {
   family?: RouteFamily;
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
+  /** What the OpenAPI document shows of an input the route reads itself (core/http RouteDef.doc). */
+  doc?: RouteDef<RouteCtx>['doc'];
   failure?: () => SimError;
   /** The shape-B `message` of a failed validation on the live wire (live-platform D.5). */
   liveInvalid?: string;

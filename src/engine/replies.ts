@@ -36,7 +36,7 @@ export const ReplyRuleSchema = z.object({
   when: z.union([
     z.string().min(1),
     z
-      .object({ regex: z.string().min(1), flags: z.string().regex(FLAGS, { error: 'The :attribute may only hold the flags d, g, i, m, s, u and y.' }).optional() })
+      .strictObject({ regex: z.string().min(1), flags: z.string().regex(FLAGS, { error: 'The :attribute may only hold the flags d, g, i, m, s, u and y.' }).optional() })
       .refine(compiles, { error: 'The :attribute is not a valid regular expression.', path: ['regex'] }),
   ]),
   reply: z.string().max(4096, { error: 'The :attribute may not be greater than 4096 characters.' }),

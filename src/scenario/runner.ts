@@ -53,6 +53,15 @@ export interface RunOptions {
 
 type Json = Record<string, unknown>;
 
+/**
+ * Scenario data (refs resolved) handed to a `sim.control` operation: typed as the
+ * operation's input because that operation validates it against its own schema, the
+ * failure then naming the scenario's file and line.
+ */
+function asInput<T>(value: unknown): T {
+  return value as T;
+}
+
 /** What a scenario plays against: the public API, the control plane, the clock and the event history. */
 export interface ScenarioHost {
   handle(request: SimRequest): Promise<SimResponse>;
@@ -210,7 +219,7 @@ class Player {
       const at = ['given', 'senders', i];
       const assistant = s.assistant === undefined ? undefined : s.assistant === null ? null : this.refId(s.assistant, [...at, 'assistant']);
       try {
-        this.sim.control.msgapp.patchSender(Number(this.refId(s.id, [...at, 'id'])), { ...(s.online !== undefined && { online: s.online }), ...(assistant !== undefined && { assistant_id: assistant }) });
+        this.sim.control.msgapp.patchSender(Number(this.refId(s.id, [...at, 'id'])), asInput({ ...(s.online !== undefined && { online: s.online }), ...(assistant !== undefined && { assistant_id: assistant }) }));
       } catch (error) {
         this.fail(`The sender was refused: ${(error as Error).message}`, at);
       }
@@ -234,10 +243,10 @@ class Player {
       const rules = Array.isArray(scenario.outcomes)
         ? scenario.outcomes
         : Object.entries(scenario.outcomes).map(([phone_number, outcomes]) => ({ match: { phone_number }, outcomes }));
-      this.sim.control.outcomes.set({ rules: this.resolve(rules, ['outcomes']) });
+      this.sim.control.outcomes.set({ rules: asInput(this.resolve(rules, ['outcomes'])) });
     }
-    if (scenario.replies) this.sim.control.replies.set({ rules: this.resolve(scenario.replies, ['replies']) });
-    for (const [i, rule] of (scenario.webhook_failures ?? []).entries()) this.sim.control.webhooks.failNext(this.resolve(rule, ['webhook_failures', i]) as Json);
+    if (scenario.replies) this.sim.control.replies.set({ rules: asInput(this.resolve(scenario.replies, ['replies'])) });
+    for (const [i, rule] of (scenario.webhook_failures ?? []).entries()) this.sim.control.webhooks.failNext(asInput(this.resolve(rule, ['webhook_failures', i])));
     for (const [i, c] of (given.conversations ?? []).entries()) {
       const at = ['given', 'conversations', i];
       const uuid = this.refField(c.assistant.replace(/^\$/, ''), 'uuid', [...at, 'assistant']);
@@ -296,11 +305,11 @@ class Player {
         return { summary: `${ran} events`, mismatches: [], expectation: false };
       }
       case 'customer_message': {
-        const res = this.sim.control.msgapp.inbound({ ...arg, sender_id: this.refId(arg.sender ?? 1, [...at, 'sender']), sender: undefined });
+        const res = this.sim.control.msgapp.inbound(asInput({ ...arg, sender_id: this.refId(arg.sender ?? 1, [...at, 'sender']), sender: undefined }));
         return { summary: `${arg.from}: ${JSON.stringify(arg.text)} → conversation ${res.conversation_id}`, mismatches: [], expectation: false };
       }
       case 'inbound_call': {
-        const res = this.sim.control.calls.inbound(arg);
+        const res = this.sim.control.calls.inbound(asInput(arg));
         return { summary: `${arg.from} → ${arg.to}: call ${res.call_id}`, mismatches: [], expectation: false };
       }
       case 'expect_lead': {

@@ -2,20 +2,26 @@
  * The scenario format (ARCHITECTURE §7): a case written as data. `given` creates
  * resources through the public API (so every rule applies), `ref` names them for `$ref`
  * later; `steps` move the clock, make requests and check expectations. Every mapping of
- * the format is closed (an unknown key is an error, not silently ignored); only the
- * resource bodies sent to the API are open, and the API validates those.
+ * the format is closed (an unknown key is an error, not silently ignored); the resources
+ * of `given` take the fields of their route's body, whose values the API validates.
  */
 import { z } from 'zod';
 import { parseInstant } from '../core/time.js';
 import { WIRES } from '../core/wire.js';
 import { AccountInput } from '../domain/accounts/schema.js';
+import { CreateAssistantBody } from '../domain/assistants/schema.js';
+import { CreateCampaignBody } from '../domain/campaigns/schema.js';
+import { CreateLeadBody } from '../domain/leads/schema.js';
+import { CreateFolderLabelBody } from '../domain/folders-labels/schema.js';
+import { CreateDocumentBody, CreateKnowledgebaseBody } from '../domain/knowledgebases/schema.js';
+import { CreateSipTrunkBody } from '../domain/sip-trunks/schema.js';
+import { SendSmsBody } from '../domain/sms/schema.js';
+import { CreateToolBody } from '../domain/tools/schema.js';
 import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
 import { ReplyRuleSchema } from '../engine/replies.js';
 import { WebhookFailureBody } from '../control/schema.js';
 
 const ref = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, { error: 'The :attribute must be a name of letters, digits, _ and -.' });
-/** A resource body: any fields of the route it is sent to, `$ref` strings allowed. */
-const body = z.record(z.string(), z.unknown());
 const duration = z.union([z.number().nonnegative(), z.string().min(1)]);
 
 export const ScenarioAccount = AccountInput.extend({ ref: ref.optional() }).strict();
@@ -30,7 +36,18 @@ export const GivenPhoneNumber = z.strictObject({
   contains: z.string().optional(),
 });
 
-const withRef = (extra: z.ZodRawShape = {}) => body.and(z.object({ ref: ref.optional(), key: z.string().optional(), ...extra }));
+/**
+ * A resource of `given`: the fields of the body its route takes (any value, `$ref` strings
+ * allowed: the API validates them), `ref`, `key` and the ref-taking `extra` fields. Closed
+ * like every other mapping, so a misspelt field is refused here rather than dropped by the
+ * API's parser.
+ */
+const resource = (route: z.ZodType, extra: string[] = []) =>
+  z.strictObject({
+    ...Object.fromEntries([...Object.keys((route as unknown as z.ZodObject).shape), ...extra].map((field) => [field, z.unknown().optional()])),
+    ref: ref.optional(),
+    key: z.string().optional(),
+  });
 export const GivenSender = z.strictObject({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() });
 export const GivenConversation = z.strictObject({
   ref: ref.optional(),
@@ -51,21 +68,26 @@ export const GivenFile = z.strictObject({
   content: z.string().optional(),
 });
 /** A knowledge base with its documents, each created through the API (a website by JSON, a file by form). */
-export const GivenKnowledgebase = withRef({ documents: z.array(body.and(z.object({ ref: ref.optional(), file: GivenFile.optional() }))).optional() });
+export const GivenKnowledgebase = resource(CreateKnowledgebaseBody).extend({
+  // A document is created with its knowledge base's key.
+  documents: z.array(resource(CreateDocumentBody).omit({ key: true }).extend({ file: GivenFile.optional() })).optional(),
+});
 
 export const Given = z.strictObject({
   phone_numbers: z.array(GivenPhoneNumber).optional(),
+  // live-platform C.1, C.2: knowledge bases (with their documents) and tools before the assistants that name them.
   knowledgebases: z.array(GivenKnowledgebase).optional(),
-  tools: z.array(withRef()).optional(),
+  tools: z.array(resource(CreateToolBody)).optional(),
   // live-platform C.4, C.5: trunks and sent SMS after the numbers (an SMS names its number by `$ref` in `from`).
-  sip_trunks: z.array(withRef()).optional(),
-  sms: z.array(withRef()).optional(),
+  sip_trunks: z.array(resource(CreateSipTrunkBody)).optional(),
+  sms: z.array(resource(SendSmsBody)).optional(),
   // live-platform C.3: created before the assistants, which name them by `$ref` in folder_id and label_ids.
-  folders: z.array(withRef()).optional(),
-  labels: z.array(withRef()).optional(),
-  assistants: z.array(withRef()).optional(),
-  campaigns: z.array(withRef()).optional(),
-  leads: z.array(withRef()).optional(),
+  folders: z.array(resource(CreateFolderLabelBody)).optional(),
+  labels: z.array(resource(CreateFolderLabelBody)).optional(),
+  assistants: z.array(resource(CreateAssistantBody)).optional(),
+  // `assistant` / `campaign`: a ref (or id) standing for assistant_id / campaign_id.
+  campaigns: z.array(resource(CreateCampaignBody, ['assistant'])).optional(),
+  leads: z.array(resource(CreateLeadBody, ['campaign'])).optional(),
   conversations: z.array(GivenConversation).optional(),
   senders: z.array(GivenSender).optional(),
 });

@@ -315,6 +315,7 @@ contract('control: clock', (api) => {
 
   it('refuses the same clock mode in-process with the same error', async () => {
     const res = await api().put('/__sim/clock', { mode: 'fast' });
+    // @ts-expect-error the input type refuses the mode too
     expect(await refusal(() => api().sim.control.clock.setMode({ mode: 'fast' }))).toStrictEqual({ status: 422, body: res.body });
   });
 });
@@ -447,6 +448,7 @@ contract('control: reset', (api) => {
   it('refuses the same reset in-process with the same error', async () => {
     const res = await api().post('/__sim/reset', { seed: 'five' });
     expect(res.status).toBe(422);
+    // @ts-expect-error the input type refuses the seed too
     expect(await refusal(() => api().sim.control.reset({ seed: 'five' }))).toStrictEqual({ status: 422, body: res.body });
   });
 });
@@ -757,20 +759,20 @@ contract('control: phone numbers', (api) => {
   });
 
   it('adds the same number in-process', async () => {
-    const input = { account_id: 1, type: 'sip', phone_number: '+442071838750' };
+    const input = { account_id: 1, type: 'sip', phone_number: '+442071838750' } as const;
     const res = await api().post('/__sim/phone-numbers', input);
     expect(fresh().control.phoneNumbers.add(input)).toStrictEqual(res.body);
   });
 
   it('refuses the same number in-process with the same error', async () => {
-    const input = { account_id: 1, type: 'sip', phone_number: '12345' };
+    const input = { account_id: 1, type: 'sip', phone_number: '12345' } as const;
     const res = await api().post('/__sim/phone-numbers', input);
     expect(await refusal(() => api().sim.control.phoneNumbers.add(input))).toStrictEqual({ status: 422, body: res.body });
   });
 });
 
 contract('control: faults', (api) => {
-  const DELETE_FAULT = { method: 'DELETE', path: '/user/assistant/:id' };
+  const DELETE_FAULT = { method: 'DELETE', path: '/user/assistant/:id' } as const;
 
   it('matches a rule path written with a trailing slash', async () => {
     const id = await createAssistant(api());
@@ -929,6 +931,7 @@ contract('control: faults', (api) => {
 
   it('refuses the same rule in-process with the same error', async () => {
     const res = await api().post('/__sim/faults', { method: 'DELETE' });
+    // @ts-expect-error the input type requires the path too
     expect(await refusal(() => api().sim.control.faults.add({ method: 'DELETE' }))).toStrictEqual({ status: 422, body: res.body });
   });
 });

@@ -9,6 +9,7 @@ import { SimError } from '../../src/core/errors.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { contract, START, type Api } from '../support/api.js';
 import { multimodalAssistant, pipelineAssistant } from '../support/fixtures.js';
+import type { OutcomeRuleInput } from '../../src/types.js';
 
 const OUTBOUND_NUMBER = '+14155550100';
 const INBOUND_NUMBER = '+14155550101';
@@ -17,7 +18,7 @@ const CALLER = '+14155550177';
 const NO_ASSISTANT = { message: 'No inbound assistant answers this number.' };
 
 /** Every match kind and an outcome object with every field. */
-const FULL_RULES = [
+const FULL_RULES: OutcomeRuleInput[] = [
   { match: { phone_number: '+14155550123' }, outcomes: ['busy', 'voicemail', 'human'] },
   { match: { campaign_id: 3 }, outcomes: ['no-answer'] },
   { match: { lead_variables: { tier: 'gold' } }, outcomes: ['goal-incomplete', 'failed'] },
@@ -178,6 +179,7 @@ contract('control: outcome rules', (api) => {
 
   it('rejects a forNumber rule with an unknown outcome with 422 shape B and adds nothing', async () => {
     const sim = api().sim;
+    // @ts-expect-error the input type refuses the outcome too
     expect(await refusal(() => sim.control.outcomes.forNumber('+14155550123', ['nope']))).toStrictEqual({
       status: 422,
       body: invalid('outcomes.0', 'The selected outcomes.0 is invalid.'),

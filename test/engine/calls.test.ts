@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeliverRequest, DeliverResult } from '../../src/engine/webhooks.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { pipelineAssistant } from '../support/fixtures.js';
+import type { OutcomesInput } from '../../src/types.js';
 
 const START = '2026-03-02T09:00:00Z';
 const T0 = Date.parse(START);
@@ -114,7 +115,7 @@ function rig(answer: (attempt: number) => Omit<DeliverResult, 'duration_ms'> = (
 }
 
 /** One call to CUSTOMER with `outcome`, played to its end; answers the call as GET shows it. */
-async function scripted(r: Rig, outcome: unknown, phone = CUSTOMER, variables?: Record<string, unknown>): Promise<any> {
+async function scripted(r: Rig, outcome: OutcomesInput[number], phone = CUSTOMER, variables?: Record<string, unknown>): Promise<any> {
   r.sim.control.outcomes.forNumber(phone, [outcome]);
   const id = await r.makeCall(phone, variables);
   await r.sim.clock.advance('30m');

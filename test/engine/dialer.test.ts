@@ -10,6 +10,7 @@ import type { SimEvent } from '../../src/core/events.js';
 import { isInWindow, nextWindowStart, type CallingWindow } from '../../src/domain/campaigns/windows.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { pipelineAssistant } from '../support/fixtures.js';
+import type { OutcomesInput } from '../../src/types.js';
 
 const AUTH = { authorization: 'Bearer sim_test_key' };
 /** The sip number every rig adds first (id 1) and gives its assistant. */
@@ -132,7 +133,7 @@ interface RigOptions {
   campaign?: Record<string, unknown>;
   leads?: LeadInput[];
   /** Outcome sequences by dialed number. */
-  outcomes?: Record<string, unknown[]>;
+  outcomes?: Record<string, OutcomesInput>;
 }
 
 /**

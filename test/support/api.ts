@@ -5,9 +5,11 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { setupServer } from 'msw/node';
+import mswPackage from 'msw/package.json' with { type: 'json' };
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { createApp } from '../../src/adapters/express.js';
 import { handlers } from '../../src/adapters/msw.js';
+import { checkAgainstOpenApi } from './openapi-check.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.js';
 
 export const START = '2026-03-02T09:00:00Z';
@@ -45,6 +47,8 @@ export interface Api {
 
 interface Transport {
   name: 'msw' | 'express';
+  /** Shown in the suite's name: which msw (test/contract/msw2.test.ts runs suites through msw 2). */
+  label: string;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Serves `sim`; returns the base URL. */
@@ -56,6 +60,7 @@ function mswTransport(): Transport {
   const server = setupServer();
   return {
     name: 'msw',
+    label: `msw ${mswPackage.version}`,
     start: async () => server.listen({ onUnhandledFrame: 'bypass' }),
     stop: async () => server.close(),
     open: async (sim) => {
@@ -70,6 +75,7 @@ function expressTransport(): Transport {
   let server: Server | undefined;
   return {
     name: 'express',
+    label: 'express',
     start: async () => {},
     stop: async () => {},
     open: (sim) =>
@@ -90,6 +96,14 @@ function expressTransport(): Transport {
 
 export const TRANSPORTS = [mswTransport(), expressTransport()];
 
+/** Set by a file that runs contract suites through one transport only (msw2.test.ts). */
+const only: { transport?: Transport['name'] } = {};
+
+/** Suites declared after this run through `name` alone (this module is fresh per test file). */
+export function onlyTransport(name: Transport['name']): void {
+  only.transport = name;
+}
+
 function client(sim: Simulator, transport: string, base: string): Api {
   const call = async (method: string, path: string, body?: unknown, options: CallOptions = {}) => {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
@@ -103,7 +117,9 @@ function client(sim: Simulator, transport: string, base: string): Api {
     const qs = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : '';
     const res = await fetch(`${base}${path}${qs}`, { method, headers, body: payload });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+    const parsed = text ? JSON.parse(text) : undefined;
+    checkAgainstOpenApi(method, path.split('?')[0]!, res.status, parsed);
+    return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {
     sim,
@@ -122,7 +138,8 @@ function client(sim: Simulator, transport: string, base: string): Api {
  * simulator (seed 1, clock at START) for each test.
  */
 export function contract(name: string, body: (api: () => Api) => void, options: SimulatorOptions = {}): void {
-  describe.each(TRANSPORTS)(`${name} [$name]`, (transport) => {
+  const transports = TRANSPORTS.filter((transport) => only.transport === undefined || transport.name === only.transport);
+  describe.each(transports)(`${name} [$label]`, (transport) => {
     let current: Api | undefined;
     beforeAll(() => transport.start());
     afterAll(() => transport.stop());

@@ -238,9 +238,14 @@ export function sendPostCallWebhook(ctx: AccountCtx, call: Call): void {
   const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
   if (!assistant || !assistant.is_webhook_active || assistant.webhook_url === null) return;
   if (assistant.send_webhook_only_on_completed && call.status !== 'completed') return;
+  ctx.sendWebhook('post_call', assistant.webhook_url, postCallPayload(ctx, call, assistant));
+}
+
+/** The post-call webhook's body (decisions: Post-call webhook payload). */
+export function postCallPayload(ctx: AccountCtx, call: Call, assistant: Assistant) {
   const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
   const campaign = call.campaign_id === null ? undefined : ctx.campaigns.get(call.campaign_id);
-  const payload: Record<string, unknown> = {
+  const payload = {
     id: call.id,
     customer_phone: call.client_phone_number,
     assistant_phone: call.assistant_phone_number,
@@ -256,8 +261,7 @@ export function sendPostCallWebhook(ctx: AccountCtx, call: Call): void {
     total_cost: fromMicros(call.total_cost_micros),
   };
   // decisions: Recording: the key is present only with include_recording_in_webhook.
-  if (assistant.include_recording_in_webhook) payload.recording_url = call.recording_url;
-  ctx.sendWebhook('post_call', assistant.webhook_url, payload);
+  return assistant.include_recording_in_webhook ? { ...payload, recording_url: call.recording_url } : payload;
 }
 
 /**

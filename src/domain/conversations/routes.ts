@@ -5,7 +5,7 @@
 import { alias, defineRoute, ok, selfPath } from '../../core/http.js';
 import { say } from '../../core/wire.js';
 import { userRoute, type RouteCtx } from '../routing.js';
-import { CreateConversationBody, EnableEndedWebhookBody, GenerateReplyBody, SendMessageBody } from './schema.js';
+import { ConversationListQuery, CreateConversationBody, EnableEndedWebhookBody, GenerateReplyBody, SendMessageBody } from './schema.js';
 import {
   CONVERSATION_MESSAGES,
   checkReplyRate,
@@ -43,7 +43,7 @@ export const conversationRoutes = [
   }),
   userRoute({
     // live-platform A.2: the query's rules and the list's form depend on the wire, so the query is read per request.
-    method: 'GET', path: '/user/conversations',
+    method: 'GET', path: '/user/conversations', doc: { query: ConversationListQuery },
     handle: ({ ctx, request }) => ok(pageConversations(ctx, request.query, selfPath(request))),
   }),
   userRoute({

@@ -2,13 +2,13 @@
 import { ok } from '../../core/http.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
-import { PurchaseBody, UpdateNumberBody, readSearchQuery, serialiseNicknamed, serialiseOffer, serialisePhoneNumber, serialisePurchased } from './schema.js';
+import { PurchaseBody, SearchQuery, UpdateNumberBody, readSearchQuery, serialiseNicknamed, serialiseOffer, serialisePhoneNumber, serialisePurchased } from './schema.js';
 import { PHONE_MESSAGES, listNumbers, listSmsNumbers, purchaseNumber, releaseNumber, renameNumber, searchNumbers } from './service.js';
 
 export const phoneNumberRoutes = [
   userRoute({
     // live-platform E: the query's countries and default depend on the wire, so it is read per request.
-    method: 'GET', path: '/user/phone-numbers/search',
+    method: 'GET', path: '/user/phone-numbers/search', doc: { query: SearchQuery },
     handle: ({ ctx, request }) => ok({ data: searchNumbers(ctx, readSearchQuery(ctx.wire, request.query)).map((o) => serialiseOffer(o, ctx.wire)) }),
   }),
   userRoute({

@@ -1,0 +1,168 @@
+/**
+ * The OpenAPI 3.1 description of everything the simulator serves, platform API (spec and
+ * live spellings) and control API alike, generated from the route table and the zod
+ * schemas the routes validate with: nothing is written twice, so a new route or field
+ * appears here by itself. Served at `{base_url}/__sim/openapi.json`, printed by
+ * `voxsim openapi`.
+ *
+ * What the table knows is what the document says: method, path and path parameters, who
+ * may call (bearer key, optional key, none, admin token), the request body and query as
+ * the schemas read them (`z.toJSONSchema`, input side), and the error shapes of the
+ * specification (Errors: A-E, and R for rate limits). Success bodies are any JSON in
+ * the document; their types are the exported TypeScript types (src/types.ts) *(ours)*.
+ */
+import { z } from 'zod';
+import type { RouteDef } from '../core/http.js';
+import { VERSION } from '../version.js';
+
+/** A JSON Schema, as OpenAPI 3.1 takes it. */
+type Schema = Record<string, unknown>;
+
+/** The server URL of the document when none is given: the default `voxsim serve`. */
+export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4010/api';
+
+/** The error shapes of the specification (spec: Errors), each allowing the extra members some answers carry. */
+const ERROR_SHAPES: Record<string, Schema> = {
+  ShapeA: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+  ShapeB: {
+    type: 'object',
+    required: ['message', 'errors'],
+    properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+  },
+  ShapeC: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+  ShapeD: {
+    type: 'object',
+    required: ['success', 'error', 'error_code'],
+    properties: { success: { const: false }, error: { type: 'string' }, error_code: { type: 'string' } },
+  },
+  ShapeE: { type: 'object', required: ['status', 'error'], properties: { status: { const: false }, error: { type: 'string' } } },
+  ShapeR: { type: 'object', required: ['message', 'retry_after'], properties: { message: { type: 'string' }, retry_after: { type: 'integer' } } },
+};
+
+const ERROR: Schema = { anyOf: Object.keys(ERROR_SHAPES).map((name) => ({ $ref: `#/components/schemas/${name}` })) };
+
+/** A zod schema as JSON Schema, input side (what a client sends); types JSON cannot state (a custom check) are left open. */
+function jsonSchema(schema: z.ZodType): Schema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+  return rest;
+}
+
+/** `/user/assistant/:id` -> `/user/assistant/{id}`, with its path parameters. */
+function openApiPath(path: string): { path: string; params: string[] } {
+  const params: string[] = [];
+  const converted = path.replace(/:([A-Za-z_]\w*)/g, (_all, name: string) => {
+    params.push(name);
+    return `{${name}}`;
+  });
+  return { path: converted, params };
+}
+
+/** `POST /user/campaigns/update-status` -> `post_user_campaigns_update_status`: unique, as method plus path is. */
+function operationId(method: string, path: string): string {
+  return `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '')}`;
+}
+
+/** Who may call: the platform's bearer key, an optional key, nobody in particular, the admin token when one is set. */
+function security(auth: RouteDef<unknown>['auth']): Schema[] {
+  switch (auth) {
+    case 'bearer':
+      return [{ apiKey: [] }];
+    case 'optional':
+      return [{ apiKey: [] }, {}];
+    case 'control':
+      return [{ adminToken: [] }, {}];
+    default:
+      return [{}];
+  }
+}
+
+function queryParameters(schema: z.ZodType | undefined): Schema[] {
+  if (schema === undefined) return [];
+  const json = jsonSchema(schema);
+  const properties = (json.properties ?? {}) as Record<string, Schema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: property,
+  }));
+}
+
+export interface OpenApiOptions {
+  /** The server URL the document names. Default `http://127.0.0.1:4010/api`. */
+  serverUrl?: string;
+}
+
+/**
+ * The OpenAPI 3.1 document of `routes`.
+ * @example openApiDocument(ROUTES).paths['/user/me'].get.operationId // 'get_user_me'
+ */
+export function openApiDocument(routes: readonly RouteDef<never>[], options: OpenApiOptions = {}): Schema {
+  const built = documents.get(routes) ?? buildDocument(routes);
+  documents.set(routes, built);
+  return { ...built, servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL }] };
+}
+
+/** The document of each route table, built once (the table never changes). */
+const documents = new WeakMap<readonly RouteDef<never>[], Schema>();
+
+function buildDocument(routes: readonly RouteDef<never>[]): Schema {
+  const paths: Record<string, Record<string, Schema>> = {};
+  // The first route of a handler is the operation; later ones with the same handler are its other spellings (core/http alias()).
+  const firstOf = new Map<unknown, RouteDef<never>>();
+  for (const route of routes) {
+    const { path, params } = openApiPath(route.path);
+    const original = firstOf.get(route.handle);
+    if (original === undefined) firstOf.set(route.handle, route);
+    const body = route.doc?.body ?? route.body;
+    const query = route.doc?.query ?? route.query;
+    const parameters = [
+      ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...queryParameters(query),
+    ];
+    const bodySchema = body === undefined ? undefined : jsonSchema(body);
+    const operation: Schema = {
+      operationId: operationId(route.method, route.path),
+      tags: [route.family],
+      summary: `${route.method} ${route.path}`,
+      ...(original !== undefined && { description: `The same operation as ${original.method} ${openApiPath(original.path).path} (the live platform's spelling).` }),
+      security: security(route.auth),
+      ...(parameters.length > 0 && { parameters }),
+      ...(bodySchema !== undefined && {
+        requestBody: {
+          required: Array.isArray(bodySchema.required) && bodySchema.required.length > 0,
+          content: { 'application/json': { schema: bodySchema } },
+        },
+      }),
+      responses: {
+        '2XX': { description: 'Success: the answer described by the reference (README) and the exported types.', content: { 'application/json': { schema: {} } } },
+        '4XX': { description: 'Refused: one of the error shapes of the specification.', content: { 'application/json': { schema: ERROR } } },
+        '5XX': { description: 'A forced fault or an unexpected failure: shape A.', content: { 'application/json': { schema: ERROR } } },
+      },
+    };
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'voxsim: Voice and Chat Assistant Platform API (simulated) and its control API',
+      version: VERSION,
+      description: 'Generated from the route table and the request schemas of voxsim. Control routes live under /__sim.',
+    },
+    tags: [
+      { name: 'management', description: 'Platform API: accounts, assistants, catalog, numbers, campaigns, leads, calls, conversations.' },
+      { name: 'chat', description: 'Platform API: the chat routes (error shape E).' },
+      { name: 'messaging', description: 'Platform API: the messaging channel (error shape D).' },
+      { name: 'control', description: 'The simulator’s control API.' },
+    ],
+    paths,
+    components: {
+      schemas: ERROR_SHAPES,
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An account API key (default sim_test_key).' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token, when the server has one (--admin-token).' },
+      },
+    },
+  };
+}

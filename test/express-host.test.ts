@@ -1,0 +1,167 @@
+/**
+ * `voxsim/express` inside a host app (issue 15): host routes before and after the
+ * middleware, the host's body parsers first, mounted at the root and under a prefix.
+ * Requests outside the base path reach the host; a body the host already parsed reaches
+ * the simulator intact.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Express } from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { middleware } from '../src/adapters/express.js';
+import { createSimulator, type Simulator } from '../src/simulator.js';
+
+const AUTH = { authorization: 'Bearer sim_test_key' };
+const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
+const ASSISTANT = {
+  name: 'Sales', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'Europe/Berlin',
+  initial_message: 'Hello!', system_prompt: 'You sell.', llm_model_id: 1,
+};
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function listen(app: Express): Promise<string> {
+  const server = app.listen(0, '127.0.0.1');
+  servers.push(server);
+  await new Promise((resolve) => server.once('listening', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function simulator(): Simulator {
+  return createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' });
+}
+
+/** A host app: `parsers` first, a route before, the middleware at `mount`, a route after. */
+function hostApp(sim: Simulator, parsers: express.RequestHandler[], mount: string, basePath: string, options: { bodyLimit?: number } = {}): Express {
+  const app = express();
+  for (const parser of parsers) app.use(parser);
+  app.get('/before', (_req, res) => {
+    res.json({ host: 'before' });
+  });
+  app.use(mount, middleware(sim, { basePath, ...options }));
+  app.get('/after', (_req, res) => {
+    res.json({ host: 'after' });
+  });
+  app.post('/after/echo', (req, res) => {
+    res.json({ received: req.body });
+  });
+  return app;
+}
+
+describe('mounted at the root after express.json()', () => {
+  it('creates from the parsed body, and the host routes before and after answer', async () => {
+    const sim = simulator();
+    const origin = await listen(hostApp(sim, [express.json()], '/', '/api'));
+    const created = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(ASSISTANT) });
+    expect(created.status).toBe(201);
+    expect((await created.json()).data).toMatchObject({ id: 1, name: 'Sales' });
+    expect(sim.db.assistants.all()).toHaveLength(1);
+
+    expect(await (await fetch(`${origin}/before`)).json()).toEqual({ host: 'before' });
+    expect(await (await fetch(`${origin}/after`)).json()).toEqual({ host: 'after' });
+    // The host's parser ran once for the host's own route, untouched by the middleware.
+    const echo = await fetch(`${origin}/after/echo`, { method: 'POST', headers: JSON_HEADERS, body: '{"a":1}' });
+    expect(await echo.json()).toEqual({ received: { a: 1 } });
+  });
+
+  it('answers unknown paths under its base path itself, and leaves every other path to the host', async () => {
+    const origin = await listen(hostApp(simulator(), [express.json()], '/', '/api'));
+    const unknown = await fetch(`${origin}/api/user/nope`, { headers: AUTH });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ message: 'The route user/nope could not be found.' });
+    // `/apiary` is outside `/api`: Express's own 404, the middleware called next().
+    for (const path of ['/elsewhere', '/apiary']) {
+      const res = await fetch(`${origin}${path}`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain(`Cannot GET ${path}`);
+    }
+  });
+
+  it('validates the parsed body like a raw one: a refusal is 422 and changes nothing', async () => {
+    const sim = simulator();
+    const origin = await listen(hostApp(sim, [express.json()], '/', '/api'));
+    const before = JSON.stringify(sim.snapshot());
+    const res = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...ASSISTANT, name: '' }) });
+    expect(res.status).toBe(422);
+    expect((await res.json()).errors).toEqual({ name: ['The name field is required.'] });
+    expect(JSON.stringify(sim.snapshot())).toBe(before);
+  });
+
+  it("leaves malformed JSON that the host's parser refused to the host's error handling", async () => {
+    const origin = await listen(hostApp(simulator(), [express.json()], '/', '/api'));
+    const res = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: '{bad' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+});
+
+describe('other host parsers', () => {
+  it('takes express.text() text as is: malformed JSON gets the simulator\'s 400', async () => {
+    const sim = simulator();
+    const origin = await listen(hostApp(sim, [express.text({ type: '*/*' })], '/', '/api'));
+    const created = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(ASSISTANT) });
+    expect(created.status).toBe(201);
+    const bad = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: '{bad' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ message: 'Malformed JSON in request body.' });
+    expect(sim.db.assistants.all()).toHaveLength(1);
+  });
+
+  it('takes express.raw() bytes as UTF-8', async () => {
+    const origin = await listen(hostApp(simulator(), [express.raw({ type: '*/*' })], '/', '/api'));
+    const created = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...ASSISTANT, name: 'Verkäufer' }) });
+    expect(created.status).toBe(201);
+    expect((await created.json()).data.name).toBe('Verkäufer');
+  });
+
+  it('reads the body itself with no host parser, within its bodyLimit', async () => {
+    const sim = simulator();
+    const origin = await listen(hostApp(sim, [], '/', '/api', { bodyLimit: 300 }));
+    const created = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(ASSISTANT) });
+    expect(created.status).toBe(201);
+    const large = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ...ASSISTANT, system_prompt: 'x'.repeat(300) }) });
+    expect(large.status).toBe(413);
+    expect(await large.json()).toEqual({ message: 'The request body may not be larger than 300 bytes.' });
+    expect(sim.db.assistants.all()).toHaveLength(1);
+    // The host's own routes still answer after a refusal.
+    expect(await (await fetch(`${origin}/after`)).json()).toEqual({ host: 'after' });
+  });
+});
+
+describe('mounted under a prefix', () => {
+  it('serves the API at the mount path with basePath "", the host keeps the rest', async () => {
+    const origin = await listen(hostApp(simulator(), [express.json()], '/sim', ''));
+    const me = await fetch(`${origin}/sim/user/me`, { headers: AUTH });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual({ name: 'Voxsim Test Account', email: 'test@voxsim.test', total_balance: 100 });
+    expect(await (await fetch(`${origin}/after`)).json()).toEqual({ host: 'after' });
+    expect(await (await fetch(`${origin}/before`)).json()).toEqual({ host: 'before' });
+  });
+
+  it('serves the control API and the event-stream hint under prefix and base path', async () => {
+    const origin = await listen(hostApp(simulator(), [express.json()], '/platform', '/api'));
+    const clock = await fetch(`${origin}/platform/api/__sim/clock`);
+    expect(clock.status).toBe(200);
+    expect(await clock.json()).toMatchObject({ now: '2026-03-02T09:00:00Z' });
+    const events = await fetch(`${origin}/platform/api/__sim/events`);
+    expect(events.status).toBe(426);
+    expect((await events.json()).message).toMatch(/^GET \/platform\/api\/__sim\/events is a WebSocket stream/);
+    expect((await fetch(`${origin}/api/__sim/clock`)).status).toBe(404);
+  });
+
+  it("reads the query from the URL whatever the host's query parser", async () => {
+    const answers: unknown[] = [];
+    for (const parser of ['simple', 'extended']) {
+      const sim = simulator();
+      const app = hostApp(sim, [express.json()], '/', '/api');
+      app.set('query parser', parser);
+      const origin = await listen(app);
+      const res = await fetch(`${origin}/api/user/calls?page[x]=1&per_page=abc`, { headers: AUTH });
+      answers.push({ status: res.status, body: await res.json() });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+  });
+});

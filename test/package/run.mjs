@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * The packaging test (`npm run test:package`, run by .ci/run after `npm test`): packs
+ * voxsim as npm would publish it, installs the tarball into fresh projects, one with
+ * msw 3 and one with msw 2 (each with vitest), runs the README's MSW example and the
+ * vitest-fixture example there, and type-checks a strict consumer importing every entry
+ * point with moduleResolution node16 and bundler. Dev tools are installed at the
+ * versions this checkout has, from the shared npm cache where it holds them.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const version = (name) => JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+const started = Date.now();
+const log = (line) => console.log(`[package ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`);
+
+function run(command, args, cwd) {
+  try {
+    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  } catch (error) {
+    console.error(`${command} ${args.join(' ')} failed in ${cwd}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    throw error;
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'voxsim-package-'));
+let failed = false;
+try {
+  // npm test builds first; build again only when a source is newer than the build, then pack without scripts.
+  const built = join(ROOT, 'dist/src/index.js');
+  const newest = Math.max(...readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs));
+  if (!existsSync(built) || statSync(built).mtimeMs < newest) {
+    log('building (dist/ is older than src/)');
+    run('npm', ['run', 'build'], ROOT);
+  }
+  const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT));
+  const tarball = join(work, packed[0].filename);
+  log(`packed ${packed[0].filename}: ${packed[0].entryCount} files, ${Math.round(packed[0].size / 1024)} KB`);
+  const names = new Set(packed[0].files.map((f) => f.path));
+  for (const file of ['LICENSE', 'README.md', 'dist/src/index.js', 'dist/src/adapters/vitest.d.ts', 'scenario.schema.json']) {
+    if (!names.has(file)) throw new Error(`the package lacks ${file}`);
+  }
+  if ([...names].some((f) => f.startsWith('src/') || f.startsWith('test/'))) throw new Error('the package ships src/ or test/');
+
+  const tools = [`vitest@${version('vitest')}`, `typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`];
+  for (const msw of [`msw@${version('msw')}`, `msw@${version('msw2')}`]) {
+    const project = join(work, msw.replace(/[@.]/g, '-'));
+    cpSync(join(ROOT, 'test/package/consumer.ts'), join(project, 'src/consumer.ts'));
+    for (const example of ['msw.test.ts', 'vitest.test.ts']) cpSync(join(ROOT, 'examples', example), join(project, 'test', example));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, msw, ...tools], project);
+    log(`${msw}: installed voxsim from the tarball with ${tools.join(', ')}`);
+    const tests = run('npx', ['vitest', 'run', '--reporter=dot'], project);
+    const summary = /Tests\s+(.*)/.exec(tests)?.[1]?.trim();
+    if (!/^3 passed/.test(summary ?? '')) throw new Error(`${msw}: the examples did not all pass: ${summary}\n${tests}`);
+    log(`${msw}: the README's MSW example and the vitest-fixture example pass (${summary})`);
+    // Declaration files of every dependency are checked once (node16); the bundler pass checks the consumer's view only, to keep this quick.
+    for (const [resolution, module, skipLibCheck] of [['node16', 'node16', false], ['bundler', 'esnext', true]]) {
+      const config = `tsconfig.${resolution}.json`;
+      writeFileSync(
+        join(project, config),
+        JSON.stringify({
+          compilerOptions: { strict: true, noEmit: true, skipLibCheck, target: 'es2023', lib: ['es2023', 'dom'], module, moduleResolution: resolution, types: ['node'], exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true },
+          files: ['src/consumer.ts'],
+        }),
+      );
+      run('npx', ['tsc', '-p', config], project);
+      log(`${msw}: the strict consumer type-checks with moduleResolution ${resolution}${skipLibCheck ? '' : ' (declarations included)'}, without @types/express`);
+    }
+  }
+  log('passed');
+} catch (error) {
+  failed = true;
+  console.error(`[package] FAILED: ${error.message}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,78 @@
+/**
+ * The exported payload types (src/types.ts) and the typed `sim.control`: checked by the
+ * type-check of the suite (`tsc -p tsconfig.check.json`, part of `npm test`), where every
+ * `@ts-expect-error` below must meet an error; the runtime checks show the types
+ * describe what the simulator really answers.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  createSimulator,
+  type Assistant,
+  type Call,
+  type Campaign,
+  type CreateAssistantRequest,
+  type CreateCampaignRequest,
+  type CreateLeadRequest,
+  type Delivery,
+  type InsertNumberInput,
+  type Lead,
+  type PostCallWebhook,
+  type SimControl,
+  type SimEvent,
+} from 'voxsim';
+
+const sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' });
+
+describe('typed sim.control', () => {
+  it('refuses an input the schema refuses, at compile time and at run time', () => {
+    // @ts-expect-error 'sipp' is not a number type
+    expect(() => sim.control.phoneNumbers.add({ account_id: 1, type: 'sipp', phone_number: '+14155550100' })).toThrow();
+    // @ts-expect-error the clock's mode is manual or realtime
+    expect(() => sim.control.clock.setMode({ mode: 'fast' })).toThrow();
+    // @ts-expect-error an unknown outcome
+    expect(() => sim.control.outcomes.forNumber('+15551230042', ['voicemaill'])).toThrow();
+    expectTypeOf<Parameters<SimControl['phoneNumbers']['add']>[0]>().toEqualTypeOf<InsertNumberInput>();
+    expectTypeOf<InsertNumberInput['type']>().toEqualTypeOf<'sip' | 'caller_id'>();
+  });
+
+  it('accepts what the schema accepts', async () => {
+    const added = sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
+    expect(added.phone_number).toBe('+14155550100');
+    expectTypeOf(added.id).toEqualTypeOf<number>();
+    const moved = await sim.control.clock.advance({ by: '1m' });
+    expectTypeOf(moved.now).toEqualTypeOf<string>();
+  });
+});
+
+describe('request and record types', () => {
+  it('types request bodies from the schemas (z.input)', () => {
+    expectTypeOf<CreateCampaignRequest['name']>().toEqualTypeOf<string>();
+    expectTypeOf<CreateLeadRequest>().toHaveProperty('phone_number');
+    expectTypeOf<CreateAssistantRequest['system_prompt']>().toEqualTypeOf<string>();
+    // @ts-expect-error an assistant is created with its required fields (REQUIRED_ON_CREATE)
+    const bare: CreateAssistantRequest = { name: 'Sales' };
+    void bare;
+    // @ts-expect-error a campaign needs its assistant
+    const missing: CreateCampaignRequest = { name: 'Spring' };
+    void missing;
+  });
+
+  it('types records as the API answers them', async () => {
+    sim.reset();
+    sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
+    const body: CreateAssistantRequest = {
+      name: 'Sales', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'Europe/Berlin',
+      initial_message: 'Hello!', system_prompt: 'You sell.', llm_model_id: 1, phone_number_id: 1,
+    };
+    const res = await sim.handle({ method: 'POST', path: '/user/assistant', headers: { authorization: 'Bearer sim_test_key' }, body: JSON.stringify(body) });
+    const assistant = (res.body as { data: Assistant }).data;
+    expect(assistant.id).toBe(1);
+    expectTypeOf<Assistant['id']>().toEqualTypeOf<number>();
+    expectTypeOf<Campaign['status']>().toEqualTypeOf<'draft' | 'in-progress' | 'stopped' | 'completed'>();
+    expectTypeOf<Lead>().toHaveProperty('variables');
+    expectTypeOf<Call>().toHaveProperty('answered_by');
+    expectTypeOf<PostCallWebhook>().toHaveProperty('transcript');
+    expectTypeOf<Delivery>().toHaveProperty('attempts');
+    expectTypeOf<SimEvent>().toHaveProperty('type');
+  });
+});
