@@ -275,8 +275,9 @@ export class Table<T extends Row> {
     let set = entry.map.get(key);
     if (!set) entry.map.set(key, (set = new Set()));
     set.add(row);
-    entry.queues.get(key)?.push(row);
-    const ordered = entry.ordered.get(key);
+    // Most keys are never read as a queue or in order: skip the lookups while none is.
+    if (entry.queues.size > 0) entry.queues.get(key)?.push(row);
+    const ordered = entry.ordered.size > 0 ? entry.ordered.get(key) : undefined;
     if (ordered) {
       const last = ordered.rows[ordered.rows.length - 1];
       if (last === undefined || last.id < row.id) {
@@ -291,11 +292,11 @@ export class Table<T extends Row> {
     const set = entry.map.get(key);
     if (!set) return;
     set.delete(row);
-    entry.queues.get(key)?.remove(row);
-    entry.ordered.delete(key);
+    if (entry.queues.size > 0) entry.queues.get(key)?.remove(row);
+    if (entry.ordered.size > 0) entry.ordered.delete(key);
     if (set.size === 0) {
       entry.map.delete(key);
-      entry.queues.delete(key);
+      if (entry.queues.size > 0) entry.queues.delete(key);
     }
   }
 }
