@@ -189,6 +189,12 @@ function withPathQuery(request: SimRequest): SimRequest {
 }
 
 /**
+ * Route tables already split into segments: every simulator is built over the same
+ * constant table, so it is compiled once (a memo of a pure function, gone with the table).
+ */
+const COMPILED = new WeakMap<readonly RouteDef<never>[], CompiledRoute<never>[]>();
+
+/**
  * Matches requests to routes and runs them: JSON parsing, authentication,
  * validation, the handler, and every failure turned into one of the spec's shapes.
  */
@@ -199,7 +205,9 @@ export class Router<C> {
     routes: readonly RouteDef<C>[],
     private readonly hooks: RouterHooks<C>,
   ) {
-    this.routes = routes.map((def) => ({ def, segments: pathSegments(def.path) }));
+    let compiled = COMPILED.get(routes) as CompiledRoute<C>[] | undefined;
+    if (!compiled) COMPILED.set(routes, (compiled = routes.map((def) => ({ def, segments: pathSegments(def.path) }))));
+    this.routes = compiled;
   }
 
   /** Finds the route for a method and path; `allowed` lists the methods of a path matched without its method. */

@@ -1,4 +1,5 @@
 /** Catalog queries (decisions: Voices, Languages, Models, providers, eligible numbers, knowledge bases, tools). */
+import { copyJson } from '../../core/json.js';
 import { shapeA } from '../../core/errors.js';
 import { texts } from '../../core/wire.js';
 import type { AccountCtx } from '../context.js';
@@ -76,6 +77,6 @@ export function findTool(ctx: AccountCtx, id: number): Tool {
 /** Copies the fixture knowledge bases and tools into a new account (decisions: Fixtures for every account). */
 export function provisionCatalog(ctx: AccountCtx): void {
   const now = ctx.now();
-  for (const kb of ctx.catalog.knowledgebaseTemplates) ctx.knowledgebases.insert({ ...structuredClone(kb), created_at: now, updated_at: now });
-  for (const tool of ctx.catalog.toolTemplates) ctx.tools.insert({ ...structuredClone(tool), created_at: now, updated_at: now });
+  for (const kb of ctx.catalog.knowledgebaseTemplates) ctx.knowledgebases.insert({ ...copyJson(kb), created_at: now, updated_at: now });
+  for (const tool of ctx.catalog.toolTemplates) ctx.tools.insert({ ...copyJson(tool), created_at: now, updated_at: now });
 }

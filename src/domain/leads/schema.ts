@@ -1,5 +1,6 @@
 /** Leads (spec: Lead; List leads, Update lead; decisions: Create lead, Delete lead). */
 import { z } from 'zod';
+import { copyJson } from '../../core/json.js';
 import { pageQuery } from '../../core/pagination.js';
 import { formatSqlUtc, isCalendarDate } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/validation.js';
@@ -102,7 +103,7 @@ function serialiseContact(c: SecondaryContact) {
   return {
     id: c.id,
     phone_number: c.phone_number,
-    variables: structuredClone(c.variables),
+    variables: copyJson(c.variables),
     status: c.status,
     created_at: formatSqlUtc(c.created_at),
     updated_at: formatSqlUtc(c.updated_at),
@@ -115,7 +116,7 @@ export function serialiseLead(l: Lead, campaign: { id: number; name: string }, c
     id: l.id,
     campaign_id: l.campaign_id,
     phone_number: l.phone_number,
-    variables: structuredClone(l.variables),
+    variables: copyJson(l.variables),
     status: l.status,
     created_at: formatSqlUtc(l.created_at),
     updated_at: formatSqlUtc(l.updated_at),
