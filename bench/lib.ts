@@ -22,18 +22,15 @@ export interface Figure {
   [extra: string]: unknown;
 }
 
-const printed: Figure[] = [];
-
-/** Prints one figure as a JSON line and keeps it for the summary. */
+/** Prints one figure as a JSON line (`npm run bench` collects the lines it runs). */
 export function emit(figure: Figure): void {
-  printed.push(figure);
   console.log(JSON.stringify(figure));
 }
 
-/** Prints one summary line of every figure emitted so far: how many met their target, and which did not. */
-export function summary(extra: Record<string, unknown> = {}): void {
-  const missed = printed.filter((f) => !f.met).map((f) => f.bench);
-  console.log(JSON.stringify({ bench: 'summary', figures: printed.length, met: printed.length - missed.length, missed, ...extra }));
+/** The summary line of a set of figures: how many met their target, and which did not. */
+export function summaryLine(figures: readonly Figure[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const missed = figures.filter((f) => !f.met).map((f) => f.bench);
+  return { bench: 'summary', figures: figures.length, met: figures.length - missed.length, missed, ...extra };
 }
 
 /** The median of samples (the mean of the middle two for an even count). */
@@ -70,11 +67,18 @@ export async function alternate(rounds: number, subject: () => Promise<number> |
   return { subject: median(subjects), baseline: median(baselines), subjects, baselines };
 }
 
-/** The mean time in µs of one call of `fn` over `iterations` calls. */
-export async function perCallMicros(fn: () => unknown, iterations: number): Promise<number> {
+/**
+ * The mean time in µs of one call of `fn` over `iterations` calls, or fewer (at least 3)
+ * when they would pass `budgetMs`: a slow subject does not stretch the whole bench.
+ */
+export async function perCallMicros(fn: () => unknown, iterations: number, budgetMs = Infinity): Promise<number> {
   const started = performance.now();
-  for (let i = 0; i < iterations; i++) await fn();
-  return ((performance.now() - started) * 1000) / iterations;
+  let done = 0;
+  while (done < iterations && (done < 3 || performance.now() - started < budgetMs)) {
+    await fn();
+    done++;
+  }
+  return ((performance.now() - started) * 1000) / done;
 }
 
 /** The same, for a synchronous function (no await between calls). */

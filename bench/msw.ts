@@ -14,6 +14,7 @@ import { AUTH, START, seededCalls } from './fixture.js';
 
 const ROUNDS = 9;
 const PER_ROUND = 300;
+const BUDGET_MS = 1000;
 const BASE = 'https://bench.voxsim.test/api';
 const URL_ = `${BASE}/user/calls?per_page=15`;
 
@@ -29,7 +30,7 @@ const get = async () => {
 };
 const side = (list: typeof bare) => async () => {
   server.resetHandlers(...list);
-  return perCallMicros(get, PER_ROUND);
+  return perCallMicros(get, PER_ROUND, BUDGET_MS);
 };
 server.resetHandlers(...simHandlers);
 const check = await (await fetch(URL_, { headers: AUTH })).text();
