@@ -83,7 +83,8 @@ interface IndexEntry<T> {
   key: KeyOf<T>;
   fields: readonly (keyof T)[] | undefined;
   monotone: ((row: T) => number) | undefined;
-  map: Map<Key, Set<T>>;
+  /** The rows of each key: the row itself while a key has one (most keys of a unique index), a Set from the second. */
+  map: Map<Key, Bucket<T>>;
   /** Built on the first `first()` of a key, then kept current. */
   queues: Map<Key, KeyQueue<T>>;
   /** Built on the first `ordered()` of a key, kept while rows only arrive at its end. */
@@ -186,12 +187,12 @@ export class Table<T extends Row> {
   select(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
     const entry = this.indexes.get(index);
     if (!entry) throw new Error(`${this.name} has no index "${index}"`);
-    const set = entry.map.get(key);
-    if (!set) return [];
+    const bucket = entry.map.get(key);
+    if (!bucket) return [];
     const out: T[] = [];
     let ordered = true;
     let last = 0;
-    for (const row of set) {
+    for (const row of rowsOf(bucket)) {
       if (keep && !keep(row)) continue;
       // Sets keep insertion order; a row re-indexed by an update lands at the end.
       if (row.id < last) ordered = false;
@@ -203,7 +204,7 @@ export class Table<T extends Row> {
 
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
-    return this.indexes.get(index)?.map.get(key)?.size ?? 0;
+    return sizeOf(this.indexes.get(index)?.map.get(key));
   }
 
   /**
@@ -216,9 +217,9 @@ export class Table<T extends Row> {
     if (!entry) throw new Error(`${this.name} has no index "${index}"`);
     let ordered = entry.ordered.get(key);
     if (!ordered) {
-      const set = entry.map.get(key);
-      if (!set) return { rows: [], monotone: true };
-      const rows = [...set];
+      const bucket = entry.map.get(key);
+      if (!bucket) return { rows: [], monotone: true };
+      const rows = [...rowsOf(bucket)];
       let sorted = true;
       for (let i = 1; i < rows.length && sorted; i++) sorted = rows[i - 1]!.id < rows[i]!.id;
       if (!sorted) rows.sort((a, b) => a.id - b.id);
@@ -234,9 +235,9 @@ export class Table<T extends Row> {
     if (!entry) throw new Error(`${this.name} has no index "${index}"`);
     let queue = entry.queues.get(key);
     if (!queue) {
-      const rows = entry.map.get(key);
-      if (!rows) return undefined;
-      queue = new KeyQueue(rows);
+      const bucket = entry.map.get(key);
+      if (!bucket) return undefined;
+      queue = new KeyQueue(rowsOf(bucket));
       entry.queues.set(key, queue);
     }
     return queue.first();
@@ -272,9 +273,10 @@ export class Table<T extends Row> {
 
   private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
-    let set = entry.map.get(key);
-    if (!set) entry.map.set(key, (set = new Set()));
-    set.add(row);
+    const bucket = entry.map.get(key);
+    if (bucket === undefined) entry.map.set(key, row);
+    else if (bucket instanceof Set) bucket.add(row);
+    else if (bucket !== row) entry.map.set(key, new Set([bucket, row]));
     // Most keys are never read as a queue or in order: skip the lookups while none is.
     if (entry.queues.size > 0) entry.queues.get(key)?.push(row);
     const ordered = entry.ordered.size > 0 ? entry.ordered.get(key) : undefined;
@@ -289,16 +291,34 @@ export class Table<T extends Row> {
 
   private removeFromIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
-    const set = entry.map.get(key);
-    if (!set) return;
-    set.delete(row);
+    const bucket = entry.map.get(key);
+    if (bucket === undefined) return;
+    let empty: boolean;
+    if (bucket instanceof Set) {
+      bucket.delete(row);
+      empty = bucket.size === 0;
+    } else {
+      if (bucket !== row) return;
+      empty = true;
+    }
     if (entry.queues.size > 0) entry.queues.get(key)?.remove(row);
     if (entry.ordered.size > 0) entry.ordered.delete(key);
-    if (set.size === 0) {
+    if (empty) {
       entry.map.delete(key);
       if (entry.queues.size > 0) entry.queues.delete(key);
     }
   }
+}
+
+/** The rows of one index key: one row alone, or a Set (in insertion order) once a second arrives. */
+type Bucket<T> = T | Set<T>;
+
+function rowsOf<T>(bucket: Bucket<T>): Iterable<T> {
+  return bucket instanceof Set ? bucket : [bucket];
+}
+
+function sizeOf<T>(bucket: Bucket<T> | undefined): number {
+  return bucket === undefined ? 0 : bucket instanceof Set ? bucket.size : 1;
 }
 
 function isMonotone<T>(rows: readonly T[], value: (row: T) => number): boolean {
