@@ -229,6 +229,13 @@ export class Table<T extends Row> {
     return ordered;
   }
 
+  /** Every key an index holds rows under (in the order the keys first appeared). */
+  keys(index: string): IterableIterator<Key> {
+    const entry = this.indexes.get(index);
+    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    return entry.map.keys();
+  }
+
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
     const entry = this.indexes.get(index);

@@ -67,6 +67,11 @@ export class Scoped<T extends Owned> {
     return this.table.ordered(index, key);
   }
 
+  /** Every key of an index, of every account: the caller keeps its account's (keys that name the account). */
+  indexKeys(index: string): IterableIterator<string | number> {
+    return this.table.keys(index);
+  }
+
   /** The account's rows under `key` in an index, optionally only those that pass `keep`. */
   where(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
     const account = this.accountId;

@@ -24,6 +24,11 @@ export function callTypeKey(accountId: number, type: Call['type']): number {
   return accountId * 4 + CALL_TYPES.indexOf(type);
 }
 
+/** The key of an account's calls with one client number: `<account>|<number>` (the account's keys share the prefix). */
+export function callNumberKey(accountId: number, number: string): string {
+  return `${accountId}|${number}`;
+}
+
 export class Database {
   readonly accounts = new Table<Account>('accounts').index('api_key', (a) => a.api_key);
   readonly assistants = new Table<Assistant>('assistants')
@@ -60,7 +65,8 @@ export class Database {
     .index('assistant', (c) => c.assistant_id, { fields: ['assistant_id', 'created_at'], monotone: callCreatedAt })
     .index('campaign', (c) => c.campaign_id, { fields: ['campaign_id', 'created_at'], monotone: callCreatedAt })
     .index('account_status', (c) => callStatusKey(c.account_id, c.status), { fields: ['account_id', 'status', 'created_at'], monotone: callCreatedAt })
-    .index('account_type', (c) => callTypeKey(c.account_id, c.type), { fields: ['account_id', 'type', 'created_at'], monotone: callCreatedAt });
+    .index('account_type', (c) => callTypeKey(c.account_id, c.type), { fields: ['account_id', 'type', 'created_at'], monotone: callCreatedAt })
+    .index('account_number', (c) => callNumberKey(c.account_id, c.client_phone_number), { fields: ['account_id', 'client_phone_number', 'created_at'], monotone: callCreatedAt });
   readonly conversations = new Table<Conversation>('conversations')
     .index('account', (c) => c.account_id)
     .index('uuid', (c) => c.uuid)

@@ -14,7 +14,7 @@ import { readE164 } from '../../core/phone.js';
 import { usableNumber } from '../phone-numbers/service.js';
 import { coversOneCall } from './billing.js';
 import { placeCall } from './lifecycle.js';
-import { callStatusKey, callTypeKey } from '../db.js';
+import { callNumberKey, callStatusKey, callTypeKey } from '../db.js';
 import { lowerBound } from '../../core/store.js';
 import type { PageCut } from '../../core/pagination.js';
 import { callRow, serialiseCall, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
@@ -105,6 +105,8 @@ export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
   if (dated && !monotone) checks.push((c) => c.created_at >= from && c.created_at < to);
 
   const skip = (q.page - 1) * q.per_page;
+  // A partial number alone: its total from the sizes of the account's matching numbers, its page merged from their newest ends.
+  if (phone !== undefined && checks.length === 1 && chosen.covers === 'account' && !dated) return byNumber(ctx, phone, skip, q.per_page);
   // Call history reads newest first: the page is taken from the high end of [lo, hi).
   if (checks.length === 0) {
     const page: Call[] = [];
@@ -124,6 +126,50 @@ export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
 }
 
 const createdAt = (c: Call) => c.created_at;
+
+/**
+ * The page of the calls to the account's client numbers that pass `phone`, newest first:
+ * the matching numbers are found among the account's distinct numbers (not its calls),
+ * the total is the sum of their sizes, and the page is merged from the newest end of
+ * each number's calls (a heap of one head per number), stopping at the page.
+ */
+function byNumber(ctx: AccountCtx, phone: (number: string) => boolean, skip: number, perPage: number): PageCut<Call> {
+  const prefix = callNumberKey(ctx.account.id, '');
+  const heads: { rows: readonly Call[]; at: number }[] = [];
+  let total = 0;
+  for (const key of ctx.calls.indexKeys('account_number')) {
+    if (typeof key !== 'string' || !key.startsWith(prefix) || !phone(key.slice(prefix.length))) continue;
+    const { rows } = ctx.calls.orderedOwnKey('account_number', key);
+    total += rows.length;
+    heads.push({ rows, at: rows.length - 1 });
+  }
+  // A max-heap on the id of each number's newest row not yet taken.
+  const id = (h: { rows: readonly Call[]; at: number }) => h.rows[h.at]!.id;
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heads.length && id(heads[l]!) > id(heads[m]!)) m = l;
+      if (r < heads.length && id(heads[r]!) > id(heads[m]!)) m = r;
+      if (m === i) return;
+      [heads[i], heads[m]] = [heads[m]!, heads[i]!];
+      i = m;
+    }
+  };
+  for (let i = (heads.length >> 1) - 1; i >= 0; i--) down(i);
+  const page: Call[] = [];
+  for (let taken = 0; heads.length > 0 && page.length < perPage; taken++) {
+    const top = heads[0]!;
+    if (taken >= skip) page.push(top.rows[top.at]!);
+    if (--top.at < 0) {
+      heads[0] = heads[heads.length - 1]!;
+      heads.pop();
+    }
+    if (heads.length > 0) down(0);
+  }
+  return { rows: page, total };
+}
 
 export function findCall(ctx: AccountCtx, id: number): Call {
   const call = ctx.calls.get(id);
