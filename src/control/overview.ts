@@ -11,7 +11,7 @@ import type { Account } from '../domain/accounts/schema.js';
 import type { Call } from '../domain/calls/schema.js';
 import type { Campaign } from '../domain/campaigns/schema.js';
 import { isInWindow, nextWindowStart } from '../domain/campaigns/windows.js';
-import { LEAD_STATUSES } from '../domain/leads/schema.js';
+import { campaignStatusKey, LEAD_STATUSES } from '../domain/leads/schema.js';
 import type { Session } from '../domain/msgapp/schema.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalRecord } from '../state/journal.js';
@@ -44,7 +44,7 @@ function accountLine(a: Account) {
 }
 
 function campaignLine(state: SimState, c: Campaign, now: number) {
-  const leads = Object.fromEntries(LEAD_STATUSES.map((status) => [status, state.db.leads.count('campaign_status', `${c.id}:${status}`)]));
+  const leads = Object.fromEntries(LEAD_STATUSES.map((status) => [status, state.db.leads.count('campaign_status', campaignStatusKey(c.id, status))]));
   const opens = nextWindowStart(now, c);
   return {
     id: c.id,

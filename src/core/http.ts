@@ -219,24 +219,43 @@ function withPathQuery(request: SimRequest): SimRequest {
 }
 
 /**
+ * Route tables already split into segments and grouped by their number: every simulator
+ * is built over the same constant table, so it is compiled once (a memo of a pure
+ * function, gone with the table).
+ */
+const COMPILED = new WeakMap<readonly RouteDef<never>[], Map<number, CompiledRoute<never>[]>>();
+
+/**
  * Matches requests to routes and runs them: JSON parsing, authentication,
  * validation, the handler, and every failure turned into one of the spec's shapes.
  */
 export class Router<C> {
-  private readonly routes: CompiledRoute<C>[];
+  /** The routes by their number of segments (only those can match a path), each list in declaration order. */
+  private readonly routes: Map<number, CompiledRoute<C>[]>;
 
   constructor(
     routes: readonly RouteDef<C>[],
     private readonly hooks: RouterHooks<C>,
   ) {
-    this.routes = routes.map((def) => ({ def, segments: pathSegments(def.path) }));
+    let compiled = COMPILED.get(routes) as Map<number, CompiledRoute<C>[]> | undefined;
+    if (!compiled) {
+      compiled = new Map();
+      for (const def of routes) {
+        const segments = pathSegments(def.path);
+        const same = compiled.get(segments.length);
+        if (same) same.push({ def, segments });
+        else compiled.set(segments.length, [{ def, segments }]);
+      }
+      COMPILED.set(routes, compiled as Map<number, CompiledRoute<never>[]>);
+    }
+    this.routes = compiled;
   }
 
   /** Finds the route for a method and path; `allowed` lists the methods of a path matched without its method. */
   match(method: string, path: string): { route?: RouteDef<C>; params: Record<string, string>; allowed: string[] } {
     const segments = pathSegments(path);
     const allowed: string[] = [];
-    for (const { def, segments: pattern } of this.routes) {
+    for (const { def, segments: pattern } of this.routes.get(segments.length) ?? []) {
       const params = matchSegments(pattern, segments);
       if (!params) continue;
       if (def.method === method) return { route: def, params, allowed };

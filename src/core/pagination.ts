@@ -69,10 +69,25 @@ export function paginate<T, R>(items: readonly T[], page: number, perPage: numbe
 export function paginate<T, R>(items: readonly T[], page: number, perPage: number, serialise: (item: T) => R, on: PageOn | undefined): Page<R> | LaravelPage<R>;
 export function paginate<T, R>(items: readonly T[], page: number, perPage: number, serialise: (item: T) => R, on?: PageOn): Page<R> | LaravelPage<R> {
   const start = (page - 1) * perPage;
-  const data = items.slice(start, start + perPage).map(serialise);
-  const lastPage = Math.max(1, Math.ceil(items.length / perPage));
-  if (on?.wire === 'live') return laravelPage(data, page, perPage, items.length, lastPage, on.path);
-  return { data, current_page: page, per_page: perPage, total: items.length, last_page: lastPage };
+  return pageOf({ rows: items.slice(start, start + perPage), total: items.length }, page, perPage, serialise, on);
+}
+
+/** One page already cut from its list: the page's rows and how many the whole list holds. */
+export interface PageCut<T> {
+  rows: readonly T[];
+  total: number;
+}
+
+/**
+ * The paginator of a page a service cut itself (reading only the page from an index,
+ * with the total from the index's size): the same answer `paginate` gives for the whole list.
+ * @example pageOf({ rows: [3], total: 3 }, 2, 2, String) // { data: ['3'], current_page: 2, per_page: 2, total: 3, last_page: 2 }
+ */
+export function pageOf<T, R>(cut: PageCut<T>, page: number, perPage: number, serialise: (item: T) => R, on?: PageOn): Page<R> | LaravelPage<R> {
+  const data = cut.rows.map(serialise);
+  const lastPage = Math.max(1, Math.ceil(cut.total / perPage));
+  if (on?.wire === 'live') return laravelPage(data, page, perPage, cut.total, lastPage, on.path);
+  return { data, current_page: page, per_page: perPage, total: cut.total, last_page: lastPage };
 }
 
 /**

@@ -52,6 +52,18 @@ class Sfc32 implements Randomizer {
 }
 
 /**
+ * The generator the shared faker draws from, set by each read of `SeededRandom.faker`.
+ * Faker draws synchronously, so between a read and its draws no other simulator can
+ * move it; the faker itself holds no state of its own (its locale data is read-only).
+ */
+let drawing: Sfc32 | undefined;
+const delegate: Randomizer = {
+  next: () => drawing!.next(),
+  seed: (seed) => drawing!.seed(seed),
+};
+let shared: Faker | undefined;
+
+/**
  * The simulator's random source. Everything random (uuids, generated names, phone
  * numbers, transcripts) is drawn here, never from `Math.random()`.
  * @example
@@ -60,16 +72,20 @@ class Sfc32 implements Randomizer {
  */
 export class SeededRandom {
   private readonly generator: Sfc32;
-  private fakerInstance: Faker | undefined;
 
   constructor(readonly seed: number) {
     this.generator = new Sfc32(seed);
   }
 
-  /** A faker drawing from this generator (built on first use; construction is cheap). */
+  /**
+   * A faker drawing from this generator. Read it where it is used, never keep it across
+   * an `await`: one faker is shared by every simulator (building one costs more than a
+   * whole simulator should), and each read points it at the reader's generator.
+   */
   get faker(): Faker {
-    this.fakerInstance ??= new Faker({ locale: [en, base], randomizer: this.generator });
-    return this.fakerInstance;
+    drawing = this.generator;
+    shared ??= new Faker({ locale: [en, base], randomizer: delegate });
+    return shared;
   }
 
   /**

@@ -60,11 +60,35 @@ class KeyQueue<T> {
   }
 }
 
+/**
+ * The rows of one index key in ascending id order, for reading pages from either end
+ * without copying the key's rows. Built on the first `ordered()` of a key; an insert
+ * (always the highest id) appends; anything else drops it, to be rebuilt on the next read.
+ */
+interface OrderedRows<T> {
+  rows: T[];
+  /** Whether the index's `monotone` value never decreases along `rows` (so ranges of it are binary-searchable). */
+  monotone: boolean;
+}
+
+/** How an index is declared: which fields its key reads (so an update touching none of them skips it) and an optional order. */
+export interface IndexOptions<T> {
+  /** The fields `key` reads; an update whose patch has none of them leaves the index alone. Absent: every update re-keys. */
+  fields?: readonly (keyof T)[];
+  /** A value that usually grows with the id (a creation time): `range()` binary-searches it while it does. */
+  monotone?: (row: T) => number;
+}
+
 interface IndexEntry<T> {
   key: KeyOf<T>;
-  map: Map<Key, Set<T>>;
+  fields: readonly (keyof T)[] | undefined;
+  monotone: ((row: T) => number) | undefined;
+  /** The rows of each key: the row itself while a key has one (most keys of a unique index), a Set from the second. */
+  map: Map<Key, Bucket<T>>;
   /** Built on the first `first()` of a key, then kept current. */
   queues: Map<Key, KeyQueue<T>>;
+  /** Built on the first `ordered()` of a key, kept while rows only arrive at its end. */
+  ordered: Map<Key, OrderedRows<T>>;
 }
 
 /**
@@ -82,9 +106,12 @@ export class Table<T extends Row> {
 
   constructor(readonly name: string) {}
 
-  /** Declares a secondary index; rows are indexed under the key `key(row)` (null skips the row). */
-  index(name: string, key: KeyOf<T>): this {
-    const entry: IndexEntry<T> = { key, map: new Map(), queues: new Map() };
+  /**
+   * Declares a secondary index; rows are indexed under the key `key(row)` (null skips the
+   * row). Naming the `fields` the key reads spares every update that touches none of them.
+   */
+  index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
+    const entry: IndexEntry<T> = { key, fields: options.fields, monotone: options.monotone, map: new Map(), queues: new Map(), ordered: new Map() };
     this.indexes.set(name, entry);
     for (const row of this.rows.values()) this.addToIndex(entry, key(row), row);
     return this;
@@ -115,16 +142,26 @@ export class Table<T extends Row> {
   update(id: number, patch: Partial<Omit<T, 'id'>>): T {
     const row = this.rows.get(id);
     if (!row) throw new Error(`${this.name} ${id} does not exist`);
-    const before: (Key | null | undefined)[] = [];
-    for (const entry of this.indexes.values()) before.push(entry.key(row));
-    Object.assign(row, patch);
-    let i = 0;
+    // Only the indexes whose key reads a patched field can move (most updates touch none).
+    let touched: IndexEntry<T>[] | undefined;
+    let before: (Key | null | undefined)[] | undefined;
     for (const entry of this.indexes.values()) {
-      const old = before[i++];
+      if (entry.fields && !entry.fields.some((field) => field in patch)) continue;
+      (touched ??= []).push(entry);
+      (before ??= []).push(entry.key(row));
+    }
+    Object.assign(row, patch);
+    if (!touched) return row;
+    for (let i = 0; i < touched.length; i++) {
+      const entry = touched[i]!;
+      const old = before![i];
       const now = entry.key(row);
       if (old !== now) {
         this.removeFromIndex(entry, old, row);
         this.addToIndex(entry, now, row);
+      } else if (entry.monotone) {
+        // The key stays but the ordered value may have moved.
+        entry.ordered.delete(now as Key);
       }
     }
     return row;
@@ -150,12 +187,12 @@ export class Table<T extends Row> {
   select(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
     const entry = this.indexes.get(index);
     if (!entry) throw new Error(`${this.name} has no index "${index}"`);
-    const set = entry.map.get(key);
-    if (!set) return [];
+    const bucket = entry.map.get(key);
+    if (!bucket) return [];
     const out: T[] = [];
     let ordered = true;
     let last = 0;
-    for (const row of set) {
+    for (const row of rowsOf(bucket)) {
       if (keep && !keep(row)) continue;
       // Sets keep insertion order; a row re-indexed by an update lands at the end.
       if (row.id < last) ordered = false;
@@ -167,7 +204,36 @@ export class Table<T extends Row> {
 
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
-    return this.indexes.get(index)?.map.get(key)?.size ?? 0;
+    return sizeOf(this.indexes.get(index)?.map.get(key));
+  }
+
+  /**
+   * The rows under `key` in an index in ascending id order, shared (not a copy: never
+   * modify it), for walking a page from either end. `monotone` says whether the index's
+   * monotone value never decreases along it.
+   */
+  ordered(index: string, key: string | number): { rows: readonly T[]; monotone: boolean } {
+    const entry = this.indexes.get(index);
+    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    let ordered = entry.ordered.get(key);
+    if (!ordered) {
+      const bucket = entry.map.get(key);
+      if (!bucket) return { rows: [], monotone: true };
+      const rows = [...rowsOf(bucket)];
+      let sorted = true;
+      for (let i = 1; i < rows.length && sorted; i++) sorted = rows[i - 1]!.id < rows[i]!.id;
+      if (!sorted) rows.sort((a, b) => a.id - b.id);
+      ordered = { rows, monotone: entry.monotone ? isMonotone(rows, entry.monotone) : false };
+      entry.ordered.set(key, ordered);
+    }
+    return ordered;
+  }
+
+  /** Every key an index holds rows under (in the order the keys first appeared). */
+  keys(index: string): IterableIterator<Key> {
+    const entry = this.indexes.get(index);
+    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    return entry.map.keys();
   }
 
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
@@ -176,9 +242,9 @@ export class Table<T extends Row> {
     if (!entry) throw new Error(`${this.name} has no index "${index}"`);
     let queue = entry.queues.get(key);
     if (!queue) {
-      const rows = entry.map.get(key);
-      if (!rows) return undefined;
-      queue = new KeyQueue(rows);
+      const bucket = entry.map.get(key);
+      if (!bucket) return undefined;
+      queue = new KeyQueue(rowsOf(bucket));
       entry.queues.set(key, queue);
     }
     return queue.first();
@@ -195,6 +261,7 @@ export class Table<T extends Row> {
     for (const entry of this.indexes.values()) {
       entry.map.clear();
       entry.queues.clear();
+      entry.ordered.clear();
     }
   }
 
@@ -213,21 +280,70 @@ export class Table<T extends Row> {
 
   private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
-    let set = entry.map.get(key);
-    if (!set) entry.map.set(key, (set = new Set()));
-    set.add(row);
-    entry.queues.get(key)?.push(row);
+    const bucket = entry.map.get(key);
+    if (bucket === undefined) entry.map.set(key, row);
+    else if (bucket instanceof Set) bucket.add(row);
+    else if (bucket !== row) entry.map.set(key, new Set([bucket, row]));
+    // Most keys are never read as a queue or in order: skip the lookups while none is.
+    if (entry.queues.size > 0) entry.queues.get(key)?.push(row);
+    const ordered = entry.ordered.size > 0 ? entry.ordered.get(key) : undefined;
+    if (ordered) {
+      const last = ordered.rows[ordered.rows.length - 1];
+      if (last === undefined || last.id < row.id) {
+        ordered.rows.push(row);
+        if (ordered.monotone && last !== undefined && entry.monotone!(row) < entry.monotone!(last)) ordered.monotone = false;
+      } else entry.ordered.delete(key);
+    }
   }
 
   private removeFromIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
-    const set = entry.map.get(key);
-    if (!set) return;
-    set.delete(row);
-    entry.queues.get(key)?.remove(row);
-    if (set.size === 0) {
+    const bucket = entry.map.get(key);
+    if (bucket === undefined) return;
+    let empty: boolean;
+    if (bucket instanceof Set) {
+      bucket.delete(row);
+      empty = bucket.size === 0;
+    } else {
+      if (bucket !== row) return;
+      empty = true;
+    }
+    if (entry.queues.size > 0) entry.queues.get(key)?.remove(row);
+    if (entry.ordered.size > 0) entry.ordered.delete(key);
+    if (empty) {
       entry.map.delete(key);
-      entry.queues.delete(key);
+      if (entry.queues.size > 0) entry.queues.delete(key);
     }
   }
+}
+
+/** The rows of one index key: one row alone, or a Set (in insertion order) once a second arrives. */
+type Bucket<T> = T | Set<T>;
+
+function rowsOf<T>(bucket: Bucket<T>): Iterable<T> {
+  return bucket instanceof Set ? bucket : [bucket];
+}
+
+function sizeOf<T>(bucket: Bucket<T> | undefined): number {
+  return bucket === undefined ? 0 : bucket instanceof Set ? bucket.size : 1;
+}
+
+function isMonotone<T>(rows: readonly T[], value: (row: T) => number): boolean {
+  for (let i = 1; i < rows.length; i++) if (value(rows[i]!) < value(rows[i - 1]!)) return false;
+  return true;
+}
+
+/**
+ * The first position in `rows` (whose `value` never decreases) where `value(row) >= at`.
+ * @example lowerBound(rows, (c) => c.created_at, from)
+ */
+export function lowerBound<T>(rows: readonly T[], value: (row: T) => number, at: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (value(rows[mid]!) < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

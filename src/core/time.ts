@@ -13,8 +13,25 @@ function pad(n: number, width = 2): string {
  * @example formatSqlUtc(Date.parse('2026-03-02T09:00:00Z')) // '2026-03-02 09:00:00'
  */
 export function formatSqlUtc(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  // Calendar arithmetic (days to civil date, proleptic Gregorian) instead of a Date and six getters: every list row formats two of these.
+  const days = Math.floor(ms / 86_400_000);
+  const secondOfDay = Math.floor((ms - days * 86_400_000) / 1000);
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const h = Math.floor(secondOfDay / 3600);
+  const m = Math.floor((secondOfDay % 3600) / 60);
+  return `${year}-${two(month)}-${two(day)} ${two(h)}:${two(m)}:${two(secondOfDay % 60)}`;
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`;
 }
 
 /**
@@ -65,11 +82,19 @@ export function isCalendarDate(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(text) && DateTime.fromISO(text, { zone: 'UTC' }).isValid;
 }
 
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
 /**
  * Parses an ISO 8601 instant; `undefined` when it is not one.
  * @example parseInstant('2026-03-02T09:00:00Z') // 1772442000000
  */
 export function parseInstant(text: string): number | undefined {
+  // The common UTC form reads without luxon (which resolves the system locale first): when
+  // it reads back as written it is the same instant luxon would give; anything else goes to luxon.
+  if (UTC_INSTANT.test(text)) {
+    const ms = Date.parse(text);
+    if (Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19)) return ms;
+  }
   const dt = DateTime.fromISO(text, { zone: 'UTC' });
   return dt.isValid ? dt.toMillis() : undefined;
 }

@@ -62,6 +62,19 @@ export class Scoped<T extends Owned> {
     return this.table.count(index, key);
   }
 
+  /**
+   * The rows under `key` in an index in ascending id order (shared: never modify them).
+   * Only for keys that already name one account's rows, as `countOwnKey`.
+   */
+  orderedOwnKey(index: string, key: string | number): { rows: readonly T[]; monotone: boolean } {
+    return this.table.ordered(index, key);
+  }
+
+  /** Every key of an index, of every account: the caller keeps its account's (keys that name the account). */
+  indexKeys(index: string): IterableIterator<string | number> {
+    return this.table.keys(index);
+  }
+
   /** The account's rows under `key` in an index, optionally only those that pass `keep`. */
   where(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
     const account = this.accountId;

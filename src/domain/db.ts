@@ -6,12 +6,31 @@ import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
 import type { ChatMessage, Conversation } from './conversations/schema.js';
 import type { Knowledgebase, KnowledgebaseDocument } from './knowledgebases/schema.js';
-import type { Lead, SecondaryContact } from './leads/schema.js';
+import { campaignStatusKey, type Lead, type SecondaryContact } from './leads/schema.js';
+import { CALL_STATUSES } from '../core/vocabulary.js';
+import { CALL_TYPES } from './calls/schema.js';
 import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
 import type { Tool } from './tools/schema.js';
 import type { Folder, Label } from './folders-labels/schema.js';
 import type { Sms } from './sms/schema.js';
+
+const callCreatedAt = (c: Call) => c.created_at;
+
+/** The integer key of an account's calls in one status (cheaper to hash than a joined string). */
+export function callStatusKey(accountId: number, status: Call['status']): number {
+  return accountId * 16 + CALL_STATUSES.indexOf(status);
+}
+
+/** The integer key of an account's calls of one type. */
+export function callTypeKey(accountId: number, type: Call['type']): number {
+  return accountId * 4 + CALL_TYPES.indexOf(type);
+}
+
+/** The key of an account's calls with one client number: `<account>|<number>` (the account's keys share the prefix). */
+export function callNumberKey(accountId: number, number: string): string {
+  return `${accountId}|${number}`;
+}
 
 export class Database {
   readonly accounts = new Table<Account>('accounts').index('api_key', (a) => a.api_key);
@@ -37,18 +56,24 @@ export class Database {
   readonly campaigns = new Table<Campaign>('campaigns')
     .index('account', (c) => c.account_id)
     .index('assistant', (c) => c.assistant_id);
+  // Each index names the fields its key reads: the dialer's many lead updates re-key only campaign_status.
   readonly leads = new Table<Lead>('leads')
-    .index('account', (l) => l.account_id)
-    .index('campaign', (l) => l.campaign_id)
-    .index('campaign_status', (l) => `${l.campaign_id}:${l.status}`)
-    .index('campaign_number', (l) => `${l.campaign_id}:${l.phone_number}`);
+    .index('account', (l) => l.account_id, { fields: ['account_id'] })
+    .index('campaign', (l) => l.campaign_id, { fields: ['campaign_id'] })
+    .index('campaign_status', (l) => campaignStatusKey(l.campaign_id, l.status), { fields: ['campaign_id', 'status'] })
+    .index('campaign_number', (l) => `${l.campaign_id}:${l.phone_number}`, { fields: ['campaign_id', 'phone_number'] });
   readonly secondaryContacts = new Table<SecondaryContact>('secondary_contacts')
     .index('account', (c) => c.account_id)
     .index('lead', (c) => c.lead_id);
+  // List calls reads a page from the newest end of the narrowest of these (calls/service listCallsPage);
+  // created_at grows with the id unless a record was inserted back-dated, so date filters binary-search it.
   readonly calls = new Table<Call>('calls')
-    .index('account', (c) => c.account_id)
-    .index('assistant', (c) => c.assistant_id)
-    .index('campaign', (c) => c.campaign_id);
+    .index('account', (c) => c.account_id, { fields: ['account_id', 'created_at'], monotone: callCreatedAt })
+    .index('assistant', (c) => c.assistant_id, { fields: ['assistant_id', 'created_at'], monotone: callCreatedAt })
+    .index('campaign', (c) => c.campaign_id, { fields: ['campaign_id', 'created_at'], monotone: callCreatedAt })
+    .index('account_status', (c) => callStatusKey(c.account_id, c.status), { fields: ['account_id', 'status', 'created_at'], monotone: callCreatedAt })
+    .index('account_type', (c) => callTypeKey(c.account_id, c.type), { fields: ['account_id', 'type', 'created_at'], monotone: callCreatedAt })
+    .index('account_number', (c) => callNumberKey(c.account_id, c.client_phone_number), { fields: ['account_id', 'client_phone_number', 'created_at'], monotone: callCreatedAt });
   readonly conversations = new Table<Conversation>('conversations')
     .index('account', (c) => c.account_id)
     .index('uuid', (c) => c.uuid)

@@ -103,9 +103,14 @@ function matches(rule: OutcomeRule, dial: DialContext): boolean {
  */
 export class OutcomeScript {
   private rules: OutcomeRule[] = [];
-  /** Rules in precedence order (stable within a kind). */
-  private ordered: OutcomeRule[] = [];
-  private attempts = new Map<string, number>();
+  /** Rules in precedence order (stable within a kind), each with its position in `rules`. */
+  private ordered: { rule: OutcomeRule; position: number }[] = [];
+  /**
+   * Attempts per rule position and dialed number, kept only for rules with a sequence
+   * and only until the sequence reaches its last outcome (which then repeats): a
+   * single-outcome rule over a million numbers keeps nothing.
+   */
+  private attempts = new Map<number, Map<string, number>>();
 
   /**
    * Replaces every rule, validated as `PUT /__sim/outcomes` validates them (422 shape B)
@@ -119,7 +124,7 @@ export class OutcomeScript {
 
   private place(rules: OutcomeRule[]): void {
     this.rules = structuredClone(rules);
-    this.ordered = this.rules.map((rule, i) => ({ rule, i })).sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.i - b.i).map((x) => x.rule);
+    this.ordered = this.rules.map((rule, position) => ({ rule, position })).sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.position - b.position);
   }
 
   /** Adds one rule after the others (the others keep their place in their sequences), validated as `set` does. */
@@ -142,23 +147,36 @@ export class OutcomeScript {
    * moves one step for that number (each rule counts its own attempts per number).
    */
   next(dial: DialContext): { outcome: Outcome; source: OutcomeSource } {
-    for (const rule of this.ordered) {
+    for (const { rule, position } of this.ordered) {
       if (!matches(rule, dial)) continue;
-      const key = `${this.rules.indexOf(rule)}|${dial.phone_number}`;
-      const attempt = this.attempts.get(key) ?? 0;
-      this.attempts.set(key, attempt + 1);
-      return { outcome: rule.outcomes[Math.min(attempt, rule.outcomes.length - 1)]!, source: 'rule' };
+      const last = rule.outcomes.length - 1;
+      if (last === 0) return { outcome: rule.outcomes[0]!, source: 'rule' };
+      let counts = this.attempts.get(position);
+      if (!counts) this.attempts.set(position, (counts = new Map()));
+      const attempt = counts.get(dial.phone_number) ?? 0;
+      // Past the last outcome the count no longer matters: it stops there.
+      if (attempt < last) counts.set(dial.phone_number, attempt + 1);
+      return { outcome: rule.outcomes[Math.min(attempt, last)]!, source: 'rule' };
     }
     const magic = MAGIC_SUFFIXES[dial.phone_number.slice(-4)];
     return magic ? { outcome: magic, source: 'magic' } : { outcome: 'human', source: 'default' };
   }
 
   snapshot(): OutcomeState {
-    return { rules: this.list(), attempts: Object.fromEntries(this.attempts) };
+    const attempts: Record<string, number> = {};
+    for (const [position, counts] of this.attempts) for (const [phone, count] of counts) attempts[`${position}|${phone}`] = count;
+    return { rules: this.list(), attempts };
   }
 
   restore(state: OutcomeState): void {
     this.place(state.rules);
-    this.attempts = new Map(Object.entries(state.attempts));
+    this.attempts = new Map();
+    for (const [key, count] of Object.entries(state.attempts)) {
+      const bar = key.indexOf('|');
+      const position = Number(key.slice(0, bar));
+      let counts = this.attempts.get(position);
+      if (!counts) this.attempts.set(position, (counts = new Map()));
+      counts.set(key.slice(bar + 1), count);
+    }
   }
 }

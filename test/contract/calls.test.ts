@@ -199,6 +199,20 @@ contract('list calls: filters', (api) => {
     expect(await ids(api(), { phone_number: phone })).toEqual(expected);
   });
 
+  it('pages a number filter newest first across several numbers, with the total of all their calls', async () => {
+    const { outbound } = await setup(api());
+    // Calls to three numbers, interleaved, and one to a number the filter does not match.
+    const numbers = ['+14155550111', '+14155550222', '+14155550111', '+16175550444', '+14155550333', '+14155550222', '+14155550111'];
+    for (const number of numbers) {
+      await insert(api(), { assistant_id: outbound, client_phone_number: number });
+      await api().sim.clock.advance('1m');
+    }
+    const page = async (p: number) => (await api().get('/user/calls', { query: { phone_number: '415555', per_page: 2, page: p } })).body;
+    const pages = [await page(1), await page(2), await page(3), await page(4)];
+    expect(pages.map((b) => b.data.map((c: { id: number }) => c.id))).toEqual([[7, 6], [5, 3], [2, 1], []]);
+    expect(pages.map((b) => [b.total, b.last_page])).toEqual([[6, 3], [6, 3], [6, 3], [6, 3]]);
+  });
+
   it("matches the client's number, not the assistant's", async () => {
     await history(api());
     expect(await ids(api(), { phone_number: '0100' })).toEqual([]);

@@ -26,6 +26,25 @@ async function call(sim: Simulator, phone: string): Promise<Record<string, unkno
 }
 
 describe('outcome rules', () => {
+  it('keeps no attempt count for a rule with a single outcome', async () => {
+    const sim = await rig();
+    sim.control.outcomes.set({ rules: [{ match: { phone_number: '+15551230100' }, outcomes: ['busy'] }] });
+    expect((await call(sim, '+15551230100')).status).toBe('busy');
+    expect((await call(sim, '+15551230100')).status).toBe('busy');
+    expect(sim.snapshot().outcomes.attempts).toEqual({});
+  });
+
+  it('counts a sequence up to its last outcome, and a restored script goes on repeating it', async () => {
+    const sim = await rig();
+    sim.control.outcomes.set({ rules: [{ match: { phone_number: '+15551230100' }, outcomes: ['busy', 'no-answer'] }] });
+    for (let i = 0; i < 3; i++) await call(sim, '+15551230100');
+    const snapshot = sim.snapshot();
+    expect(snapshot.outcomes.attempts).toEqual({ '0|+15551230100': 1 });
+    const restored = createSimulator({ seed: 1 });
+    restored.restore(snapshot);
+    expect((await call(restored, '+15551230100')).status).toBe('no-answer');
+  });
+
   it('starts a sequence set after earlier calls to the number at its first outcome', async () => {
     const sim = await rig();
     expect((await call(sim, '+15551230100')).status).toBe('completed');

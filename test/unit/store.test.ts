@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Table } from '../../src/core/store.js';
+import { lowerBound, Table } from '../../src/core/store.js';
 
 interface Lead {
   id: number;
@@ -279,5 +279,98 @@ describe('Table.first as a FIFO under churn', () => {
       order[to]!.push(row.id);
       table.update(row.id, { state: to });
     }
+  });
+});
+
+describe('Table indexes that name their fields, ordered rows and single-row keys', () => {
+  interface Call {
+    id: number;
+    account_id: number;
+    status: string;
+    created_at: number;
+    note: string;
+  }
+  const calls = () =>
+    new Table<Call>('calls')
+      .index('account', (c) => c.account_id, { fields: ['account_id', 'created_at'], monotone: (c) => c.created_at })
+      .index('status', (c) => c.status, { fields: ['status'] });
+  const call = (patch: Partial<Omit<Call, 'id'>> = {}): Omit<Call, 'id'> => ({ account_id: 1, status: 'initiated', created_at: 1000, note: '', ...patch });
+
+  it('re-keys an index when a patch touches one of its fields', () => {
+    const table = calls();
+    const row = table.insert(call());
+    table.update(row.id, { status: 'completed' });
+    expect(ids(table.where('status', 'completed'))).toEqual([row.id]);
+    expect(table.count('status', 'initiated')).toBe(0);
+  });
+
+  it('leaves every index as it was when a patch touches none of their fields', () => {
+    const table = calls();
+    const row = table.insert(call());
+    table.update(row.id, { note: 'x' });
+    expect(ids(table.where('status', 'initiated'))).toEqual([row.id]);
+    expect(table.get(row.id)!.note).toBe('x');
+  });
+
+  it('answers the rows of a key in ascending id order, and monotone while the value grows with the id', () => {
+    const table = calls();
+    for (const at of [1000, 2000, 3000]) table.insert(call({ created_at: at }));
+    const ordered = table.ordered('account', 1);
+    expect(ids([...ordered.rows])).toEqual([1, 2, 3]);
+    expect(ordered.monotone).toBe(true);
+  });
+
+  it('keeps the ordered rows current as rows arrive, and not monotone once a back-dated one does', () => {
+    const table = calls();
+    table.insert(call({ created_at: 2000 }));
+    table.ordered('account', 1);
+    table.insert(call({ created_at: 3000 }));
+    expect(ids([...table.ordered('account', 1).rows])).toEqual([1, 2]);
+    table.insert(call({ created_at: 1000 }));
+    expect(ids([...table.ordered('account', 1).rows])).toEqual([1, 2, 3]);
+    expect(table.ordered('account', 1).monotone).toBe(false);
+  });
+
+  it('rebuilds the ordered rows after a deletion and after a row moved its ordered value', () => {
+    const table = calls();
+    for (const at of [1000, 2000, 3000]) table.insert(call({ created_at: at }));
+    table.ordered('account', 1);
+    table.delete(2);
+    expect(ids([...table.ordered('account', 1).rows])).toEqual([1, 3]);
+    table.update(1, { created_at: 5000 });
+    expect(table.ordered('account', 1).monotone).toBe(false);
+  });
+
+  it('answers no ordered rows under an unused key', () => {
+    expect(calls().ordered('account', 9).rows).toEqual([]);
+  });
+
+  it('holds a key with one row and with several alike (counts, lists, first, removal)', () => {
+    const table = calls();
+    table.insert(call({ status: 'a' }));
+    expect(table.count('status', 'a')).toBe(1);
+    expect(table.first('status', 'a')!.id).toBe(1);
+    table.insert(call({ status: 'a' }));
+    expect(ids(table.where('status', 'a'))).toEqual([1, 2]);
+    table.delete(1);
+    table.delete(2);
+    expect(table.count('status', 'a')).toBe(0);
+    expect(table.where('status', 'a')).toEqual([]);
+  });
+
+  it('leaves a key alone when a row that is not under it is removed from it', () => {
+    const table = calls();
+    table.insert(call({ status: 'a' }));
+    table.insert(call({ status: 'b' }));
+    table.update(2, { status: 'c' });
+    expect(ids(table.where('status', 'a'))).toEqual([1]);
+  });
+});
+
+describe('lowerBound', () => {
+  it('finds the first position at or above a value, both ends included', () => {
+    const rows = [{ at: 1 }, { at: 3 }, { at: 3 }, { at: 7 }];
+    const at = (r: { at: number }) => r.at;
+    expect([0, 1, 3, 4, 7, 8].map((v) => lowerBound(rows, at, v))).toEqual([0, 0, 1, 3, 3, 4]);
   });
 });

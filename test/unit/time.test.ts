@@ -15,6 +15,14 @@ describe('formatSqlUtc', () => {
   it('writes the UTC time of an instant given with an offset', () => {
     expect(formatSqlUtc(at('2026-12-31T23:30:00-02:00'))).toBe('2027-01-01 01:30:00');
   });
+
+  it('writes leap days, the epoch, the second before it and the last second of 9999', () => {
+    expect(formatSqlUtc(at('2024-02-29T12:00:00Z'))).toBe('2024-02-29 12:00:00');
+    expect(formatSqlUtc(at('2000-02-29T00:00:00Z'))).toBe('2000-02-29 00:00:00');
+    expect(formatSqlUtc(0)).toBe('1970-01-01 00:00:00');
+    expect(formatSqlUtc(-1)).toBe('1969-12-31 23:59:59');
+    expect(formatSqlUtc(253_402_300_799_999)).toBe('9999-12-31 23:59:59');
+  });
 });
 
 describe('formatIsoUtc', () => {
@@ -116,6 +124,15 @@ describe('isCalendarDate', () => {
 describe('parseInstant', () => {
   it('parses a UTC instant', () => {
     expect(parseInstant('2026-03-02T09:00:00Z')).toBe(1772442000000);
+  });
+
+  it('refuses a UTC instant of a day the month does not have, and a 60th second', () => {
+    expect(parseInstant('2026-02-29T00:00:00Z')).toBeUndefined();
+    expect(parseInstant('2026-03-02T09:00:60Z')).toBeUndefined();
+  });
+
+  it('reads 24:00 as the midnight ending the day, as luxon does', () => {
+    expect(parseInstant('2026-03-02T24:00:00Z')).toBe(at('2026-03-03T00:00:00Z'));
   });
 
   it('parses an instant with an offset', () => {

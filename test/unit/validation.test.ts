@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { copyJson } from '../../src/core/json.js';
 import { SimError, type RouteFamily } from '../../src/core/errors.js';
 import { fromMicros, toMicros } from '../../src/core/money.js';
 import { paginate, pageQuery } from '../../src/core/pagination.js';
@@ -358,5 +359,24 @@ describe('pageQuery', () => {
 
   it('answers a non-numeric page with "must be an integer"', () => {
     expect(rejected(query, { page: 'two' })).toEqual(oneError('page', 'The page must be an integer.'));
+  });
+});
+
+describe('copyJson', () => {
+  it('copies nested objects and arrays, sharing nothing', () => {
+    const value = { a: [1, { b: 'x' }], c: null, d: { e: true } };
+    const copy = copyJson(value);
+    expect(copy).toEqual(value);
+    expect(copy.a).not.toBe(value.a);
+    expect(copy.a[1]).not.toBe(value.a[1]);
+    expect(copy.d).not.toBe(value.d);
+  });
+
+  it('keeps a __proto__ key as data, not as the prototype', () => {
+    const value = JSON.parse('{"__proto__": {"polluted": 1}}') as Record<string, unknown>;
+    const copy = copyJson(value);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__']);
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":1}}');
   });
 });

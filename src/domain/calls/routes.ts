@@ -1,6 +1,6 @@
 /** Call operations (spec: Endpoints > Calls; decisions: Start one call). */
 import { ok, selfPath } from '../../core/http.js';
-import { paginate } from '../../core/pagination.js';
+import { pageOf } from '../../core/pagination.js';
 import { say } from '../../core/wire.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
@@ -10,7 +10,7 @@ import { CALL_MESSAGES, callView, deleteCall, findCall, listCalls, makeCall } fr
 export const callRoutes = [
   userRoute({
     method: 'GET', path: '/user/calls', query: CallListQuery,
-    handle: ({ ctx, query, request }) => ok(paginate(listCalls(ctx, query), query.page, query.per_page, callView(ctx), { wire: ctx.wire, path: selfPath(request) })),
+    handle: ({ ctx, query, request }) => ok(pageOf(listCalls(ctx, query), query.page, query.per_page, callView(ctx), { wire: ctx.wire, path: selfPath(request) })),
   }),
   userRoute({
     method: 'GET', path: '/user/calls/:id',

@@ -1,5 +1,6 @@
 /** Calls (spec: Call; List calls, Get call, Delete call; decisions: Start one call). */
 import { z } from 'zod';
+import { copyJson } from '../../core/json.js';
 import { pageQuery } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
 import { formatSqlUtc } from '../../core/time.js';
@@ -166,9 +167,9 @@ export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly Eva
     client_phone_number: c.client_phone_number,
     status: c.status,
     transcript: c.transcript,
-    variables: structuredClone(c.variables),
-    evaluation: structuredClone(c.evaluation),
-    webhook_response: c.webhook_response === null ? null : structuredClone(c.webhook_response),
+    variables: copyJson(c.variables),
+    evaluation: copyJson(c.evaluation),
+    webhook_response: c.webhook_response === null ? null : copyJson(c.webhook_response),
     carrier_cost: fromMicros(c.carrier_cost_micros),
     total_cost: fromMicros(c.total_cost_micros),
     answered_by: c.answered_by,
@@ -222,7 +223,7 @@ function evaluationItems(evaluation: Record<string, unknown>, schema: readonly E
     const item = schema.find((s) => s.name === name);
     // live-platform D.2 (decision): without a schema item the type follows the value, the description is empty.
     const type = item?.type ?? (typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? 'number' : 'string');
-    return { name, type, value: structuredClone(value), description: item?.description ?? '' };
+    return { name, type, value: copyJson(value), description: item?.description ?? '' };
   });
 }
 

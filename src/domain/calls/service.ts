@@ -14,6 +14,9 @@ import { readE164 } from '../../core/phone.js';
 import { usableNumber } from '../phone-numbers/service.js';
 import { coversOneCall } from './billing.js';
 import { placeCall } from './lifecycle.js';
+import { callNumberKey, callStatusKey, callTypeKey } from '../db.js';
+import { lowerBound } from '../../core/store.js';
+import type { PageCut } from '../../core/pagination.js';
 import { callRow, serialiseCall, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
 
 /** Texts of the call routes; a pair is the specification's and the live platform's (live-platform D.5). */
@@ -60,28 +63,112 @@ export function makeCall(ctx: AccountCtx, input: { assistant_id: number; phone_n
   });
 }
 
-/** Calls matching every filter, newest first (spec: List calls). */
-export function listCalls(ctx: AccountCtx, q: CallListQuery): Call[] {
+/**
+ * One page of the calls matching every filter, newest first, and how many match (spec:
+ * List calls). The page is read from the newest end of the narrowest index a filter
+ * names, stopping at the page; a date filter is a binary search while creation times
+ * grow with the ids. The total is the index's size when no other filter narrows it,
+ * else a count over the (date-cut) index rows, without copying them.
+ */
+export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
   const bag = new ErrorBag();
   if (q.assistant_id !== undefined && !ctx.assistants.get(q.assistant_id)) bag.rule('assistant_id', 'exists');
   if (q.campaign_id !== undefined && !ctx.campaigns.get(q.campaign_id)) bag.rule('campaign_id', 'exists');
   bag.throwIfAny();
+  const account = ctx.account.id;
+  // Each candidate index covers its own filter; every key names rows of this account only.
+  const candidates: { index: string; key: number; covers: 'campaign' | 'assistant' | 'status' | 'type' | 'account' }[] = [{ index: 'account', key: account, covers: 'account' }];
+  if (q.campaign_id !== undefined) candidates.push({ index: 'campaign', key: q.campaign_id, covers: 'campaign' });
+  if (q.assistant_id !== undefined) candidates.push({ index: 'assistant', key: q.assistant_id, covers: 'assistant' });
+  if (q.status !== undefined) candidates.push({ index: 'account_status', key: callStatusKey(account, q.status), covers: 'status' });
+  if (q.type !== undefined) candidates.push({ index: 'account_type', key: callTypeKey(account, q.type), covers: 'type' });
+  let chosen = candidates[0]!;
+  // On a tie the later (filter-covering) index wins: it leaves one check fewer.
+  for (const c of candidates) if (ctx.calls.countOwnKey(c.index, c.key) <= ctx.calls.countOwnKey(chosen.index, chosen.key)) chosen = c;
+  const { rows, monotone } = ctx.calls.orderedOwnKey(chosen.index, chosen.key);
+
   const [from, to] = dateWindow(q, ctx.account.timezone);
+  let lo = 0;
+  let hi = rows.length;
+  const dated = from !== -Infinity || to !== Infinity;
+  if (dated && monotone) {
+    lo = lowerBound(rows, createdAt, from);
+    hi = lowerBound(rows, createdAt, to);
+  }
   const phone = q.phone_number === undefined ? undefined : partialNumberFilter(q.phone_number);
-  const keep = (c: Call) =>
-    (q.status === undefined || c.status === q.status) &&
-    (q.type === undefined || c.type === q.type) &&
-    (q.assistant_id === undefined || c.assistant_id === q.assistant_id) &&
-    (phone === undefined || phone(c.client_phone_number)) &&
-    c.created_at >= from &&
-    c.created_at < to;
-  let rows: Call[];
-  if (q.campaign_id !== undefined) rows = ctx.calls.where('campaign', q.campaign_id, keep);
-  else if (q.assistant_id !== undefined) rows = ctx.calls.where('assistant', q.assistant_id, keep);
-  // Status is filtered while scanning: an index on it would be re-keyed on every call transition.
-  else rows = ctx.calls.list(keep);
-  // Call history reads newest first.
-  return rows.reverse();
+  const checks: ((c: Call) => boolean)[] = [];
+  if (q.status !== undefined && chosen.covers !== 'status') checks.push((c) => c.status === q.status);
+  if (q.type !== undefined && chosen.covers !== 'type') checks.push((c) => c.type === q.type);
+  if (q.assistant_id !== undefined && chosen.covers !== 'assistant') checks.push((c) => c.assistant_id === q.assistant_id);
+  if (q.campaign_id !== undefined && chosen.covers !== 'campaign') checks.push((c) => c.campaign_id === q.campaign_id);
+  if (phone !== undefined) checks.push((c) => phone(c.client_phone_number));
+  if (dated && !monotone) checks.push((c) => c.created_at >= from && c.created_at < to);
+
+  const skip = (q.page - 1) * q.per_page;
+  // A partial number alone: its total from the sizes of the account's matching numbers, its page merged from their newest ends.
+  if (phone !== undefined && checks.length === 1 && chosen.covers === 'account' && !dated) return byNumber(ctx, phone, skip, q.per_page);
+  // Call history reads newest first: the page is taken from the high end of [lo, hi).
+  if (checks.length === 0) {
+    const page: Call[] = [];
+    for (let i = hi - 1 - skip; i >= lo && page.length < q.per_page; i--) page.push(rows[i]!);
+    return { rows: page, total: hi - lo };
+  }
+  const keep = checks.length === 1 ? checks[0]! : (c: Call) => checks.every((check) => check(c));
+  const page: Call[] = [];
+  let total = 0;
+  for (let i = hi - 1; i >= lo; i--) {
+    const row = rows[i]!;
+    if (!keep(row)) continue;
+    if (total >= skip && page.length < q.per_page) page.push(row);
+    total++;
+  }
+  return { rows: page, total };
+}
+
+const createdAt = (c: Call) => c.created_at;
+
+/**
+ * The page of the calls to the account's client numbers that pass `phone`, newest first:
+ * the matching numbers are found among the account's distinct numbers (not its calls),
+ * the total is the sum of their sizes, and the page is merged from the newest end of
+ * each number's calls (a heap of one head per number), stopping at the page.
+ */
+function byNumber(ctx: AccountCtx, phone: (number: string) => boolean, skip: number, perPage: number): PageCut<Call> {
+  const prefix = callNumberKey(ctx.account.id, '');
+  const heads: { rows: readonly Call[]; at: number }[] = [];
+  let total = 0;
+  for (const key of ctx.calls.indexKeys('account_number')) {
+    if (typeof key !== 'string' || !key.startsWith(prefix) || !phone(key.slice(prefix.length))) continue;
+    const { rows } = ctx.calls.orderedOwnKey('account_number', key);
+    total += rows.length;
+    heads.push({ rows, at: rows.length - 1 });
+  }
+  // A max-heap on the id of each number's newest row not yet taken.
+  const id = (h: { rows: readonly Call[]; at: number }) => h.rows[h.at]!.id;
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heads.length && id(heads[l]!) > id(heads[m]!)) m = l;
+      if (r < heads.length && id(heads[r]!) > id(heads[m]!)) m = r;
+      if (m === i) return;
+      [heads[i], heads[m]] = [heads[m]!, heads[i]!];
+      i = m;
+    }
+  };
+  for (let i = (heads.length >> 1) - 1; i >= 0; i--) down(i);
+  const page: Call[] = [];
+  for (let taken = 0; heads.length > 0 && page.length < perPage; taken++) {
+    const top = heads[0]!;
+    if (taken >= skip) page.push(top.rows[top.at]!);
+    if (--top.at < 0) {
+      heads[0] = heads[heads.length - 1]!;
+      heads.pop();
+    }
+    if (heads.length > 0) down(0);
+  }
+  return { rows: page, total };
 }
 
 export function findCall(ctx: AccountCtx, id: number): Call {
@@ -100,7 +187,7 @@ export function deleteCall(ctx: AccountCtx, id: number): void {
 /**
  * The call serialiser of the request's wire: each call with its assistant's
  * post_call_schema, which the live evaluation items read (live-platform D.2).
- * @example listCalls(ctx, query).map(callView(ctx))
+ * @example listCalls(ctx, query).rows.map(callView(ctx))
  */
 export function callView(ctx: AccountCtx): (call: Call) => ReturnType<typeof serialiseCall> {
   return (call) => serialiseCall(call, ctx.wire, call.assistant_id === null ? [] : ctx.assistants.get(call.assistant_id)?.post_call_schema);

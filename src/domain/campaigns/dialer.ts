@@ -13,7 +13,7 @@ import { placeCall } from '../calls/lifecycle.js';
 import type { Call } from '../calls/schema.js';
 import type { AccountCtx } from '../context.js';
 import { changeLead } from '../leads/records.js';
-import { DIALABLE_LEAD_STATUSES, type Lead } from '../leads/schema.js';
+import { campaignStatusKey, DIALABLE_LEAD_STATUSES, type Lead } from '../leads/schema.js';
 import type { PhoneNumber } from '../phone-numbers/schema.js';
 import { usableNumber } from '../phone-numbers/service.js';
 import type { Campaign, CampaignStatus } from './schema.js';
@@ -122,7 +122,7 @@ function dialLead(ctx: AccountCtx, campaign: Campaign, assistant: Assistant, lea
 /** Completes a running campaign with nothing left to dial, when `mark_complete_when_no_leads`. */
 function maybeComplete(ctx: AccountCtx, campaign: Campaign): void {
   if (campaign.status !== 'in-progress' || !campaign.mark_complete_when_no_leads || campaign.in_flight > 0) return;
-  for (const status of [...DIALABLE_LEAD_STATUSES, 'processing']) if (ctx.leads.countOwnKey('campaign_status', `${campaign.id}:${status}`) > 0) return;
+  for (const status of [...DIALABLE_LEAD_STATUSES, 'processing' as const]) if (ctx.leads.countOwnKey('campaign_status', campaignStatusKey(campaign.id, status)) > 0) return;
   setCampaignStatus(ctx, campaign, 'completed', null);
 }
 
@@ -140,13 +140,13 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
   }
   if (campaign.status !== 'in-progress') return;
   // decisions: Lead transitions: created -> scheduled when a started campaign queues it.
-  for (const lead of ctx.leads.where('campaign_status', `${campaign.id}:created`)) changeLead(ctx, lead, { status: 'scheduled' });
+  for (const lead of ctx.leads.where('campaign_status', campaignStatusKey(campaign.id, 'created'))) changeLead(ctx, lead, { status: 'scheduled' });
 
   const assistant = ctx.assistants.get(campaign.assistant_id);
   // A retry that fell due is dialed first, straight from `rescheduled` (decisions: Lead transitions).
   let preferred = due?.status === 'rescheduled' ? due : undefined;
   while (campaign.in_flight < campaign.max_calls_in_parallel) {
-    const lead = preferred ?? ctx.leads.first('campaign_status', `${campaign.id}:scheduled`);
+    const lead = preferred ?? ctx.leads.first('campaign_status', campaignStatusKey(campaign.id, 'scheduled'));
     if (!lead || !assistant) break;
     const now = ctx.now();
     const opens = nextWindowStart(now, campaign);

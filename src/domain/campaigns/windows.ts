@@ -26,15 +26,59 @@ function at(day: DateTime, seconds: number): number {
   return day.set({ hour: Math.floor(seconds / 3600), minute: Math.floor((seconds % 3600) / 60), second: seconds % 60, millisecond: 0 }).toMillis();
 }
 
+/** One local day of a window: where the day starts and ends, and its opening hours (empty on a day not allowed). */
+interface WindowDay {
+  from: number;
+  to: number;
+  opens: number;
+  closes: number;
+}
+
+/**
+ * The day each window was last asked about. A pure memo (the same answers, only without
+ * building luxon dates on every dial): keyed by the campaign row, checked against the
+ * window's fields so an update of the campaign is seen at once, and gone with the row.
+ */
+const lastDay = new WeakMap<CallingWindow, WindowDay & { timezone: string; days: readonly Day[]; start: string; end: string }>();
+
+/** The local day of `window` that `ms` falls in (DST-correct through luxon, once per day). */
+function windowDay(ms: number, window: CallingWindow): WindowDay {
+  const cached = lastDay.get(window);
+  if (
+    cached &&
+    ms >= cached.from &&
+    ms < cached.to &&
+    cached.timezone === window.timezone &&
+    cached.days === window.allowed_days &&
+    cached.start === window.allowed_hours_start_time &&
+    cached.end === window.allowed_hours_end_time
+  ) {
+    return cached;
+  }
+  const day = DateTime.fromMillis(ms, { zone: window.timezone }).startOf('day');
+  const allowed = window.allowed_days.includes(WEEKDAYS[day.weekday - 1]!);
+  const from = day.toMillis();
+  const computed = {
+    from,
+    to: day.plus({ days: 1 }).startOf('day').toMillis(),
+    opens: allowed ? at(day, secondsOfDay(window.allowed_hours_start_time)) : from,
+    closes: allowed ? at(day, secondsOfDay(window.allowed_hours_end_time)) : from,
+    timezone: window.timezone,
+    days: window.allowed_days,
+    start: window.allowed_hours_start_time,
+    end: window.allowed_hours_end_time,
+  };
+  lastDay.set(window, computed);
+  return computed;
+}
+
 /**
  * Whether `ms` falls inside the window.
  * @example isInWindow(Date.parse('2026-03-06T15:59:00Z'), berlin9to17) // true: 16:59 in Berlin on a Friday
  */
 export function isInWindow(ms: number, window: CallingWindow): boolean {
-  const local = DateTime.fromMillis(ms, { zone: window.timezone });
-  if (!window.allowed_days.includes(WEEKDAYS[local.weekday - 1]!)) return false;
-  const day = local.startOf('day');
-  return ms >= at(day, secondsOfDay(window.allowed_hours_start_time)) && ms < at(day, secondsOfDay(window.allowed_hours_end_time));
+  const day = windowDay(ms, window);
+  return ms >= day.opens && ms < day.closes;
 }
 
 /**

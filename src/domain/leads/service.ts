@@ -11,7 +11,7 @@ import { callerNumbers, requestDial } from '../campaigns/dialer.js';
 import type { AccountCtx } from '../context.js';
 import { changeLead, removeLead } from './records.js';
 import { dateWindow, partialNumberFilter } from '../filters.js';
-import { CLIENT_LEAD_STATUSES, type CreateLeadInput, type Lead, type LeadListQuery, type SecondaryContact, type UpdateLeadInput } from './schema.js';
+import { campaignStatusKey, CLIENT_LEAD_STATUSES, type CreateLeadInput, type Lead, type LeadListQuery, type SecondaryContact, type UpdateLeadInput } from './schema.js';
 
 export const LEAD_MESSAGES = {
   // live-platform D.5: a pair is the specification's text and the live platform's.
@@ -108,7 +108,7 @@ export function listLeads(ctx: AccountCtx, q: LeadListQuery): Lead[] {
   const phone = q.phone_number === undefined ? undefined : partialNumberFilter(q.phone_number);
   const keep = (l: Lead) =>
     (q.status === undefined || l.status === q.status) && (phone === undefined || phone(l.phone_number)) && l.created_at >= from && l.created_at < to;
-  if (q.campaign_id !== undefined && q.status !== undefined) return ctx.leads.where('campaign_status', `${q.campaign_id}:${q.status}`, keep);
+  if (q.campaign_id !== undefined && q.status !== undefined) return ctx.leads.where('campaign_status', campaignStatusKey(q.campaign_id, q.status), keep);
   if (q.campaign_id !== undefined) return ctx.leads.where('campaign', q.campaign_id, keep);
   // Status alone is filtered while scanning the account's leads: an index on it would be
   // re-keyed on every status change of a running campaign.

@@ -1,5 +1,6 @@
 /** Custom mid-call tools (decisions: Custom mid-call tools; live-platform C.2): CRUD under the plan's limit. */
 import { shapeA } from '../../core/errors.js';
+import { copyJson } from '../../core/json.js';
 import { texts } from '../../core/wire.js';
 import type { AccountCtx } from '../context.js';
 import { TOOL_TIMEOUT, headersFrom, schemaFrom, type CreateToolInput, type Tool, type UpdateToolInput } from './schema.js';
@@ -73,5 +74,5 @@ export function deleteTool(ctx: AccountCtx, id: number): void {
 /** Copies the fixture tools into a new account (decisions: Fixtures for every account). */
 export function provisionTools(ctx: AccountCtx): void {
   const now = ctx.now();
-  for (const tool of ctx.catalog.toolTemplates) ctx.tools.insert({ ...structuredClone(tool), created_at: now, updated_at: now });
+  for (const tool of ctx.catalog.toolTemplates) ctx.tools.insert({ ...copyJson(tool), created_at: now, updated_at: now });
 }

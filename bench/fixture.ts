@@ -1,0 +1,72 @@
+/** Simulators the benches measure: an account with an assistant, a campaign and `calls` call records. */
+import type { CallStatus } from '../src/core/vocabulary.js';
+import { callRow } from '../src/domain/calls/schema.js';
+import { createLead } from '../src/domain/leads/service.js';
+import { createSimulator, type Simulator } from '../src/simulator.js';
+
+export const START = '2026-03-02T09:00:00Z';
+export const AUTH = { authorization: 'Bearer sim_test_key' };
+
+export const ASSISTANT = {
+  name: 'Bench Assistant', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'UTC',
+  initial_message: 'Hello!', system_prompt: 'You are a benchmark.', llm_model_id: 1, phone_number_id: 1,
+};
+
+export interface Seeded {
+  sim: Simulator;
+  assistantId: number;
+  campaignId: number;
+  leadIds: number[];
+}
+
+/** A simulator answering with a JSON body, failing loudly on an error status. */
+export async function call(sim: Simulator, method: string, path: string, body?: unknown): Promise<{ data: { id: number } }> {
+  const res = await sim.handle({ method, path, headers: AUTH, body: body === undefined ? null : JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { data: { id: number } };
+}
+
+const STATUS_MIX: CallStatus[] = ['completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'no-answer', 'no-answer', 'busy', 'failed'];
+
+/**
+ * An account with `calls` finished campaign calls, ten seconds apart from START (so they
+ * span days and date filters cut them), a status mix of 60% completed, 20% no-answer,
+ * 10% busy, 10% failed, every tenth one inbound, to 10,000 distinct numbers.
+ */
+export async function seededCalls(calls: number, leads = 10): Promise<Seeded> {
+  const sim = createSimulator({ seed: 1, startAt: START, accounts: [{ api_key: 'sim_test_key', balance: 1_000_000 }] });
+  sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
+  const assistant = await call(sim, 'POST', '/user/assistant', ASSISTANT);
+  const campaign = await call(sim, 'POST', '/user/campaign', { name: 'Bench', assistant_id: assistant.data.id });
+  const ctx = sim.accountScope(1)!;
+  const leadIds: number[] = [];
+  for (let i = 0; i < leads; i++) {
+    leadIds.push(createLead(ctx, { campaign_id: campaign.data.id, phone_number: `+1212${String(2_000_000 + i).padStart(7, '0')}`, variables: { n: i } }).id);
+  }
+  const start = Date.parse(START);
+  for (let i = 0; i < calls; i++) {
+    const created = start + i * 10_000;
+    const inbound = i % 10 === 9;
+    ctx.calls.insert(
+      callRow({
+        account_id: 1,
+        assistant_id: assistant.data.id,
+        assistant_name: ASSISTANT.name,
+        campaign_id: inbound ? null : campaign.data.id,
+        campaign_name: inbound ? null : 'Bench',
+        type: inbound ? 'inbound' : 'outbound',
+        assistant_phone_number: '+14155550100',
+        client_phone_number: `+1212${String(3_000_000 + (i % 10_000)).padStart(7, '0')}`,
+        status: STATUS_MIX[i % STATUS_MIX.length]!,
+        duration: 42,
+        transcript: 'Assistant: Hello!\nCustomer: Hi.',
+        variables: { goal: true },
+        evaluation: { ok: true },
+        created_at: created,
+        updated_at: created + 42_000,
+        ended_at: created + 42_000,
+      }),
+    );
+  }
+  return { sim, assistantId: assistant.data.id, campaignId: campaign.data.id, leadIds };
+}
