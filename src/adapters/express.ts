@@ -26,12 +26,24 @@ export interface AppOptions {
   basePath?: string;
   /** Largest accepted request body (bytes, or text such as `64kb`); a larger one is 413. Default `5mb`. */
   bodyLimit?: string | number;
+  /** Largest body of `PUT /__sim/state` (a whole snapshot): bytes or text such as `256mb`. Default `256mb`. */
+  stateBodyLimit?: string | number;
   /** Sees every answered request (structured request logs), with the error message of a failure. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * Runs after the core answered and before the answer is sent (the state file writes
+   * the request's changes there, so that what a client was told survives a kill).
+   */
+  beforeAnswer?: () => void;
 }
 
 /** Largest request body the server reads: 5 MiB (`AppOptions.bodyLimit`). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
+/**
+ * Largest body of `PUT /__sim/state`: 256 MiB (`AppOptions.stateBodyLimit`). A snapshot
+ * of 100k leads and 220k calls is about 220 MB; a JavaScript string holds at most ~512 MB.
+ */
+export const DEFAULT_STATE_BODY_LIMIT = 256 * 1024 * 1024;
 /** Largest request line plus headers: 16 KiB, Node's own default, set explicitly so a `--max-http-header-size` does not move it. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -73,6 +85,9 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   const raw = express.text({ type: () => true, limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  const rawState = express.text({ type: () => true, limit: options.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT });
+  // A whole snapshot may be far larger than any API body: only its control route reads that much.
+  const body = (req: Request, res: Response, next: NextFunction) => (req.method === 'PUT' && req.path === '/__sim/state' ? rawState : raw)(req, res, next);
   // When the request began, for the log line of an answer given before the core (a body-reading failure).
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.locals.started = performance.now();
@@ -97,7 +112,7 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
       ...(error !== null && { error }),
     });
   };
-  app.use(basePath || '/', raw, async (req: Request, res: Response) => {
+  app.use(basePath || '/', body, async (req: Request, res: Response) => {
     const simRequest: SimRequest = {
       method: req.method,
       path: req.path,
@@ -107,6 +122,7 @@ export function createApp(sim: Simulator, options: AppOptions = {}): Express {
       url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
     };
     const response = await sim.handle(simRequest);
+    options.beforeAnswer?.();
     res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));
     logAnswer(req, res, response.status, response.body);
   });

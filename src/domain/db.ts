@@ -56,7 +56,8 @@ export class Database {
     .index('pair', (s) => `${s.sender_id}:${s.recipient_phone}`);
   readonly channelMessages = new Table<ChannelMessage>('msgapp_messages').index('account', (m) => m.account_id);
 
-  private tables(): Table<{ id: number }>[] {
+  /** Every table, in snapshot order (the state file walks them to write and observe them). */
+  tables(): Table<{ id: number }>[] {
     return [
       this.accounts,
       this.assistants,
@@ -91,10 +92,11 @@ export class Database {
     return Object.fromEntries(this.tables().map((t) => [t.name, t.snapshot()]));
   }
 
-  restore(snapshot: Record<string, TableSnapshot<{ id: number }>>): void {
+  /** Replaces every table's rows; `owned` rows are used as they are (see `Table.restore`). */
+  restore(snapshot: Record<string, TableSnapshot<{ id: number }>>, owned = false): void {
     for (const table of this.tables()) {
       const saved = snapshot[table.name];
-      if (saved) table.restore(saved);
+      if (saved) table.restore(saved, owned);
       else table.clear();
     }
   }

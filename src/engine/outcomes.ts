@@ -106,6 +106,12 @@ export class OutcomeScript {
   /** Rules in precedence order (stable within a kind). */
   private ordered: OutcomeRule[] = [];
   private attempts = new Map<string, number>();
+  private changes = 0;
+
+  /** Grows with every change of the rules or the attempt counts (the state file writes them only when it moved). */
+  get revision(): number {
+    return this.changes;
+  }
 
   /**
    * Replaces every rule, validated as `PUT /__sim/outcomes` validates them (422 shape B)
@@ -118,6 +124,7 @@ export class OutcomeScript {
   }
 
   private place(rules: OutcomeRule[]): void {
+    this.changes++;
     this.rules = structuredClone(rules);
     this.ordered = this.rules.map((rule, i) => ({ rule, i })).sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.i - b.i).map((x) => x.rule);
   }
@@ -147,6 +154,7 @@ export class OutcomeScript {
       const key = `${this.rules.indexOf(rule)}|${dial.phone_number}`;
       const attempt = this.attempts.get(key) ?? 0;
       this.attempts.set(key, attempt + 1);
+      this.changes++;
       return { outcome: rule.outcomes[Math.min(attempt, rule.outcomes.length - 1)]!, source: 'rule' };
     }
     const magic = MAGIC_SUFFIXES[dial.phone_number.slice(-4)];
