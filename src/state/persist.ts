@@ -152,7 +152,7 @@ export function applyLog(snapshot: SimulatorSnapshot, path: string): void {
       record = JSON.parse(line);
     } catch (error) {
       if (!complete && i === lines.length - 1) break;
-      throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (${(error as Error).message.replace(/, ".*$/s, '')})`);
+      throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (${(error as Error).message.replace(/, ".*$/s, '').replace(/ \(line \d+ column \d+\)$/, '')})`);
     }
     if (i === 0) {
       const format = (record as { format?: unknown } | null)?.format;
