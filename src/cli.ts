@@ -281,6 +281,8 @@ export interface RunningServer {
   url: string;
   /** Writes the state file's snapshot now and removes its change logs (when there is a state file). */
   saveState(): void;
+  /** Folds the change logs into a new snapshot in the background (slices between requests); resolves when it is written. */
+  compact(): Promise<void>;
   /** Resolves when no background compaction of the state file's logs is running. */
   compacted(): Promise<void>;
   close(): Promise<void>;
@@ -540,6 +542,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
         server,
         url,
         saveState,
+        compact: async () => store?.compact(),
         compacted: async () => store?.idle(),
         // Resolves once the server is closed; rejects, closed all the same, when the last state write fails.
         close: async () => {

@@ -161,6 +161,11 @@ export class OutcomeScript {
     return magic ? { outcome: magic, source: 'magic' } : { outcome: 'human', source: 'default' };
   }
 
+  /** The attempt counts (rule position and number, count), live: for readers that write them in slices. */
+  attemptEntries(): IterableIterator<[string, number]> {
+    return this.attempts.entries();
+  }
+
   snapshot(): OutcomeState {
     return { rules: this.list(), attempts: Object.fromEntries(this.attempts) };
   }

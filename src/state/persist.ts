@@ -481,7 +481,20 @@ export class StateStore {
       const head = sim.clock.head();
       out(`],"now":${head.now},"seq":${head.seq},"mode":${JSON.stringify(head.mode)},"speed":${head.speed}}`);
       out(`,"random":${JSON.stringify(sim.random.state)},"seed":${sim.seed},"replies":${JSON.stringify(sim.replies.list())}`);
-      out(`,"outcomes":${JSON.stringify(sim.outcomes.snapshot())},"faults":${JSON.stringify(sim.faults.snapshot())}}`);
+      // Attempt counts grow with every scripted call (100k leads, 100k counts): written in slices too.
+      out(`,"outcomes":{"rules":${JSON.stringify(sim.outcomes.list())},"attempts":{`);
+      let firstCount = true;
+      let counted = 0;
+      for (const [key, count] of sim.outcomes.attemptEntries()) {
+        out(`${firstCount ? '' : ','}${JSON.stringify(key)}:${count}`);
+        firstCount = false;
+        if ((++counted & 1023) === 0 && due()) {
+          drain();
+          yield;
+          sliceStart = performance.now();
+        }
+      }
+      out(`}},"faults":${JSON.stringify(sim.faults.snapshot())}}`);
       drain();
       written = true;
     } finally {
