@@ -111,7 +111,7 @@ describe('a server killed with SIGKILL in the middle of steady writes', () => {
       }
     };
     const clients = [writer(), writer(), writer(), writer(), mover()];
-    while (acked.length < 400) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (acked.length < 250) await new Promise((resolve) => setTimeout(resolve, 5));
     killed = true;
     first.child.kill('SIGKILL');
     await first.closed;
@@ -139,7 +139,7 @@ describe('a server killed with SIGKILL in the middle of steady writes', () => {
   it('finds every acknowledged lead after the restart, as it was acknowledged', () => {
     const leads = new Map((restored.db.leads!.rows as unknown as { id: number; phone_number: string }[]).map((l) => [l.id, l.phone_number]));
     const missing = acked.filter((l) => leads.get(l.id) !== l.phone_number);
-    expect(acked.length).toBeGreaterThanOrEqual(400);
+    expect(acked.length).toBeGreaterThanOrEqual(250);
     expect(missing).toEqual([]);
   });
 
