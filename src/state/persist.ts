@@ -202,7 +202,7 @@ const WEBHOOK_TABLE = 'webhook_deliveries';
 /**
  * Keeps a simulator's state file: observes every change, writes a record at each save
  * point (`flush()`), compacts the logs into a new snapshot in slices.
- * @example const store = new StateStore(file, sim, { nextGen: 1 }); store.flush()
+ * @example const store = new StateStore(file, sim, { nextGen: 1, logBytes: 0 }); store.flush()
  */
 export class StateStore {
   private readonly trackers = new Map<string, Tracker>();
@@ -220,6 +220,8 @@ export class StateStore {
   private failing = false;
   /** Save points so far: a compaction that sees them move knows requests are coming in. */
   private flushes = 0;
+  private readonly compactAfter: number;
+  private readonly onError: (error: unknown) => void;
   /** What the last record (or snapshot) held of the small parts, to write them only when they changed. */
   private last: { clock: string; random: string; seed: number; webhooks: string; replies: string; outcomes: number; faults: string };
 
@@ -246,9 +248,6 @@ export class StateStore {
     sim.clock.observe(this.clockEvents);
     this.last = this.smallParts();
   }
-
-  private readonly compactAfter: number;
-  private readonly onError: (error: unknown) => void;
 
   /**
    * Writes what changed since the last record, synchronously. Called before each answer
