@@ -5,6 +5,7 @@
  *   npm run bench                          every bench, 100,000 leads for the dialer (under 3 minutes)
  *   npm run bench -- --leads 1000000       the dialer at 1M leads (opt-in: minutes, ~1 GB)
  *   npm run bench -- --only dialer,pages   some of them (http, msw, pages, dialer)
+ *   npm run bench -- --only persist        the state-file bench (opt-in: 100k leads + 220k calls, several minutes)
  *   npm run bench -- --cpu-prof            each bench process writes a .cpuprofile to bench/profiles/
  *
  * Each line: `bench`, `value` and `unit`, the same-run `baseline` (and what it is),
@@ -16,7 +17,13 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { flag, option, summaryLine, type Figure } from './lib.js';
 
-const BENCHES = ['pages', 'dialer', 'msw', 'http'] as const;
+/** Run by default (under 3 minutes). */
+const DEFAULT_BENCHES = ['pages', 'dialer', 'msw', 'http'] as const;
+/** Run only when named in `--only`: the state-file bench builds a 210 MB state and takes minutes. */
+const OPT_IN_BENCHES = ['persist'] as const;
+const BENCHES = [...DEFAULT_BENCHES, ...OPT_IN_BENCHES] as const;
+/** Extra Node flags per bench: the state-file bench holds a snapshot string, its parse and a live state at once. */
+const NODE_FLAGS: Record<string, string[]> = { persist: ['--max-old-space-size=8192'] };
 
 const only = option('only')?.split(',');
 const unknown = only?.filter((name) => !(BENCHES as readonly string[]).includes(name)) ?? [];
@@ -32,7 +39,7 @@ if (profile) mkdirSync(profiles, { recursive: true });
 /** Runs one bench file in a child Node (the same Node and loader as this one), collecting its figures. */
 function run(name: string): Promise<Figure[]> {
   const file = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
-  const args = [...process.execArgv, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', `${name}.cpuprofile`] : []), file, ...(name === 'dialer' && leads ? ['--leads', leads] : [])];
+  const args = [...process.execArgv, ...(NODE_FLAGS[name] ?? []), ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', `${name}.cpuprofile`] : []), file, ...(name === 'dialer' && leads ? ['--leads', leads] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const figures: Figure[] = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -51,7 +58,7 @@ const started = performance.now();
 const all: Figure[] = [];
 const failed: string[] = [];
 for (const name of BENCHES) {
-  if (only && !only.includes(name)) continue;
+  if (only ? !only.includes(name) : !(DEFAULT_BENCHES as readonly string[]).includes(name)) continue;
   try {
     all.push(...(await run(name)));
   } catch (error) {

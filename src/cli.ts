@@ -4,7 +4,7 @@
  * `voxsim scenario run` plays scenario files; `voxsim scenario schema` prints the
  * scenario format's JSON Schema.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve as resolvePath } from 'node:path';
@@ -12,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, normaliseBasePath, SLOW_CONSUMER_CLOSE_CODE, type RequestLogEntry } from './adapters/express.js';
 import { openEventStream } from './adapters/events-client.js';
-import { afterRealDelay } from './core/clock.js';
 import { formatEventLine } from './event-lines.js';
 import { parseInstant, formatSqlUtc } from './core/time.js';
 import { WIRES, type Wire } from './core/wire.js';
@@ -23,13 +22,14 @@ import { scenarioJsonSchema } from './scenario/schema.js';
 import { closest } from './scenario/suggest.js';
 import { DEFAULT_SERVER_URL, openApiDocument } from './control/openapi.js';
 import { createSimulator, ROUTES, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
+import { applyLog, logFiles, StateFileError, StateStore } from './state/persist.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat Assistant Platform API
 
 Usage:
   voxsim serve [--port 4010] [--host 127.0.0.1] [--seed 1] [--base-path /api] [--start ISO-8601]
-               [--speed N] [--state-file FILE] [--scenario FILE] [--admin-token TOKEN]
+               [--speed N] [--state-file FILE] [--compact-after SIZE] [--scenario FILE] [--admin-token TOKEN]
                [--wire spec|live] [--quiet] [--stream-buffer 4mb]
   voxsim events [--url http://127.0.0.1:4010/api] [--admin-token TOKEN] [--type PREFIX]...
                 [--account ID] [--since SEQ] [--json] [--no-color]
@@ -63,7 +63,8 @@ const SERVE_HELP: Record<string, OptionHelp> = {
   'base-path': { value: 'PATH', description: 'path the API is served under (default /api; / for the root)' },
   start: { value: 'ISO-8601', description: 'time the simulated clock starts at (default now)' },
   speed: { value: 'N', description: 'run the clock in real time, N times as fast (default: moves only when told)' },
-  'state-file': { value: 'FILE', description: 'load the state from FILE at start and save it there on changes' },
+  'state-file': { value: 'FILE', description: 'load the state from FILE (and its FILE.log.N change logs) at start; log every change there before answering' },
+  'compact-after': { value: 'SIZE', description: 'fold the change logs into a new FILE once they reach SIZE (default 64mb, at least 1kb)' },
   scenario: { value: 'FILE', description: "start in a scenario's state (its given and scripts, not its steps)" },
   'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on the control API' },
   wire: { value: 'spec|live', description: 'wire format of the answers (default spec)' },
@@ -206,6 +207,8 @@ export interface ServeOptions {
   streamBuffer?: number;
   /** A clock move logs a progress line every this many events (default 10,000). */
   progressEvery?: number;
+  /** The state file's logs are compacted into a new snapshot past this many bytes (and the last snapshot's size); default 64 MiB. */
+  compactAfter?: number;
 }
 
 /** Progress lines of long clock moves: one per this many events. */
@@ -242,6 +245,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
       wire: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       'stream-buffer': { type: 'string' },
+      'compact-after': { type: 'string' },
     },
     strict: true,
   });
@@ -249,6 +253,8 @@ export function parseServeArgs(args: string[]): ServeOptions {
   const streamBuffer = values['stream-buffer'] === undefined ? undefined : parseSize(values['stream-buffer']);
   if (streamBuffer !== undefined && !(streamBuffer >= 1024)) throw new Error(`--stream-buffer must be a size of at least 1kb (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
   if (values['stream-buffer'] !== undefined && streamBuffer === undefined) throw new Error(`--stream-buffer must be a size (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
+  const compactAfter = values['compact-after'] === undefined ? undefined : parseSize(values['compact-after']);
+  if (values['compact-after'] !== undefined && !(compactAfter !== undefined && compactAfter >= 1024)) throw new Error(`--compact-after must be a size of at least 1kb (bytes, or with kb / mb), got "${values['compact-after']}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw new Error(`--seed must be a whole number from 0 to 2147483647, got "${values.seed}"`);
@@ -271,6 +277,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
     ...(values.wire !== undefined && { wire: values.wire as Wire }),
     ...(streamBuffer !== undefined && { streamBuffer }),
+    ...(compactAfter !== undefined && { compactAfter }),
   };
 }
 
@@ -279,20 +286,17 @@ export interface RunningServer {
   server: Server;
   /** e.g. `http://127.0.0.1:4010/api` */
   url: string;
-  /** Writes the state file now (when there is one). */
+  /** Writes the state file's snapshot now and removes its change logs (when there is a state file). */
   saveState(): void;
+  /** Folds the change logs into a new snapshot in the background (slices between requests); resolves when it is written. */
+  compact(): Promise<void>;
+  /** Resolves when no background compaction of the state file's logs is running. */
+  compacted(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The temp file a state write goes through before it is renamed over the state file. */
+/** The temp file a state write goes through before it is renamed over the state file (as `StateStore` writes it). */
 const tempFileOf = (file: string) => `${file}.${process.pid}.tmp`;
-
-/** Writes the snapshot atomically: a temp file renamed over the old one. */
-function writeState(file: string, sim: Simulator): void {
-  const temp = tempFileOf(file);
-  writeFileSync(temp, JSON.stringify(sim.snapshot()));
-  renameSync(temp, file);
-}
 
 /**
  * A reason `voxsim serve` cannot start (a state file it cannot use, a port it cannot
@@ -320,6 +324,10 @@ export const STARTUP_MESSAGES = {
   stateFileForeign: (file: string, format: unknown) =>
     `state file ${file} is not a voxsim snapshot (${typeof format === 'string' ? `its format is "${format}", not` : 'no "format":'} "${SNAPSHOT_FORMAT}"); pass another --state-file`,
   stateFileDamaged: (file: string, why: string) => `state file ${file} is a damaged voxsim snapshot (${why}); pass another --state-file`,
+  stateLogsWithoutFile: (file: string, log: string) => `state file ${file} is missing but its change log ${log} is there; restore the file or remove its logs`,
+  scenarioMissing: (file: string) => `scenario file ${file} does not exist; pass another --scenario`,
+  scenarioUnreadable: (file: string, why: string) => `scenario file ${file} cannot be read (${why}); pass another --scenario`,
+  scenarioInvalid: (why: string) => `scenario file ${why}`,
 } as const;
 
 /** A file-system error in words: `permission denied` for EACCES, else its code. */
@@ -392,6 +400,43 @@ function readStateFile(file: string): { format?: unknown } | undefined {
 }
 
 /**
+ * The state to start from: the state file's snapshot with every change log left beside
+ * it applied (`snapshot` undefined on a first start), the next log generation and the
+ * bytes of those logs. A log that cannot be used, or logs without their snapshot, is a
+ * `StartupError` naming the file.
+ */
+function readState(file: string): { snapshot?: { format?: unknown }; nextGen: number; logBytes: number } {
+  const snapshot = readStateFile(file);
+  const logs = logFiles(file);
+  if (logs.length > 0 && !snapshot) throw new StartupError(STARTUP_MESSAGES.stateLogsWithoutFile(file, logs[0]!.path));
+  let logBytes = 0;
+  for (const log of logs) {
+    try {
+      logBytes += statSync(log.path).size;
+      applyLog(snapshot as SimulatorSnapshot, log.path);
+    } catch (error) {
+      if (error instanceof StateFileError) throw new StartupError(`${error.message}; pass another --state-file`);
+      if (error instanceof TypeError) throw new StartupError(STARTUP_MESSAGES.stateFileDamaged(file, oneLine(error.message)));
+      throw new StartupError(STARTUP_MESSAGES.stateFileUnreadable(log.path, fsReason(error)));
+    }
+  }
+  return { ...(snapshot && { snapshot }), nextGen: (logs.at(-1)?.gen ?? 0) + 1, logBytes };
+}
+
+/** `--scenario FILE` at start: a file that cannot be read or is not a valid scenario is one start-up line. */
+async function loadStartScenario(sim: Simulator, file: string): Promise<void> {
+  try {
+    await sim.loadScenario(file, { steps: false });
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new StartupError(STARTUP_MESSAGES.scenarioInvalid(oneLine(error.message)));
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new StartupError(STARTUP_MESSAGES.scenarioMissing(resolvePath(file)));
+    if (code !== undefined) throw new StartupError(STARTUP_MESSAGES.scenarioUnreadable(resolvePath(file), code === 'EISDIR' ? 'it is a directory' : fsReason(error)));
+    throw error;
+  }
+}
+
+/**
  * Whether JSON.parse failed because the text stops before its JSON does (a cut-off
  * write): the parser ran out of input, inside a string or where a value or name had to
  * follow. A wrong character before the end is "not JSON" instead.
@@ -426,7 +471,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   // Start-up lines name the state file by its absolute path: the server's working directory is not always the user's.
   const stateFile = options.stateFile === undefined ? undefined : resolvePath(options.stateFile);
   if (stateFile) checkStateDirectory(stateFile);
-  const saved = stateFile ? readStateFile(stateFile) : undefined;
+  const saved = stateFile ? readState(stateFile) : { nextGen: 1, logBytes: 0 };
   const sim = createSimulator({
     seed: options.seed,
     ...(options.start !== undefined && { startAt: options.start }),
@@ -434,10 +479,11 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
     ...(options.wire !== undefined && { wire: options.wire }),
   });
   try {
-    if (options.scenario) await sim.loadScenario(options.scenario, { steps: false });
-    if (saved) {
+    if (options.scenario) await loadStartScenario(sim, options.scenario);
+    if (saved.snapshot) {
       try {
-        sim.restore(saved as SimulatorSnapshot);
+        // The parsed file is the state: nothing else holds it, so it is not copied again.
+        sim.restore(saved.snapshot as SimulatorSnapshot, { owned: true });
       } catch (error) {
         // restore() refuses a damaged snapshot whole: "The snapshot is damaged at clock.now: ...".
         throw new StartupError(STARTUP_MESSAGES.stateFileDamaged(stateFile!, oneLine((error as Error).message.replace(/^The snapshot is damaged /, '').replace(/\.$/, ''))));
@@ -449,33 +495,38 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   }
   if (options.speed !== undefined) sim.clock.setMode('realtime', options.speed);
 
-  let cancelSave: (() => void) | undefined;
-  const saveState = () => {
-    cancelSave?.();
-    cancelSave = undefined;
-    if (stateFile) writeState(stateFile, sim);
-  };
-  // Debounced: a burst of changes is written once, 250 ms after the last. A failed write
-  // (the directory removed, the disk full) is logged and the server keeps serving: the next change tries again.
-  if (stateFile) sim.onChange(() => {
-    cancelSave?.();
-    cancelSave = afterRealDelay(250, () => {
-      try {
-        saveState();
-      } catch (error) {
-        log(JSON.stringify({ level: 'error', msg: 'state not saved', file: stateFile, error: fsReason(error) }));
-      }
+  // The state file: a snapshot plus change logs (src/state/persist.ts). A first start writes the snapshot at once.
+  let store: StateStore | undefined;
+  if (stateFile) {
+    store = new StateStore(stateFile, sim, {
+      nextGen: saved.nextGen,
+      logBytes: saved.logBytes,
+      ...(options.compactAfter !== undefined && { compactAfter: options.compactAfter }),
+      // A failed write (the directory removed, the disk full) is logged and the server keeps serving: the next save point tries again.
+      onError: (error) => log(JSON.stringify({ level: 'error', msg: 'state not saved', file: stateFile, error: fsReason(error) })),
     });
-  });
+    try {
+      if (!saved.snapshot) store.saveNow();
+      // Logs left by the last run are folded into a new snapshot in the background.
+      else if (saved.logBytes > 0) void store.compact().catch((error) => log(JSON.stringify({ level: 'error', msg: 'state not saved', file: stateFile, error: fsReason(error) })));
+    } catch (error) {
+      store.detach();
+      sim.dispose();
+      throw new StartupError(STARTUP_MESSAGES.stateDirUnwritable(dirname(stateFile), fsReason(error)));
+    }
+  }
+  const saveState = () => store?.saveNow();
 
   logProgress(sim, options.progressEvery ?? PROGRESS_EVERY, log);
   const app = createApp(sim, {
     basePath: options.basePath,
     ...(!options.quiet && { onRequest: (entry) => log(requestLine(sim, entry)) }),
+    ...(store && { beforeAnswer: () => store.flush() }),
   });
   const server = createHttpServer(app);
   return new Promise((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => {
+      store?.detach();
       sim.dispose();
       reject(listenError(error, options));
     };
@@ -498,20 +549,24 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
         server,
         url,
         saveState,
+        compact: async () => store?.compact(),
+        compacted: async () => store?.idle(),
         // Resolves once the server is closed; rejects, closed all the same, when the last state write fails.
-        close: () =>
-          new Promise<void>((done, fail) => {
-            let saveError: unknown;
-            try {
-              if (stateFile) saveState();
-            } catch (error) {
-              saveError = error;
-            }
-            sim.dispose();
-            stream.close();
-            server.close(() => (saveError === undefined ? done() : fail(new Error(`state file ${stateFile} could not be written (${fsReason(saveError)}); the last changes are lost`))));
-            server.closeAllConnections();
-          }),
+        close: async () => {
+          const closed = new Promise<void>((done) => server.close(() => done()));
+          server.closeAllConnections();
+          stream.close();
+          let saveError: unknown;
+          try {
+            // The last changes are in the log already; the final snapshot folds the logs away.
+            await store?.close();
+          } catch (error) {
+            saveError = error;
+          }
+          sim.dispose();
+          await closed;
+          if (saveError !== undefined) throw new Error(`state file ${stateFile} could not be written (${fsReason(saveError)}); the last changes are lost`);
+        },
       });
     });
   });

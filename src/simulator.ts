@@ -226,6 +226,11 @@ export class Simulator implements SimState {
     return this.currentSeed;
   }
 
+  /** The clock's start (epoch ms): where `reset()` sets it back to. */
+  get start(): number {
+    return this.startMs;
+  }
+
   /** The wire answers are encoded in (`spec` or `live`); `reset({ wire })` changes it. */
   get wire(): Wire {
     return this.currentWire;
@@ -313,10 +318,11 @@ export class Simulator implements SimState {
   /**
    * Replaces the whole state with a snapshot's (a previous `snapshot()`, possibly of
    * another simulator). A snapshot that is not whole and well-formed is refused with a
-   * TypeError before anything changes.
+   * TypeError before anything changes. With `{ owned: true }` the snapshot's objects
+   * become the state, uncopied (a snapshot just parsed that the caller drops).
    */
-  restore(snapshot: SimulatorSnapshot): void {
-    this.randomSource = restoreSnapshot(this, snapshot);
+  restore(snapshot: SimulatorSnapshot, options: { owned?: boolean } = {}): void {
+    this.randomSource = restoreSnapshot(this, snapshot, options.owned === true);
     this.currentSeed = snapshot.seed;
     this.events.clear();
     this.events.emit('sim.restored', this.clock.now(), { seed: this.currentSeed });

@@ -31,6 +31,13 @@ export interface AppOptions {
   bodyLimit?: string | number;
   /** Largest accepted `multipart/form-data` body (an upload); a larger one is 413. Default 21 MiB. */
   uploadLimit?: string | number;
+  /** Largest body of `PUT /__sim/state` (a whole snapshot): bytes or text such as `256mb`. Default `256mb`. */
+  stateBodyLimit?: string | number;
+  /**
+   * Runs after the core answered and before the answer is sent (the state file writes
+   * the request's changes there, so that what a client was told survives a kill).
+   */
+  beforeAnswer?: () => void;
   /** Sees every answered request (structured request logs), with the error message of a failure. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -43,6 +50,11 @@ export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
  * the core and gets its 422 on `file`.
  */
 export const DEFAULT_UPLOAD_LIMIT = 21 * 1024 * 1024;
+/**
+ * Largest body of `PUT /__sim/state`: 256 MiB (`AppOptions.stateBodyLimit`). A snapshot
+ * of 100k leads and 220k calls is about 220 MB; a JavaScript string holds at most ~512 MB.
+ */
+export const DEFAULT_STATE_BODY_LIMIT = 256 * 1024 * 1024;
 /** Largest request line plus headers: 16 KiB, Node's own default, set explicitly so a `--max-http-header-size` does not move it. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -141,7 +153,12 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
   // uploads as bytes (their size counts bytes, and a binary file is no text), everything else as text.
   const form = express.raw({ type: uploads, limit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT });
   const raw = express.text({ type: (req) => !uploads(req), limit });
-  const read = (req: Request, res: Response, done: (error?: unknown) => void) => form(req, res, (error?: unknown) => (error === undefined ? raw(req, res, done) : done(error)));
+  // A whole snapshot may be far larger than any API body: only its control route reads that much.
+  const rawState = express.text({ type: () => true, limit: options.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT });
+  const read = (req: Request, res: Response, simPath: string, done: (error?: unknown) => void) =>
+    req.method === 'PUT' && simPath === '/__sim/state'
+      ? rawState(req, res, done)
+      : form(req, res, (error?: unknown) => (error === undefined ? raw(req, res, done) : done(error)));
   const started = new WeakMap<object, number>();
   const inBase = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
   router.use((req: Request, _res: Response, next: NextFunction) => {
@@ -172,13 +189,14 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
   router.use((req: Request, res: Response, next: NextFunction) => {
     // Outside the base path: the host's own routes (or its 404) answer.
     if (!inBase(req.path)) return next();
-    read(req, res, async (error?: unknown) => {
+    const simPath = req.path.slice(basePath.length) || '/';
+    read(req, res, simPath, async (error?: unknown) => {
       if (error !== undefined) return next(error);
       try {
         const url = new URL(req.originalUrl, 'http://localhost');
         const simRequest: SimRequest = {
           method: req.method,
-          path: req.path.slice(basePath.length) || '/',
+          path: simPath,
           // Read from the URL, not `req.query`: the host's query parser setting must not change what the core sees.
           query: foldQuery(url.searchParams),
           headers: req.headers,
@@ -186,6 +204,7 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
           url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
         };
         const response = await sim.handle(simRequest);
+        options.beforeAnswer?.();
         res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));
         logAnswer(req, response.status, response.body);
       } catch (failure) {

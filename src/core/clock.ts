@@ -25,6 +25,13 @@ export type ClockEventHandler = (event: ClockEvent) => void | Promise<void>;
 
 export type ClockMode = 'manual' | 'realtime';
 
+/** Sees every change of the pending queue (the state file's change log): an event added, one gone (fired or cancelled), the queue emptied. */
+export interface ClockObserver {
+  put(event: ClockEvent): void;
+  delete(id: number): void;
+  clear(): void;
+}
+
 /** One move of the clock: what moved it, from when to when, and how many events ran. */
 export interface ClockMove {
   /** `advance` (advance / advanceTo), `run_until_idle`, or `realtime` (the realtime timer). */
@@ -72,17 +79,6 @@ export function parseDuration(duration: Duration): number {
 /** The real wall-clock time; used for a clock's default start and the realtime mode. */
 export function realNow(): number {
   return Date.now();
-}
-
-/**
- * Runs `fn` after `ms` of real time, for I/O outside the simulation (debounced state
- * writes); answers a function that cancels it.
- * @example const cancel = afterRealDelay(250, save)
- */
-export function afterRealDelay(ms: number, fn: () => void): () => void {
-  const timer = setTimeout(fn, ms);
-  timer.unref?.();
-  return () => clearTimeout(timer);
 }
 
 function before(a: ClockEvent, b: ClockEvent): boolean {
@@ -166,9 +162,25 @@ export class VirtualClock {
   private simAnchor = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Infinity;
+  private observer: ClockObserver | undefined;
 
   constructor(start: number) {
     this.current = start;
+  }
+
+  /** Reports every later change of the pending queue to `observer` (undefined stops reporting). */
+  observe(observer: ClockObserver | undefined): void {
+    this.observer = observer;
+  }
+
+  /** The clock without its queue: what a snapshot holds besides the events. */
+  head(): Omit<ClockSnapshot, 'events'> {
+    return { now: this.now(), seq: this.seq, mode: this.clockMode, speed: this.clockSpeed };
+  }
+
+  /** The pending event with this id (ids are 1 to `head().seq`), for readers that walk the queue in slices. */
+  pendingEvent(id: number): ClockEvent | undefined {
+    return this.pending.get(id);
   }
 
   /** The current simulated time in epoch milliseconds. */
@@ -299,6 +311,7 @@ export class VirtualClock {
     this.pending.clear();
     this.heap.clear();
     this.work = 0;
+    this.observer?.clear();
   }
 
   /** Sets the time and empties the queue; used by reset. */
@@ -366,12 +379,14 @@ export class VirtualClock {
     this.pending.set(event.id, event);
     this.heap.push(event);
     if (!event.periodic) this.work++;
+    this.observer?.put(event);
   }
 
   /** Takes a pending event out of the queue's book-keeping (the heap drops it lazily). */
   private remove(event: ClockEvent): void {
     this.pending.delete(event.id);
     if (!event.periodic) this.work--;
+    this.observer?.delete(event.id);
   }
 
   private async fire(event: ClockEvent): Promise<void> {

@@ -13,6 +13,17 @@ export interface TableSnapshot<T> {
   rows: T[];
 }
 
+/**
+ * Sees every change of a table's rows (the state file's change log): a row inserted or
+ * updated (`put`, the row itself: read it, do not keep or change it), a row deleted, the
+ * table emptied.
+ */
+export interface TableObserver<T> {
+  put(row: T): void;
+  delete(id: number): void;
+  clear(): void;
+}
+
 type KeyOf<T> = (row: T) => string | number | null | undefined;
 type Key = string | number;
 
@@ -103,8 +114,19 @@ export class Table<T extends Row> {
   private rows = new Map<number, T>();
   private seq = 0;
   private readonly indexes = new Map<string, IndexEntry<T>>();
+  private observer: TableObserver<T> | undefined;
 
   constructor(readonly name: string) {}
+
+  /** Reports every later change to `observer` (one at a time; undefined stops reporting). */
+  observe(observer: TableObserver<T> | undefined): void {
+    this.observer = observer;
+  }
+
+  /** The highest id ever given (the sequence), for readers that walk ids in order. */
+  get lastId(): number {
+    return this.seq;
+  }
 
   /**
    * Declares a secondary index; rows are indexed under the key `key(row)` (null skips the
@@ -131,6 +153,7 @@ export class Table<T extends Row> {
     const row = { id: ++this.seq, ...data } as T;
     this.rows.set(row.id, row);
     for (const entry of this.indexes.values()) this.addToIndex(entry, entry.key(row), row);
+    this.observer?.put(row);
     return row;
   }
 
@@ -151,6 +174,7 @@ export class Table<T extends Row> {
       (before ??= []).push(entry.key(row));
     }
     Object.assign(row, patch);
+    this.observer?.put(row);
     if (!touched) return row;
     for (let i = 0; i < touched.length; i++) {
       const entry = touched[i]!;
@@ -172,6 +196,7 @@ export class Table<T extends Row> {
     if (!row) return undefined;
     this.rows.delete(id);
     for (const entry of this.indexes.values()) this.removeFromIndex(entry, entry.key(row), row);
+    this.observer?.delete(id);
     return row;
   }
 
@@ -263,18 +288,24 @@ export class Table<T extends Row> {
       entry.queues.clear();
       entry.ordered.clear();
     }
+    this.observer?.clear();
   }
 
   snapshot(): TableSnapshot<T> {
     return { seq: this.seq, rows: structuredClone(this.all()) };
   }
 
-  restore(snapshot: TableSnapshot<T>): void {
+  /**
+   * Replaces every row with a snapshot's. The rows are copied unless `owned` (the caller
+   * gives them up, as a state file just parsed does: no second copy of a large state).
+   */
+  restore(snapshot: TableSnapshot<T>, owned = false): void {
     this.clear();
     this.seq = snapshot.seq;
-    for (const row of structuredClone(snapshot.rows)) {
+    for (const row of owned ? snapshot.rows : structuredClone(snapshot.rows)) {
       this.rows.set(row.id, row);
       for (const entry of this.indexes.values()) this.addToIndex(entry, entry.key(row), row);
+      this.observer?.put(row);
     }
   }
 

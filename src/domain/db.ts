@@ -91,7 +91,8 @@ export class Database {
   readonly labels = new Table<Label>('labels').index('account', (l) => l.account_id);
   readonly sms = new Table<Sms>('sms').index('account', (m) => m.account_id);
 
-  private tables(): Table<{ id: number }>[] {
+  /** Every table, in snapshot order (the state file walks them to write and observe them). */
+  tables(): Table<{ id: number }>[] {
     return [
       this.accounts,
       this.assistants,
@@ -139,10 +140,11 @@ export class Database {
     return Object.fromEntries(this.tables().map((t) => [t.name, t.snapshot()]));
   }
 
-  restore(snapshot: Record<string, TableSnapshot<{ id: number }>>): void {
+  /** Replaces every table's rows; `owned` rows are used as they are (see `Table.restore`). */
+  restore(snapshot: Record<string, TableSnapshot<{ id: number }>>, owned = false): void {
     for (const table of this.tables()) {
       const saved = snapshot[table.name];
-      if (saved) table.restore(saved);
+      if (saved) table.restore(saved, owned);
       else table.clear();
     }
   }

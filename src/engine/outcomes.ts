@@ -111,6 +111,12 @@ export class OutcomeScript {
    * single-outcome rule over a million numbers keeps nothing.
    */
   private attempts = new Map<number, Map<string, number>>();
+  private changes = 0;
+
+  /** Grows with every change of the rules or the attempt counts (the state file writes them only when it moved). */
+  get revision(): number {
+    return this.changes;
+  }
 
   /**
    * Replaces every rule, validated as `PUT /__sim/outcomes` validates them (422 shape B)
@@ -123,6 +129,7 @@ export class OutcomeScript {
   }
 
   private place(rules: OutcomeRule[]): void {
+    this.changes++;
     this.rules = structuredClone(rules);
     this.ordered = this.rules.map((rule, position) => ({ rule, position })).sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.position - b.position);
   }
@@ -155,17 +162,23 @@ export class OutcomeScript {
       if (!counts) this.attempts.set(position, (counts = new Map()));
       const attempt = counts.get(dial.phone_number) ?? 0;
       // Past the last outcome the count no longer matters: it stops there.
-      if (attempt < last) counts.set(dial.phone_number, attempt + 1);
+      if (attempt < last) {
+        counts.set(dial.phone_number, attempt + 1);
+        this.changes++;
+      }
       return { outcome: rule.outcomes[Math.min(attempt, last)]!, source: 'rule' };
     }
     const magic = MAGIC_SUFFIXES[dial.phone_number.slice(-4)];
     return magic ? { outcome: magic, source: 'magic' } : { outcome: 'human', source: 'default' };
   }
 
+  /** The attempt counts as `<rule position>|<number>` and count, live: for readers that write them in slices. */
+  *attemptEntries(): IterableIterator<[string, number]> {
+    for (const [position, counts] of this.attempts) for (const [phone, count] of counts) yield [`${position}|${phone}`, count];
+  }
+
   snapshot(): OutcomeState {
-    const attempts: Record<string, number> = {};
-    for (const [position, counts] of this.attempts) for (const [phone, count] of counts) attempts[`${position}|${phone}`] = count;
-    return { rules: this.list(), attempts };
+    return { rules: this.list(), attempts: Object.fromEntries(this.attemptEntries()) };
   }
 
   restore(state: OutcomeState): void {

@@ -9,7 +9,7 @@
  */
 import type { ClockEvent, VirtualClock } from '../core/clock.js';
 import { CountedRules } from '../core/counted-rules.js';
-import { Table } from '../core/store.js';
+import { Table, type TableObserver } from '../core/store.js';
 
 export type WebhookKind = 'post_call' | 'conversation_ended';
 export const WEBHOOK_KINDS = ['post_call', 'conversation_ended'] as const;
@@ -307,10 +307,31 @@ export class WebhookEngine {
     return { deliveries: this.table.snapshot(), rules, ruleSeq: seq, evicted: this.evictedCount };
   }
 
-  restore(snapshot: WebhookSnapshot): void {
-    this.table.restore(snapshot.deliveries);
+  /** Replaces the journal and the rules; `owned` deliveries are used as they are (see `Table.restore`). */
+  restore(snapshot: WebhookSnapshot, owned = false): void {
+    this.table.restore(snapshot.deliveries, owned);
     this.rules.restore({ rules: snapshot.rules, seq: snapshot.ruleSeq });
     this.evictedCount = snapshot.evicted;
+  }
+
+  /** The journal without its deliveries: what a snapshot holds besides them. */
+  head(): Omit<WebhookSnapshot, 'deliveries'> {
+    const { rules, seq } = this.rules.snapshot();
+    return { rules, ruleSeq: seq, evicted: this.evictedCount };
+  }
+
+  /** Reports every later change of the journal's deliveries to `observer` (undefined stops reporting). */
+  observe(observer: TableObserver<Delivery> | undefined): void {
+    this.table.observe(observer);
+  }
+
+  /** The highest delivery id given and the delivery record of an id (read it, do not keep or change it), for readers that walk the journal in slices. */
+  get lastDeliveryId(): number {
+    return this.table.lastId;
+  }
+
+  delivery(id: number): Delivery | undefined {
+    return this.table.get(id);
   }
 
   private takeRule(delivery: Delivery): FailureRule | undefined {

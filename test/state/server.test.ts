@@ -5,8 +5,8 @@
  * Clock modes, §6 admin token).
  *
  * Real servers are spawned from the built CLI (`dist/src/bin.js`, built before the
- * suite runs) and driven with fetch; the debounced state write is checked on the
- * in-process `serve()` with fake timers. Nothing sleeps: waits are for a child's output
+ * suite runs) and driven with fetch; the change logs and snapshots are checked on the
+ * in-process `serve()`. Nothing sleeps: waits are for a child's output
  * or exit, each bounded by a timeout that fails the test.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main, serve, type RunningServer } from '../../src/cli.js';
 import { createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
+import { VERSION } from '../../src/version.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { ROOT, startServer as startVoxsimServer, stop, voxsim, waitForStdout, within } from '../support/processes.js';
 
@@ -256,41 +257,69 @@ describe('serve() state file writes (in-process)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts without writing a file when the state file does not exist yet', async () => {
+  /** The records (not the header) of the state file's change logs, oldest first. */
+  const logRecords = () =>
+    readdirSync(dir)
+      .filter((name) => name.startsWith('state.json.log.'))
+      .sort((a, b) => Number(a.split('.').at(-1)) - Number(b.split('.').at(-1)))
+      .flatMap((name) => readFileSync(join(dir, name), 'utf8').trimEnd().split('\n').slice(1).map((line) => JSON.parse(line) as any));
+
+  it('writes the starting state to the state file at once when it does not exist yet', async () => {
     running = await serve(options());
-    expect(existsSync(stateFile)).toBe(false);
-    expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key']);
+    expect(savedKeys()).toEqual(['sim_test_key']);
+    expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
-  it('writes nothing before 250 ms after a change, and the state at 250 ms', async () => {
+  it('logs a change before its answer is sent, without rewriting the snapshot', async () => {
     running = await serve(options());
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    await addAccount('sim_debounced_key');
-    vi.advanceTimersByTime(249);
-    expect(existsSync(stateFile)).toBe(false);
-    vi.advanceTimersByTime(1);
-    expect(savedKeys()).toEqual(['sim_test_key', 'sim_debounced_key']);
+    const before = statSync(stateFile).mtimeMs;
+    const res = await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_logged_key' }) });
+    expect(res.status).toBe(201);
+    // Read as soon as the answer arrived: nothing ran on the server's side since.
+    expect(readdirSync(dir)).toEqual(['state.json', 'state.json.log.2']);
+    expect(readFileSync(join(dir, 'state.json.log.2'), 'utf8').split('\n')[0]).toBe(JSON.stringify({ format: 'voxsim-log/1', version: VERSION }));
+    const [record] = logRecords();
+    expect(record.tables.accounts).toMatchObject({ seq: 2, put: [{ id: 2, api_key: 'sim_logged_key' }] });
+    expect(statSync(stateFile).mtimeMs).toBe(before);
   });
 
-  it('writes a burst of changes once, 250 ms after the last one', async () => {
+  it('logs a change made in-process (no answer to wait for) at the next turn of the event loop', async () => {
     running = await serve(options());
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    await addAccount('sim_first_key');
-    vi.advanceTimersByTime(200);
-    await addAccount('sim_second_key');
-    vi.advanceTimersByTime(200);
-    expect(existsSync(stateFile)).toBe(false);
-    vi.advanceTimersByTime(50);
-    expect(savedKeys()).toEqual(['sim_test_key', 'sim_first_key', 'sim_second_key']);
+    await addAccount('sim_background_key');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(logRecords().flatMap((r) => r.tables?.accounts?.put ?? []).map((a: { api_key: string }) => a.api_key)).toEqual(['sim_background_key']);
   });
 
   it('writes nothing after a read-only request', async () => {
     running = await serve(options());
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const res = await running.sim.handle({ method: 'GET', path: '/user/me', headers: { authorization: `Bearer ${KEY}` }, body: null });
+    const res = await fetch(`${running.url}/user/me`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(res.status).toBe(200);
-    vi.advanceTimersByTime(1_000);
-    expect(existsSync(stateFile)).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('logs a clock move with the time, the queue changes and the events it ran', async () => {
+    running = await serve(options());
+    const res = await fetch(`${running.url}/__sim/clock/advance`, { method: 'POST', body: JSON.stringify({ by: '45m' }) });
+    expect(res.status).toBe(200);
+    expect(logRecords()).toEqual([{ clock: { now: START_MS + 45 * 60_000, seq: 0, mode: 'manual', speed: 1 } }]);
+  });
+
+  it('folds the logs into a new snapshot once they pass compactAfter, keeping every change', async () => {
+    running = await serve({ ...options(), compactAfter: 1024 });
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: `sim_compacted_${i}` }) });
+      expect(res.status).toBe(201);
+    }
+    await running.compacted();
+    const logs = readdirSync(dir).filter((name) => name.startsWith('state.json.log.'));
+    // Only the log begun when the last compaction started is left (the older ones are folded in).
+    expect(logs.length).toBeLessThanOrEqual(1);
+    const keys = [...savedKeys(), ...logRecords().flatMap((r) => r.tables?.accounts?.put ?? []).map((a: { api_key: string }) => a.api_key)];
+    expect(new Set(keys)).toEqual(new Set(['sim_test_key', ...Array.from({ length: 12 }, (_, i) => `sim_compacted_${i}`)]));
+    await running.close();
+    running = await serve(options());
+    expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key', ...Array.from({ length: 12 }, (_, i) => `sim_compacted_${i}`)]);
   });
 
   it('writes at once on saveState(), leaving no temp file', async () => {
@@ -311,7 +340,7 @@ describe('serve() state file writes (in-process)', () => {
     expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
-  it('writes the latest state on close(), before the debounce fires', async () => {
+  it('folds the logs into the snapshot on close(), leaving only the state file', async () => {
     running = await serve(options());
     await addAccount('sim_closing_key');
     await running.close();
@@ -558,12 +587,9 @@ describe('serve() when a state write fails while it runs', () => {
     const lines: string[] = [];
     running = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true }, (line) => lines.push(line));
     rmSync(dir, { recursive: true, force: true });
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const created = await running.sim.handle({ method: 'POST', path: '/__sim/accounts', headers: {}, body: JSON.stringify({ api_key: 'sim_unsaved_key' }) });
+    const created = await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_unsaved_key' }) });
     expect(created.status).toBe(201);
-    vi.advanceTimersByTime(250);
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ level: 'error', msg: 'state not saved', file: stateFile, error: 'ENOENT' }]);
-    vi.useRealTimers();
     expect((await fetch(`${running.url}/__sim/health`)).status).toBe(200);
   });
 

@@ -1,0 +1,527 @@
+/**
+ * The state file of a long-running server (`voxsim serve --state-file FILE`): a snapshot
+ * plus change logs, so that every change acknowledged to a client survives the process
+ * being killed, and saving never holds up request handling for long.
+ *
+ * - `FILE` is a snapshot in the format of `GET /__sim/state` (`voxsim-snapshot/1`),
+ *   replaced atomically (written to a temp file, renamed over it).
+ * - `FILE.log.N` (N = 1, 2, ...) are change logs, JSON lines: a header line
+ *   `{"format":"voxsim-log/1",...}`, then one record per save point with the rows,
+ *   clock events and small parts that changed since the previous one (rows and events
+ *   whole, as they now are; deletions by id; a table or queue emptied by `clear`).
+ *   A record is written synchronously before the answer of the request that made the
+ *   change is sent, and after background changes (clock events in realtime mode, a
+ *   webhook receiver's answer) at the next turn of the event loop.
+ * - Compaction writes a new snapshot in slices between requests: new records go to a new
+ *   log first, then the snapshot is written (each slice sees only what is already
+ *   logged), renamed over `FILE`, and the older logs are removed.
+ *
+ * Restoring reads `FILE` once and applies every log in order. Records are last-writer-
+ * wins (a row's record holds the whole row), so replaying a log that the snapshot
+ * already covers changes nothing: a crash at any point of a compaction restores the
+ * same state. A log's last line without its newline (cut off by a kill) is ignored; any
+ * other line that cannot be read refuses the start.
+ */
+import { closeSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import type { ClockEvent, ClockSnapshot } from '../core/clock.js';
+import type { SeededRandom } from '../core/random.js';
+import { SNAPSHOT_FORMAT, type SimulatorSnapshot, type SnapshotParts } from './snapshot.js';
+import { VERSION } from '../version.js';
+
+export const LOG_FORMAT = 'voxsim-log/1';
+/** A compaction starts once the logs hold this many bytes and at least as many as the last snapshot (64 MiB; `--compact-after`). */
+export const DEFAULT_COMPACT_AFTER = 64 * 1024 * 1024;
+/** How long one slice of a compaction may run before requests get their turn (ms). */
+const SLICE_MS = 8;
+/** While requests come in, a compaction works one slice in this many (the rest is theirs). */
+const BUSY_SHARE = 6;
+/** Written text is handed to the file in pieces of about this many characters. */
+const WRITE_CHUNK = 1 << 20;
+
+interface Keyed {
+  id: number;
+}
+
+/** The changes of one table (or of the clock's queue) since the last record. */
+interface Changes {
+  clear?: true;
+  put?: Keyed[];
+  del?: number[];
+}
+
+/** One record of a change log. Every field is optional: only what changed is written. */
+export interface LogRecord {
+  tables?: Record<string, Changes & { seq: number }>;
+  clock?: Changes & Partial<Omit<ClockSnapshot, 'events'>>;
+  random?: SimulatorSnapshot['random'];
+  seed?: number;
+  webhooks?: Omit<SimulatorSnapshot['webhooks'], 'deliveries'>;
+  replies?: SimulatorSnapshot['replies'];
+  outcomes?: SimulatorSnapshot['outcomes'];
+  faults?: SimulatorSnapshot['faults'];
+}
+
+/** What the state file reads from a simulator and restores into it. */
+export interface PersistedSimulator extends SnapshotParts {
+  readonly seed: number;
+  readonly start: number;
+  readonly random: SeededRandom;
+}
+
+/** A reason the state file or one of its logs cannot be used, in one line naming the file. */
+export class StateFileError extends Error {}
+
+/** Collects the changes of one keyed collection between two records (the last change of a key wins). */
+class Tracker {
+  private cleared = false;
+  private readonly puts = new Map<number, Keyed>();
+  private readonly dels = new Set<number>();
+
+  constructor(private readonly touched: () => void) {}
+
+  put(row: Keyed): void {
+    this.puts.set(row.id, row);
+    this.dels.delete(row.id);
+    this.touched();
+  }
+
+  delete(id: number): void {
+    this.puts.delete(id);
+    this.dels.add(id);
+    this.touched();
+  }
+
+  clear(): void {
+    this.cleared = true;
+    this.puts.clear();
+    this.dels.clear();
+    this.touched();
+  }
+
+  get empty(): boolean {
+    return !this.cleared && this.puts.size === 0 && this.dels.size === 0;
+  }
+
+  /** The changes as a record holds them (rows as they are now). */
+  changes(): Changes {
+    return {
+      ...(this.cleared && { clear: true as const }),
+      ...(this.puts.size > 0 && { put: [...this.puts.values()] }),
+      ...(this.dels.size > 0 && { del: [...this.dels] }),
+    };
+  }
+
+  reset(): void {
+    this.cleared = false;
+    this.puts.clear();
+    this.dels.clear();
+  }
+}
+
+/** The log files of `file` (`file.log.N`), oldest first. */
+export function logFiles(file: string): { gen: number; path: string }[] {
+  const prefix = `${basename(file)}.log.`;
+  return readdirSync(dirname(file))
+    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+    .map((name) => ({ gen: Number(name.slice(prefix.length)), path: join(dirname(file), name) }))
+    .sort((a, b) => a.gen - b.gen);
+}
+
+/**
+ * Applies the records of the log `path` to a parsed snapshot, in place. A last line
+ * without its newline that cannot be read was cut off by a kill and is ignored; any
+ * other unreadable line is a StateFileError naming the log and the line.
+ */
+export function applyLog(snapshot: SimulatorSnapshot, path: string): void {
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  // After a last "\n" split leaves '', otherwise the last line was cut off.
+  const complete = lines[lines.length - 1] === '';
+  lines.pop();
+  const tables = new Map<string, Map<number, Keyed>>();
+  const rowsOf = (name: string, rows: Keyed[]): Map<number, Keyed> => {
+    let map = tables.get(name);
+    if (!map) tables.set(name, (map = new Map(rows.map((row) => [row.id, row]))));
+    return map;
+  };
+  let events: Map<number, Keyed> | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch (error) {
+      if (!complete && i === lines.length - 1) break;
+      throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (${(error as Error).message.replace(/, ".*$/s, '').replace(/ \(line \d+ column \d+\)$/, '')})`);
+    }
+    if (i === 0) {
+      const format = (record as { format?: unknown } | null)?.format;
+      if (format !== LOG_FORMAT) throw new StateFileError(`state log ${path} is not a voxsim change log (no "format": "${LOG_FORMAT}" on its first line)`);
+      continue;
+    }
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (not a record)`);
+    const r = record as LogRecord;
+    for (const [name, change] of Object.entries(r.tables ?? {})) {
+      const target = name === WEBHOOK_TABLE ? snapshot.webhooks.deliveries : (snapshot.db as Record<string, { seq: number; rows: Keyed[] }>)[name];
+      if (!target) throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (unknown table "${name}")`);
+      const rows = rowsOf(name, target.rows);
+      applyChanges(rows, change);
+      target.seq = change.seq;
+    }
+    if (r.clock) {
+      const { clear, put, del, ...head } = r.clock;
+      events ??= new Map(snapshot.clock.events.map((e) => [e.id, e]));
+      applyChanges(events, { ...(clear && { clear }), ...(put && { put }), ...(del && { del }) });
+      Object.assign(snapshot.clock, head);
+    }
+    if (r.random) snapshot.random = r.random;
+    if (r.seed !== undefined) snapshot.seed = r.seed;
+    if (r.webhooks) Object.assign(snapshot.webhooks, r.webhooks);
+    if (r.replies) snapshot.replies = r.replies;
+    if (r.outcomes) snapshot.outcomes = r.outcomes;
+    if (r.faults) snapshot.faults = r.faults;
+  }
+  for (const [name, rows] of tables) {
+    const target = name === WEBHOOK_TABLE ? snapshot.webhooks.deliveries : (snapshot.db as Record<string, { rows: Keyed[] }>)[name]!;
+    target.rows = [...rows.values()].sort((a, b) => a.id - b.id);
+  }
+  if (events) snapshot.clock.events = [...events.values()].sort((a, b) => a.id - b.id) as ClockEvent[];
+}
+
+function applyChanges(rows: Map<number, Keyed>, change: Changes): void {
+  if (change.clear) rows.clear();
+  for (const id of change.del ?? []) rows.delete(id);
+  for (const row of change.put ?? []) rows.set(row.id, row);
+}
+
+/** The name the webhook journal's deliveries go by in log records. */
+const WEBHOOK_TABLE = 'webhook_deliveries';
+
+/**
+ * Keeps a simulator's state file: observes every change, writes a record at each save
+ * point (`flush()`), compacts the logs into a new snapshot in slices.
+ * @example const store = new StateStore(file, sim, { nextGen: 1, logBytes: 0 }); store.flush()
+ */
+export class StateStore {
+  private readonly trackers = new Map<string, Tracker>();
+  private readonly clockEvents: Tracker;
+  private fd: number | undefined;
+  private gen: number;
+  private logBytes = 0;
+  /** Bytes of every log not yet compacted away. */
+  private allLogBytes: number;
+  private snapshotBytes: number;
+  private dirty = false;
+  private scheduled = false;
+  private compacting: Promise<void> | undefined;
+  private closed = false;
+  private failing = false;
+  /** Save points so far: a compaction that sees them move knows requests are coming in. */
+  private flushes = 0;
+  private readonly compactAfter: number;
+  private readonly onError: (error: unknown) => void;
+  /** What the last record (or snapshot) held of the small parts, to write them only when they changed. */
+  private last: { clock: string; random: string; seed: number; webhooks: string; replies: string; outcomes: number; faults: string };
+
+  constructor(
+    private readonly file: string,
+    private readonly sim: PersistedSimulator,
+    options: { nextGen: number; logBytes: number; compactAfter?: number; onError?: (error: unknown) => void },
+  ) {
+    this.gen = options.nextGen;
+    this.allLogBytes = options.logBytes;
+    this.compactAfter = options.compactAfter ?? DEFAULT_COMPACT_AFTER;
+    this.onError = options.onError ?? (() => undefined);
+    this.snapshotBytes = safeSize(file);
+    const touched = () => this.touched();
+    for (const table of sim.db.tables()) {
+      const tracker = new Tracker(touched);
+      this.trackers.set(table.name, tracker);
+      table.observe(tracker);
+    }
+    const deliveries = new Tracker(touched);
+    this.trackers.set(WEBHOOK_TABLE, deliveries);
+    sim.webhooks.observe(deliveries);
+    this.clockEvents = new Tracker(touched);
+    sim.clock.observe(this.clockEvents);
+    this.last = this.smallParts();
+  }
+
+  /**
+   * Writes what changed since the last record, synchronously. Called before each answer
+   * is sent; a failed write is reported to `onError` (once until a write succeeds again),
+   * leaves the log as it was and keeps the changes for the next save point.
+   */
+  flush(): void {
+    if (this.closed) return;
+    this.flushes++;
+    const record: LogRecord = {};
+    const small = this.smallParts();
+    for (const [name, tracker] of this.trackers) {
+      if (tracker.empty) continue;
+      record.tables ??= {};
+      record.tables[name] = { seq: name === WEBHOOK_TABLE ? this.sim.webhooks.lastDeliveryId : this.tableSeq(name), ...tracker.changes() };
+    }
+    if (!this.clockEvents.empty || small.clock !== this.last.clock) record.clock = { ...this.clockEvents.changes(), ...this.sim.clock.head() };
+    if (small.random !== this.last.random) record.random = this.sim.random.state;
+    if (small.seed !== this.last.seed) record.seed = small.seed;
+    if (small.webhooks !== this.last.webhooks) record.webhooks = this.sim.webhooks.head();
+    if (small.replies !== this.last.replies) record.replies = this.sim.replies.list();
+    if (small.outcomes !== this.last.outcomes) record.outcomes = this.sim.outcomes.snapshot();
+    if (small.faults !== this.last.faults) record.faults = this.sim.faults.snapshot();
+    this.dirty = false;
+    if (Object.keys(record).length === 0) return;
+    try {
+      this.write(`${JSON.stringify(record)}\n`);
+    } catch (error) {
+      this.dirty = true;
+      // One report per run of failures, not one per save point.
+      if (!this.failing) this.onError(error);
+      this.failing = true;
+      return;
+    }
+    this.failing = false;
+    for (const tracker of this.trackers.values()) tracker.reset();
+    this.clockEvents.reset();
+    this.last = small;
+    if (this.allLogBytes >= Math.max(this.compactAfter, this.snapshotBytes) && !this.compacting) {
+      void this.compact().catch((error) => this.onError(error));
+    }
+  }
+
+  /** Writes a new snapshot now, in one go, and removes the logs (start-up, `saveState()`, close). */
+  saveNow(): void {
+    this.flush();
+    if (this.compacting) throw new Error('a compaction is running');
+    const old = this.rotate();
+    for (const _ of this.writeSnapshot()) {
+      // No yielding: the whole snapshot is written before anything else runs.
+    }
+    this.dropLogs(old);
+  }
+
+  /**
+   * Writes a new snapshot in slices of at most about SLICE_MS, letting requests run in
+   * between, then removes the logs it covers. One at a time; answers the running one.
+   */
+  compact(): Promise<void> {
+    // `finally` runs at a later microtask, so the promise is stored before it is cleared.
+    this.compacting ??= this.runCompaction().finally(() => {
+      this.compacting = undefined;
+    });
+    return this.compacting;
+  }
+
+  private async runCompaction(): Promise<void> {
+    this.flush();
+    const old = this.rotate();
+    let seen = this.flushes;
+    let sliceStart = performance.now();
+    for (const _ of this.writeSnapshot()) {
+      // Idle, the next slice follows at once; while requests come in, the compaction takes
+      // about one part in BUSY_SHARE of the time, so it barely dents their throughput.
+      const busy = this.flushes !== seen;
+      await (busy ? sleep((performance.now() - sliceStart) * (BUSY_SHARE - 1)) : nextTurn());
+      seen = this.flushes;
+      sliceStart = performance.now();
+      if (this.closed) return;
+      // Each slice sees only logged state: whatever the snapshot holds, a log holds too.
+      this.flush();
+    }
+    this.dropLogs(old);
+  }
+
+  /** Resolves when no compaction is running (at once when none is). */
+  async idle(): Promise<void> {
+    while (this.compacting) await this.compacting.catch(() => undefined);
+  }
+
+  /** Writes the last changes and a final snapshot, then stops observing (the server is closing). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // A compaction in flight is let finish (its snapshot is complete); then one final write.
+    await this.compacting?.catch(() => undefined);
+    try {
+      this.saveNow();
+    } finally {
+      this.detach();
+    }
+  }
+
+  /** Stops observing and closes the log without writing anything more. */
+  detach(): void {
+    this.closed = true;
+    for (const table of this.sim.db.tables()) table.observe(undefined);
+    this.sim.webhooks.observe(undefined);
+    this.sim.clock.observe(undefined);
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private tableSeq(name: string): number {
+    return this.sim.db.tables().find((t) => t.name === name)!.lastId;
+  }
+
+  private touched(): void {
+    this.dirty = true;
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    // Background changes (realtime clock events, a receiver's answer) are written at the next turn.
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.dirty) this.flush();
+    }).unref();
+  }
+
+  private smallParts() {
+    const head = this.sim.clock.head();
+    return {
+      clock: `${head.now}|${head.seq}|${head.mode}|${head.speed}`,
+      random: this.sim.random.state.join(','),
+      seed: this.sim.seed,
+      webhooks: JSON.stringify(this.sim.webhooks.head()),
+      replies: JSON.stringify(this.sim.replies.list()),
+      outcomes: this.sim.outcomes.revision,
+      faults: JSON.stringify(this.sim.faults.snapshot()),
+    };
+  }
+
+  private write(text: string): void {
+    if (this.fd === undefined) {
+      this.fd = openSync(this.logPath(this.gen), 'a');
+      const header = `${JSON.stringify({ format: LOG_FORMAT, version: VERSION })}\n`;
+      writeSync(this.fd, header);
+      this.logBytes = Buffer.byteLength(header);
+      this.allLogBytes += this.logBytes;
+    }
+    const bytes = Buffer.from(text);
+    try {
+      let done = 0;
+      while (done < bytes.length) done += writeSync(this.fd, bytes, done);
+    } catch (error) {
+      // A half-written record would read as damage in the middle of the log: cut it off.
+      ftruncateSync(this.fd, this.logBytes);
+      throw error;
+    }
+    this.logBytes += bytes.length;
+    this.allLogBytes += bytes.length;
+  }
+
+  private logPath(gen: number): string {
+    return `${this.file}.log.${gen}`;
+  }
+
+  /** Sends new records to a new log; answers the last generation the next snapshot covers. */
+  private rotate(): number {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    this.logBytes = 0;
+    this.allLogBytes = 0;
+    return this.gen++;
+  }
+
+  private dropLogs(upTo: number): void {
+    for (const { gen, path } of logFiles(this.file)) if (gen <= upTo) unlinkSync(path);
+  }
+
+  /**
+   * Writes the snapshot to a temp file and renames it over the state file; yields
+   * between slices (the caller decides whether to let others run there).
+   */
+  private *writeSnapshot(): Generator<void> {
+    const temp = `${this.file}.${process.pid}.tmp`;
+    const fd = openSync(temp, 'w');
+    let buffer = '';
+    let size = 0;
+    const out = (text: string) => {
+      buffer += text;
+      if (buffer.length >= WRITE_CHUNK) drain();
+    };
+    const drain = () => {
+      const bytes = Buffer.from(buffer);
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+      size += bytes.length;
+      buffer = '';
+    };
+    let sliceStart = performance.now();
+    const due = () => performance.now() - sliceStart >= SLICE_MS;
+    const sim = this.sim;
+    let written = false;
+    try {
+      out(`{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${JSON.stringify(VERSION)},"start":${sim.start},"db":{`);
+      const walk = function* (lastId: () => number, get: (id: number) => unknown): Generator<void> {
+        let first = true;
+        for (let id = 1; id <= lastId(); id++) {
+          const row = get(id);
+          if (row !== undefined) {
+            out(`${first ? '' : ','}${JSON.stringify(row)}`);
+            first = false;
+          }
+          if ((id & 255) === 0 && due()) {
+            drain();
+            yield;
+            sliceStart = performance.now();
+          }
+        }
+      };
+      let firstTable = true;
+      for (const table of sim.db.tables()) {
+        out(`${firstTable ? '' : ','}${JSON.stringify(table.name)}:{"rows":[`);
+        firstTable = false;
+        yield* walk(
+          () => table.lastId,
+          (id) => table.get(id),
+        );
+        out(`],"seq":${table.lastId}}`);
+      }
+      out(`},"webhooks":{"deliveries":{"rows":[`);
+      yield* walk(
+        () => sim.webhooks.lastDeliveryId,
+        (id) => sim.webhooks.delivery(id),
+      );
+      const webhooks = sim.webhooks.head();
+      out(`],"seq":${sim.webhooks.lastDeliveryId}},"rules":${JSON.stringify(webhooks.rules)},"ruleSeq":${webhooks.ruleSeq},"evicted":${webhooks.evicted}},"clock":{"events":[`);
+      yield* walk(
+        () => sim.clock.head().seq,
+        (id) => sim.clock.pendingEvent(id),
+      );
+      // The small parts last, as they stand once every row is written.
+      const head = sim.clock.head();
+      out(`],"now":${head.now},"seq":${head.seq},"mode":${JSON.stringify(head.mode)},"speed":${head.speed}}`);
+      out(`,"random":${JSON.stringify(sim.random.state)},"seed":${sim.seed},"replies":${JSON.stringify(sim.replies.list())}`);
+      // Attempt counts grow with every scripted call (100k leads, 100k counts): written in slices too.
+      out(`,"outcomes":{"rules":${JSON.stringify(sim.outcomes.list())},"attempts":{`);
+      let firstCount = true;
+      let counted = 0;
+      for (const [key, count] of sim.outcomes.attemptEntries()) {
+        out(`${firstCount ? '' : ','}${JSON.stringify(key)}:${count}`);
+        firstCount = false;
+        if ((++counted & 1023) === 0 && due()) {
+          drain();
+          yield;
+          sliceStart = performance.now();
+        }
+      }
+      out(`}},"faults":${JSON.stringify(sim.faults.snapshot())}}`);
+      drain();
+      written = true;
+    } finally {
+      // A failed or abandoned write (the server closing mid-compaction) leaves no temp file behind.
+      closeSync(fd);
+      if (!written) unlinkSync(temp);
+    }
+    renameSync(temp, this.file);
+    this.snapshotBytes = size;
+  }
+}
+
+function safeSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
