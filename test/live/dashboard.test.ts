@@ -160,6 +160,8 @@ describe.skipIf(!HAVE_BROWSER)(`dashboard in headless Chromium${HAVE_BROWSER ? '
 
     const id = await campaign(server.url, mixedNumbers(4));
     await start(server.url, id);
+    // The page shows the started campaign's events first, so the idle text below is the run's, not the one before the start.
+    await waitText('[data-testid=clock-meta]', /manual · [1-9][\d,]* pending events?/);
     await page.getByTestId('run-until-idle').click();
     await waitText('[data-testid=clock-meta]', 'manual · 0 pending events');
     expect((await api(server.url, 'GET', '/__sim/clock')).body.pending_events).toBe(0);
