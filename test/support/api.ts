@@ -3,7 +3,7 @@
  * Express server (STYLE 10), against a fresh simulator per test.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { setupServer } from 'msw/node';
 import mswPackage from 'msw/package.json' with { type: 'json' };
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
@@ -72,25 +72,39 @@ function mswTransport(): Transport {
 }
 
 function expressTransport(): Transport {
+  // One listening server per test file; each test's simulator gets its own app, swapped in
+  // per test, so a test pays neither a listen nor a new connection.
   let server: Server | undefined;
+  let base = '';
+  let app: ReturnType<typeof createApp> | undefined;
   return {
     name: 'express',
     label: 'express',
-    start: async () => {},
-    stop: async () => {},
-    open: (sim) =>
+    start: () =>
       new Promise((resolve) => {
-        server = createApp(sim, { basePath: '/api' }).listen(0, '127.0.0.1', () => {
-          resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/api`);
+        server = createServer((req, res) => {
+          if (app) return app(req, res);
+          res.statusCode = 503;
+          res.end();
+        }).listen(0, '127.0.0.1', () => {
+          base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/api`;
+          resolve();
         });
       }),
-    close: () =>
+    stop: () =>
       new Promise((resolve) => {
         if (!server) return resolve();
         server.close(() => resolve());
         server.closeAllConnections();
         server = undefined;
       }),
+    open: async (sim) => {
+      app = createApp(sim, { basePath: '/api' });
+      return base;
+    },
+    close: async () => {
+      app = undefined;
+    },
   };
 }
 
@@ -99,7 +113,7 @@ export const TRANSPORTS = [mswTransport(), expressTransport()];
 /** Set by a file that runs contract suites through one transport only (msw2.test.ts). */
 const only: { transport?: Transport['name'] } = {};
 
-/** Suites declared after this run through `name` alone (this module is fresh per test file). */
+/** Suites declared after this run through `name` alone (only in files of the isolated project, whose modules are fresh per file: vitest.config.ts). */
 export function onlyTransport(name: Transport['name']): void {
   only.transport = name;
 }
