@@ -5,7 +5,8 @@
  * in knowledge base 1, 13-15 in 2, 16-20 in 3; the first created document is id 21.
  */
 import { expect, it } from 'vitest';
-import { contract, type Api, type ApiResponse } from '../support/api.js';
+import { contract, type Api } from '../support/api.js';
+import { expectAnswer, expectRefused, invalid } from '../support/expect.js';
 
 const LIVE = { wire: 'live' } as const;
 const CREATED_AT = '2026-03-02T09:00:00.000000Z';
@@ -18,23 +19,6 @@ const DOC_NOT_FOUND_SPEC = { message: 'Document not found.' };
 const DOC_NOT_FOUND_LIVE = { error: 'Document not found.' };
 const FILE_REQUIRED = { message: 'A file is required for this document type.', errors: { file: ['A file is required for this document type.'] } };
 
-const state = (api: Api) => JSON.stringify(api.sim.snapshot());
-
-function expectAnswer(res: ApiResponse, status: number, body: unknown) {
-  expect({ status: res.status, body: res.body }).toStrictEqual({ status, body });
-}
-
-function invalid(errors: Record<string, string[]>) {
-  const all = Object.values(errors).flat();
-  const others = all.length - 1;
-  return { message: others > 0 ? `${all[0]} (and ${others} more error${others === 1 ? '' : 's'})` : all[0], errors };
-}
-
-async function expectRefused(api: Api, send: () => Promise<ApiResponse>, status: number, body: unknown) {
-  const before = state(api);
-  expectAnswer(await send(), status, body);
-  expect(state(api)).toBe(before);
-}
 
 /** A form with the text fields and, when `bytes` is given, a file of that many bytes. */
 function form(fields: Record<string, string>, bytes?: number, filename = 'manual.pdf'): FormData {

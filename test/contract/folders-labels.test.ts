@@ -10,6 +10,7 @@ import { expect, it } from 'vitest';
 import { WIRES } from '../../src/core/wire.js';
 import { contract, type Api, type ApiResponse } from '../support/api.js';
 import { pipelineAssistant } from '../support/fixtures.js';
+import { expectAnswer, expectRefused, invalidField, stateOf as state } from '../support/expect.js';
 
 type Body = Record<string, unknown>;
 const OTHER_KEY = 'sim_other_key';
@@ -20,19 +21,10 @@ const KINDS = [
 const SPEC_PAGE_KEYS = ['data', 'current_page', 'per_page', 'total', 'last_page'];
 const LIVE_PAGE_KEYS = ['data', 'current_page', 'per_page', 'total'];
 
-const state = (api: Api) => JSON.stringify(api.sim.snapshot());
-const invalid = (field: string, text: string) => ({ message: text, errors: { [field]: [text] } });
-
-function expectAnswer(res: ApiResponse, status: number, body: unknown) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body).toStrictEqual(body);
-}
 
 /** Sends a request that must be refused with `status` and `body`, and checks that nothing changed. */
-async function refused(api: Api, method: string, path: string, body: unknown, status: number, expected: unknown, key?: string) {
-  const before = state(api);
-  expectAnswer(await api.call(method, path, body, key === undefined ? {} : { key }), status, expected);
-  expect(state(api), `${method} ${path}`).toBe(before);
+function refused(api: Api, method: string, path: string, body: unknown, status: number, expected: unknown, key?: string) {
+  return expectRefused(api, () => api.call(method, path, body, key === undefined ? {} : { key }), status, expected, `${method} ${path}`);
 }
 
 /**
@@ -86,22 +78,22 @@ for (const wire of WIRES) {
         for (const [i, color] of colours.entries()) {
           expectAnswer(await api().post(one, { name: `C${i}`, color }), 201, { message: `${Noun} created successfully`, data: { id: i + 1, name: `C${i}`, color, assistants_count: 0 } });
         }
-        for (const color of ['Blue', 'black', '', 3]) await refused(api(), 'POST', many, { name: 'Other', color }, 422, invalid('color', 'The selected color is invalid.'));
+        for (const color of ['Blue', 'black', '', 3]) await refused(api(), 'POST', many, { name: 'Other', color }, 422, invalidField('color', 'The selected color is invalid.'));
       });
 
       it('takes a name of 255 characters and refuses 256, or none, with 422 on name, changing nothing', async () => {
         const longest = 'n'.repeat(255);
         expectAnswer(await api().post(one, { name: longest }), 201, { message: `${Noun} created successfully`, data: { id: 1, name: longest, color: null, assistants_count: 0 } });
-        await refused(api(), 'POST', one, { name: 'n'.repeat(256) }, 422, invalid('name', 'The name may not be greater than 255 characters.'));
-        await refused(api(), 'POST', many, {}, 422, invalid('name', 'The name field is required.'));
-        await refused(api(), 'POST', many, { name: '' }, 422, invalid('name', 'The name field is required.'));
-        await refused(api(), 'POST', many, { name: 7 }, 422, invalid('name', 'The name must be a string.'));
+        await refused(api(), 'POST', one, { name: 'n'.repeat(256) }, 422, invalidField('name', 'The name may not be greater than 255 characters.'));
+        await refused(api(), 'POST', many, {}, 422, invalidField('name', 'The name field is required.'));
+        await refused(api(), 'POST', many, { name: '' }, 422, invalidField('name', 'The name field is required.'));
+        await refused(api(), 'POST', many, { name: 7 }, 422, invalidField('name', 'The name must be a string.'));
       });
 
       it('refuses a name the account already holds in any letter case with 422 on name, changing nothing', async () => {
         await create(api(), kind, { name: 'Key Accounts' });
         for (const name of ['Key Accounts', 'key accounts', 'KEY ACCOUNTS']) {
-          await refused(api(), 'POST', many, { name }, 422, invalid('name', 'The name has already been taken.'));
+          await refused(api(), 'POST', many, { name }, 422, invalidField('name', 'The name has already been taken.'));
         }
       });
 
@@ -143,7 +135,7 @@ for (const wire of WIRES) {
           [{ per_page: 101 }, 'per_page', 'The per page must be between 1 and 100.'],
           [{ page: 0 }, 'page', 'The page must be at least 1.'],
         ] as const) {
-          expectAnswer(await api().get(many, { query }), 422, invalid(field, text));
+          expectAnswer(await api().get(many, { query }), 422, invalidField(field, text));
         }
       });
 
@@ -160,8 +152,8 @@ for (const wire of WIRES) {
         const id = await create(api(), kind, { name: 'Main' });
         await create(api(), kind, { name: 'Second' });
         expectAnswer(await api().put(`${one}/${id}`, { name: 'MAIN' }), 200, { message: `${Noun} updated successfully`, data: { id, name: 'MAIN', color: null, assistants_count: 0 } });
-        await refused(api(), 'PUT', `${many}/${id}`, { name: 'second' }, 422, invalid('name', 'The name has already been taken.'));
-        await refused(api(), 'PUT', `${many}/${id}`, { name: 'x'.repeat(256) }, 422, invalid('name', 'The name may not be greater than 255 characters.'));
+        await refused(api(), 'PUT', `${many}/${id}`, { name: 'second' }, 422, invalidField('name', 'The name has already been taken.'));
+        await refused(api(), 'PUT', `${many}/${id}`, { name: 'x'.repeat(256) }, 422, invalidField('name', 'The name may not be greater than 255 characters.'));
       });
 
       it(`answers an unknown or foreign ${kind} with its 404 on update and delete, under both spellings, changing nothing`, async () => {

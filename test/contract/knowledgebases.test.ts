@@ -5,8 +5,9 @@
  * documents (ids 1-20); the first created knowledge base is id 4.
  */
 import { expect, it } from 'vitest';
-import { contract, type Api, type ApiResponse } from '../support/api.js';
+import { contract, type Api } from '../support/api.js';
 import { pipelineAssistant } from '../support/fixtures.js';
+import { expectAnswer, expectRefused, invalidField } from '../support/expect.js';
 
 const LIVE = { wire: 'live' } as const;
 const CREATED_AT = '2026-03-02T09:00:00.000000Z';
@@ -15,25 +16,6 @@ const SECOND_KEY = 'sim_second_key';
 const NOT_FOUND_SPEC = { message: 'Knowledge base not found.' };
 const NOT_FOUND_LIVE = { error: 'Knowledgebase not found.' };
 const WEBSITE = { name: 'Pricing page', type: 'website', url: 'https://www.example.test/pricing' };
-
-const state = (api: Api) => JSON.stringify(api.sim.snapshot());
-
-function expectAnswer(res: ApiResponse, status: number, body: unknown) {
-  expect({ status: res.status, body: res.body }).toStrictEqual({ status, body });
-}
-
-/** A 422 shape B with one field's messages. */
-function invalid(field: string, ...messages: string[]) {
-  const others = messages.length - 1;
-  return { message: others > 0 ? `${messages[0]} (and ${others} more error${others === 1 ? '' : 's'})` : messages[0], errors: { [field]: messages } };
-}
-
-/** A refused request answers exactly `body` and leaves the whole state as it was. */
-async function expectRefused(api: Api, send: () => Promise<ApiResponse>, status: number, body: unknown) {
-  const before = state(api);
-  expectAnswer(await send(), status, body);
-  expect(state(api)).toBe(before);
-}
 
 async function createKnowledgebase(api: Api, body: Record<string, unknown> = { name: 'Support articles' }, key?: string): Promise<number> {
   const res = await api.post('/user/knowledgebases', body, { key });
@@ -85,7 +67,7 @@ contract('knowledge bases: create (spec wire)', (api) => {
   });
 
   it('refuses a name of 256 characters with 422 and changes nothing', async () => {
-    await expectRefused(api(), () => api().post('/user/knowledgebases', { name: 'n'.repeat(256) }), 422, invalid('name', 'The name may not be greater than 255 characters.'));
+    await expectRefused(api(), () => api().post('/user/knowledgebases', { name: 'n'.repeat(256) }), 422, invalidField('name', 'The name may not be greater than 255 characters.'));
   });
 
   it('refuses a description of 256 characters with 422 and changes nothing', async () => {
@@ -93,14 +75,14 @@ contract('knowledge bases: create (spec wire)', (api) => {
       api(),
       () => api().post('/user/knowledgebases', { name: 'A', description: 'd'.repeat(256) }),
       422,
-      invalid('description', 'The description may not be greater than 255 characters.'),
+      invalidField('description', 'The description may not be greater than 255 characters.'),
     );
   });
 
   it('refuses a missing, empty or non-string name with 422 and changes nothing', async () => {
-    await expectRefused(api(), () => api().post('/user/knowledgebases', {}), 422, invalid('name', 'The name field is required.'));
-    await expectRefused(api(), () => api().post('/user/knowledgebases', { name: '' }), 422, invalid('name', 'The name field is required.'));
-    await expectRefused(api(), () => api().post('/user/knowledgebases', { name: 7 }), 422, invalid('name', 'The name must be a string.'));
+    await expectRefused(api(), () => api().post('/user/knowledgebases', {}), 422, invalidField('name', 'The name field is required.'));
+    await expectRefused(api(), () => api().post('/user/knowledgebases', { name: '' }), 422, invalidField('name', 'The name field is required.'));
+    await expectRefused(api(), () => api().post('/user/knowledgebases', { name: 7 }), 422, invalidField('name', 'The name must be a string.'));
   });
 });
 
@@ -136,13 +118,13 @@ contract('knowledge bases: update (spec wire)', (api) => {
   });
 
   it('refuses an empty or too long name with 422 and changes nothing', async () => {
-    await expectRefused(api(), () => api().put('/user/knowledgebases/1', { name: '' }), 422, invalid('name', 'The name field is required.'));
-    await expectRefused(api(), () => api().put('/user/knowledgebases/1', { name: 'n'.repeat(256) }), 422, invalid('name', 'The name may not be greater than 255 characters.'));
+    await expectRefused(api(), () => api().put('/user/knowledgebases/1', { name: '' }), 422, invalidField('name', 'The name field is required.'));
+    await expectRefused(api(), () => api().put('/user/knowledgebases/1', { name: 'n'.repeat(256) }), 422, invalidField('name', 'The name may not be greater than 255 characters.'));
     await expectRefused(
       api(),
       () => api().put('/user/knowledgebases/1', { description: 'd'.repeat(256) }),
       422,
-      invalid('description', 'The description may not be greater than 255 characters.'),
+      invalidField('description', 'The description may not be greater than 255 characters.'),
     );
   });
 
@@ -184,7 +166,7 @@ contract('knowledge bases: delete (spec wire)', (api) => {
   it('then refuses the deleted id on an assistant with 422', async () => {
     await api().del('/user/knowledgebases/1');
     const res = await api().post('/user/assistant', pipelineAssistant({ knowledgebase_id: 1 }));
-    expectAnswer(res, 422, invalid('knowledgebase_id', 'The selected knowledgebase id is invalid.'));
+    expectAnswer(res, 422, invalidField('knowledgebase_id', 'The selected knowledgebase id is invalid.'));
   });
 
   it("answers a missing or another account's knowledge base with the family 404 and changes nothing", async () => {
@@ -280,7 +262,7 @@ contract(
     });
 
     it('answers validation failures in shape B with the team texts', async () => {
-      await expectRefused(api(), () => api().post('/user/knowledgebases', {}), 422, invalid('name', 'The name field is required.'));
+      await expectRefused(api(), () => api().post('/user/knowledgebases', {}), 422, invalidField('name', 'The name field is required.'));
     });
   },
   LIVE,

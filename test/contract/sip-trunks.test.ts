@@ -9,9 +9,10 @@
 import { expect, it } from 'vitest';
 import { WIRES } from '../../src/core/wire.js';
 import { createSimulator } from '../../src/simulator.js';
-import { contract, START, type Api, type ApiResponse } from '../support/api.js';
+import { contract, START, type Api } from '../support/api.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { buy } from '../support/records.js';
+import { expectAnswer, expectRefused, invalidField } from '../support/expect.js';
 
 type Body = Record<string, unknown>;
 const OTHER_KEY = 'sim_other_key';
@@ -47,18 +48,9 @@ const EXTENSION_TRUNK: Body = {
   country_code: 'gb',
 };
 
-const state = (api: Api) => JSON.stringify(api.sim.snapshot());
-const invalid = (field: string, text: string) => ({ message: text, errors: { [field]: [text] } });
 
-function expectAnswer(res: ApiResponse, status: number, body: unknown) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body).toStrictEqual(body);
-}
-
-async function refused(api: Api, method: string, path: string, body: unknown, status: number, expected: unknown) {
-  const before = state(api);
-  expectAnswer(await api.call(method, path, body), status, expected);
-  expect(state(api), `${method} ${path} ${JSON.stringify(body)}`).toBe(before);
+function refused(api: Api, method: string, path: string, body: unknown, status: number, expected: unknown) {
+  return expectRefused(api, () => api.call(method, path, body), status, expected, `${method} ${path} ${JSON.stringify(body)}`);
 }
 
 async function createTrunk(api: Api, body: Body, key?: string): Promise<Body> {
@@ -171,7 +163,7 @@ for (const wire of WIRES) {
         [{ outbound_proxy: 'yes' }, 'outbound_proxy', 'The outbound proxy field must be true or false.'],
       ];
       for (const [change, field, text] of rows) {
-        await refused(api(), 'POST', TRUNKS, { ...NUMBER_TRUNK, ...change }, 422, invalid(field, text));
+        await refused(api(), 'POST', TRUNKS, { ...NUMBER_TRUNK, ...change }, 422, invalidField(field, text));
       }
     });
 
@@ -191,7 +183,7 @@ for (const wire of WIRES) {
       await createTrunk(api(), NUMBER_TRUNK);
       await refused(api(), 'POST', TRUNKS, NUMBER_TRUNK, 409, DUPLICATE);
       // Same number, another username: not a duplicate, but the number is held.
-      await refused(api(), 'POST', TRUNKS, { ...NUMBER_TRUNK, sip_username: 'berlin-2' }, 422, invalid('phone_number', 'The phone number has already been taken.'));
+      await refused(api(), 'POST', TRUNKS, { ...NUMBER_TRUNK, sip_username: 'berlin-2' }, 422, invalidField('phone_number', 'The phone number has already been taken.'));
       // Extensions are not platform numbers: the same one on another username is another trunk.
       await createTrunk(api(), EXTENSION_TRUNK);
       await refused(api(), 'POST', TRUNKS, EXTENSION_TRUNK, 409, DUPLICATE);
@@ -203,7 +195,7 @@ for (const wire of WIRES) {
       api().sim.control.accounts.create({ api_key: OTHER_KEY });
       api().sim.control.phoneNumbers.add({ account_id: 2, type: 'caller_id', phone_number: '+14155550190' });
       for (const phone_number of [bought.phone_number, '+14155550190']) {
-        await refused(api(), 'POST', TRUNKS, { ...NUMBER_TRUNK, phone_number }, 422, invalid('phone_number', 'The phone number has already been taken.'));
+        await refused(api(), 'POST', TRUNKS, { ...NUMBER_TRUNK, phone_number }, 422, invalidField('phone_number', 'The phone number has already been taken.'));
       }
     });
 
@@ -251,12 +243,12 @@ for (const wire of WIRES) {
       const bought = await buy(api());
       const number = await createTrunk(api(), NUMBER_TRUNK);
       const path = `${TRUNKS}/${trunk.id}`;
-      await refused(api(), 'PUT', path, { sip_trunk_type: 'number' }, 422, invalid('sip_trunk_type', 'The sip trunk type cannot be changed.'));
-      await refused(api(), 'PUT', path, { inbound_authorization_type: 'ip' }, 422, invalid('allowed_inbound_ips', 'The allowed inbound ips field is required when inbound authorization type is ip.'));
+      await refused(api(), 'PUT', path, { sip_trunk_type: 'number' }, 422, invalidField('sip_trunk_type', 'The sip trunk type cannot be changed.'));
+      await refused(api(), 'PUT', path, { inbound_authorization_type: 'ip' }, 422, invalidField('allowed_inbound_ips', 'The allowed inbound ips field is required when inbound authorization type is ip.'));
       await refused(api(), 'PUT', path, { sip_username: 'ext-other' }, 409, DUPLICATE);
-      await refused(api(), 'PUT', path, { phone_number: '1 2' }, 422, invalid('phone_number', 'The phone number may not contain whitespace.'));
-      await refused(api(), 'PUT', `${TRUNKS}/${number.id}`, { phone_number: bought.phone_number }, 422, invalid('phone_number', 'The phone number has already been taken.'));
-      await refused(api(), 'PUT', path, { sip_password: 'p'.repeat(256) }, 422, invalid('sip_password', 'The sip password must be between 3 and 255 characters.'));
+      await refused(api(), 'PUT', path, { phone_number: '1 2' }, 422, invalidField('phone_number', 'The phone number may not contain whitespace.'));
+      await refused(api(), 'PUT', `${TRUNKS}/${number.id}`, { phone_number: bought.phone_number }, 422, invalidField('phone_number', 'The phone number has already been taken.'));
+      await refused(api(), 'PUT', path, { sip_password: 'p'.repeat(256) }, 422, invalidField('sip_password', 'The sip password must be between 3 and 255 characters.'));
     });
 
     it('deletes a trunk through DELETE /user/phone-numbers/{id} at once, letting go of its assistants', async () => {

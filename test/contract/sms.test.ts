@@ -8,8 +8,9 @@
  */
 import { expect, it } from 'vitest';
 import { WIRES } from '../../src/core/wire.js';
-import { contract, type Api, type ApiResponse } from '../support/api.js';
+import { contract, type Api } from '../support/api.js';
 import { buy as buyIn } from '../support/records.js';
+import { expectAnswer, expectRefused, invalidField, stateOf as state } from '../support/expect.js';
 
 type Body = Record<string, unknown>;
 const OTHER_KEY = 'sim_other_key';
@@ -18,18 +19,9 @@ const NOW = '2026-03-02T09:00:00.000000Z';
 
 /** A bought number, US unless told (the live wire searches Germany by default, whose numbers take no SMS). */
 const buy = (api: Api, options: { country?: string; key?: string } = {}) => buyIn(api, { country: 'US', ...options });
-const state = (api: Api) => JSON.stringify(api.sim.snapshot());
-const invalid = (field: string, text: string) => ({ message: text, errors: { [field]: [text] } });
 
-function expectAnswer(res: ApiResponse, status: number, body: unknown) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body).toStrictEqual(body);
-}
-
-async function refused(api: Api, body: unknown, status: number, expected: unknown, key?: string) {
-  const before = state(api);
-  expectAnswer(await api.post('/user/sms', body, key === undefined ? {} : { key }), status, expected);
-  expect(state(api), JSON.stringify(body)).toBe(before);
+function refused(api: Api, body: unknown, status: number, expected: unknown, key?: string) {
+  return expectRefused(api, () => api.post('/user/sms', body, key === undefined ? {} : { key }), status, expected, JSON.stringify(body));
 }
 
 async function balance(api: Api, key?: string): Promise<number> {
@@ -92,10 +84,10 @@ for (const wire of WIRES) {
       expect(await send(api(), id, 'a'.repeat(300))).toStrictEqual({ segments: 2, cost: 0.1 });
       // 300 emoji are 300 code points and 600 UTF-16 units: ceil(600 / 67) = 9 segments.
       expect(await send(api(), id, '😀'.repeat(300))).toStrictEqual({ segments: 9, cost: 0.45 });
-      const tooLong = invalid('body', 'The body may not be greater than 300 characters.');
+      const tooLong = invalidField('body', 'The body may not be greater than 300 characters.');
       await refused(api(), { from: id, to: RECIPIENT, body: 'a'.repeat(301) }, 422, tooLong);
       await refused(api(), { from: id, to: RECIPIENT, body: '😀'.repeat(301) }, 422, tooLong);
-      await refused(api(), { from: id, to: RECIPIENT, body: '' }, 422, invalid('body', 'The body field is required.'));
+      await refused(api(), { from: id, to: RECIPIENT, body: '' }, 422, invalidField('body', 'The body field is required.'));
     });
 
     it('counts GSM bodies as 1 segment up to 160 characters, then per 153', async () => {
@@ -143,18 +135,18 @@ for (const wire of WIRES) {
       expect(created.body.rates.sms_segment).toBe(1000);
       for (const [value, text] of [[1000.01, 'The rates.sms segment may not be greater than 1000.'], [-0.01, 'The rates.sms segment must be at least 0.']] as const) {
         const before = state(api());
-        expectAnswer(await api().patch('/__sim/accounts/1', { rates: { sms_segment: value } }), 422, invalid('rates.sms_segment', text));
-        expectAnswer(await api().post('/__sim/accounts', { rates: { sms_segment: value } }), 422, invalid('rates.sms_segment', text));
+        expectAnswer(await api().patch('/__sim/accounts/1', { rates: { sms_segment: value } }), 422, invalidField('rates.sms_segment', text));
+        expectAnswer(await api().post('/__sim/accounts', { rates: { sms_segment: value } }), 422, invalidField('rates.sms_segment', text));
         expect(state(api())).toBe(before);
       }
     });
 
     it('refuses a body with a broken field with 422 before looking at the recipient or the number', async () => {
-      await refused(api(), { to: 'not a number', body: 'Hi' }, 422, invalid('from', 'The from field is required.'));
-      await refused(api(), { from: '1', to: 'x', body: 'Hi' }, 422, invalid('from', 'The from must be an integer.'));
-      await refused(api(), { from: 999, body: 'Hi' }, 422, invalid('to', 'The to field is required.'));
-      await refused(api(), { from: 999, to: 4915123456789, body: 'Hi' }, 422, invalid('to', 'The to must be a string.'));
-      await refused(api(), { from: 999, to: 'x' }, 422, invalid('body', 'The body field is required.'));
+      await refused(api(), { to: 'not a number', body: 'Hi' }, 422, invalidField('from', 'The from field is required.'));
+      await refused(api(), { from: '1', to: 'x', body: 'Hi' }, 422, invalidField('from', 'The from must be an integer.'));
+      await refused(api(), { from: 999, body: 'Hi' }, 422, invalidField('to', 'The to field is required.'));
+      await refused(api(), { from: 999, to: 4915123456789, body: 'Hi' }, 422, invalidField('to', 'The to must be a string.'));
+      await refused(api(), { from: 999, to: 'x' }, 422, invalidField('body', 'The body field is required.'));
     });
 
     it('checks in the documented order: recipient, then the number, its SMS capability, its subscription, the balance', async () => {
@@ -198,7 +190,7 @@ for (const wire of WIRES) {
       const second = await api().get('/__sim/sms', { query: { account_id: 2 } });
       expect(second.body.data.map((m: Body) => m.sms_id)).toEqual(['SMS_2']);
       expect(api().sim.control.sms.list({ account_id: 1 }).data.map((m) => m.sms_id)).toEqual(['SMS_1', 'SMS_3']);
-      expectAnswer(await api().get('/__sim/sms', { query: { account_id: 'x' } }), 422, invalid('account_id', 'The account id must be an integer.'));
+      expectAnswer(await api().get('/__sim/sms', { query: { account_id: 'x' } }), 422, invalidField('account_id', 'The account id must be an integer.'));
       expect(state(api())).toBe(before);
     });
 

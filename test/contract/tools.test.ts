@@ -6,8 +6,9 @@
  */
 import { expect, it } from 'vitest';
 import toolsJson from '../../fixtures/tools.json' with { type: 'json' };
-import { contract, type Api, type ApiResponse } from '../support/api.js';
+import { contract, type Api } from '../support/api.js';
 import { pipelineAssistant } from '../support/fixtures.js';
+import { expectAnswer, expectRefused, invalid } from '../support/expect.js';
 
 const LIVE = { wire: 'live' } as const;
 const CREATED_AT = '2026-03-02T09:00:00.000000Z';
@@ -39,23 +40,6 @@ const STORED_SCHEMA = {
 };
 const LIMIT_TEXT = (max: number) => `You have reached your plan limit of ${max} mid call tools. Please upgrade your plan to create more tools.`;
 
-const state = (api: Api) => JSON.stringify(api.sim.snapshot());
-
-function expectAnswer(res: ApiResponse, status: number, body: unknown) {
-  expect({ status: res.status, body: res.body }).toStrictEqual({ status, body });
-}
-
-function invalid(errors: Record<string, string[]>) {
-  const all = Object.values(errors).flat();
-  const others = all.length - 1;
-  return { message: others > 0 ? `${all[0]} (and ${others} more error${others === 1 ? '' : 's'})` : all[0], errors };
-}
-
-async function expectRefused(api: Api, send: () => Promise<ApiResponse>, status: number, body: unknown) {
-  const before = state(api);
-  expectAnswer(await send(), status, body);
-  expect(state(api)).toBe(before);
-}
 
 async function createAssistant(api: Api, body: Record<string, unknown>): Promise<number> {
   const res = await api.post('/user/assistant', body);
