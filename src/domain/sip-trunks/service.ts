@@ -75,6 +75,19 @@ function checkDraft(draft: Draft, bag: ErrorBag): { phone_number: string; countr
   return { phone_number: number, country_code: country, allowed_inbound_ips: allowed };
 }
 
+/** The trunk settings a checked draft stores (the type and trunk ids aside). */
+function draftSettings(draft: Draft, checked: ReturnType<typeof checkDraft>) {
+  return {
+    sip_username: draft.sip_username,
+    sip_password: draft.sip_password,
+    sip_address: draft.sip_address,
+    sip_calling_format: draft.sip_calling_format,
+    inbound_authorization_type: draft.inbound_authorization_type,
+    allowed_inbound_ips: checked.allowed_inbound_ips,
+    outbound_proxy: draft.outbound_proxy,
+  };
+}
+
 /** Another of the account's trunks with the same number, username and address (live-platform C.4: 409). */
 function duplicateOf(ctx: AccountCtx, draft: Draft, selfId?: number): boolean {
   // A number made through the control API has no username or address: it clashes with nothing until it has both.
@@ -118,13 +131,7 @@ export function createSipTrunk(ctx: AccountCtx, input: CreateSipTrunkInput): Tru
   });
   const sip: SipTrunkSettings = {
     sip_trunk_type: draft.sip_trunk_type,
-    sip_username: draft.sip_username,
-    sip_password: draft.sip_password,
-    sip_address: draft.sip_address,
-    sip_calling_format: draft.sip_calling_format,
-    inbound_authorization_type: draft.inbound_authorization_type,
-    allowed_inbound_ips: checked.allowed_inbound_ips,
-    outbound_proxy: draft.outbound_proxy,
+    ...draftSettings(draft, checked),
     inbound_trunk_id: trunkId(ctx.seed, number.id, 'inbound', 0),
     outbound_trunk_id: trunkId(ctx.seed, number.id, 'outbound', 0),
     inbound_generation: 0,
@@ -164,13 +171,7 @@ export function updateSipTrunk(ctx: AccountCtx, id: number, input: UpdateSipTrun
   checkAccount(ctx, draft, numberChanged, number.id);
   const next = {
     ...sip,
-    sip_username: draft.sip_username,
-    sip_password: draft.sip_password,
-    sip_address: draft.sip_address,
-    sip_calling_format: draft.sip_calling_format,
-    inbound_authorization_type: draft.inbound_authorization_type,
-    allowed_inbound_ips: checked.allowed_inbound_ips,
-    outbound_proxy: draft.outbound_proxy,
+    ...draftSettings(draft, checked),
     updated_at: ctx.now(),
   };
   const before = { ...sip, phone_number: number.phone_number };
