@@ -24,6 +24,8 @@ export default defineConfig({
     // CPU, so on the 2-core machines three workers finish the suite about a quarter sooner.
     maxWorkers: 3,
     testTimeout: 20_000,
+    // Per-file cleanup of spawned servers (test/support/setup.ts): runs before each file in both projects.
+    setupFiles: ['test/support/setup.ts'],
     projects: [
       {
         // Every other file shares its worker's module graph: importing the simulator once

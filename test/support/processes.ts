@@ -3,7 +3,6 @@
  * bounded, and nothing left running after a test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, afterEach } from 'vitest';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
 const BIN = `${ROOT}dist/src/bin.js`;
@@ -117,7 +116,4 @@ export async function killAll(includeShared = false): Promise<void> {
   );
   await Promise.all(waiting);
 }
-
-afterEach(() => killAll());
-afterAll(() => killAll(true));
 
