@@ -52,32 +52,24 @@ export function voxsim(args: string[]): Voxsim {
 
 /** Waits until the child's stdout matches `pattern`; fails if it exits first. */
 export function waitForStdout(proc: Voxsim, pattern: RegExp, what: string): Promise<RegExpExecArray> {
-  const found = new Promise<RegExpExecArray>((resolve, reject) => {
-    const check = () => {
-      const match = pattern.exec(proc.stdout());
-      if (match) {
-        proc.child.stdout!.off('data', check);
-        resolve(match);
-      }
-    };
-    proc.child.stdout!.on('data', check);
-    void proc.closed.then(({ code }) => reject(new Error(`voxsim exited (${code}) before printing ${what}: ${proc.stderr()}`)));
-    check();
-  });
-  return within(found, what);
+  return waitForOutput(proc, 'stdout', pattern, what);
 }
 
 /** Waits until the child's stderr matches `pattern`; fails if it exits first. */
 export function waitForStderr(proc: Voxsim, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+  return waitForOutput(proc, 'stderr', pattern, what);
+}
+
+function waitForOutput(proc: Voxsim, stream: 'stdout' | 'stderr', pattern: RegExp, what: string): Promise<RegExpExecArray> {
   const found = new Promise<RegExpExecArray>((resolve, reject) => {
     const check = () => {
-      const match = pattern.exec(proc.stderr());
+      const match = pattern.exec(proc[stream]());
       if (match) {
-        proc.child.stderr!.off('data', check);
+        proc.child[stream]!.off('data', check);
         resolve(match);
       }
     };
-    proc.child.stderr!.on('data', check);
+    proc.child[stream]!.on('data', check);
     void proc.closed.then(({ code }) => reject(new Error(`voxsim exited (${code}) before printing ${what}: ${proc.stderr()}`)));
     check();
   });
