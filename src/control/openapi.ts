@@ -8,8 +8,10 @@
  * What the table knows is what the document says: method, path and path parameters, who
  * may call (bearer key, optional key, none, admin token), the request body and query as
  * the schemas read them (`z.toJSONSchema`, input side), and the error shapes of the
- * specification (Errors: A-E, and R for rate limits). Success bodies are any JSON in
- * the document; their types are the exported TypeScript types (src/types.ts) *(ours)*.
+ * specification (Errors: A-E, and R for rate limits), and each success answer by its
+ * status and the output schema the route names (`responses`, core/answers.ts): records are
+ * `components/schemas` (their zod `id`), referenced from every answer that carries them;
+ * an answer that differs per wire is `anyOf` the spec and the live schema *(ours)*.
  */
 import { z } from 'zod';
 import type { RouteDef } from '../core/http.js';
@@ -46,6 +48,27 @@ function jsonSchema(schema: z.ZodType): Schema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
   return rest;
 }
+
+/** Where a record's schema lives in the document: zod's `$defs` become the document's components. */
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * A success answer's schema as JSON Schema, output side (what a server sends: objects are
+ * closed, `additionalProperties: false`). The records it carries (schemas with an `id`)
+ * move to `components` and are referenced; two records of one name must be one schema.
+ */
+function answerSchema(schema: z.ZodType, components: Record<string, Schema>): Schema {
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+  const { $schema: _dialect, $defs: defs = {}, ...rest } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', `"${COMPONENTS}`)) as Schema & { $defs?: Record<string, Schema> };
+  for (const [name, def] of Object.entries(defs)) {
+    const known = components[name];
+    if (known !== undefined && JSON.stringify(known) !== JSON.stringify(def)) throw new Error(`OpenAPI: two different schemas are both named ${name}`);
+    components[name] = def;
+  }
+  return rest;
+}
+
+const STATUS_TEXTS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };
 
 /** `/user/assistant/:id` -> `/user/assistant/{id}`, with its path parameters. */
 function openApiPath(path: string): { path: string; params: string[] } {
@@ -109,6 +132,7 @@ const documents = new WeakMap<readonly RouteDef<never>[], Schema>();
 
 function buildDocument(routes: readonly RouteDef<never>[]): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
+  const records: Record<string, Schema> = {};
   // The first route of a handler is the operation; later ones with the same handler are its other spellings (core/http alias()).
   const firstOf = new Map<unknown, RouteDef<never>>();
   for (const route of routes) {
@@ -136,7 +160,12 @@ function buildDocument(routes: readonly RouteDef<never>[]): Schema {
         },
       }),
       responses: {
-        '2XX': { description: 'Success: the answer described by the reference (README) and the exported types.', content: { 'application/json': { schema: {} } } },
+        ...Object.fromEntries(
+          Object.entries(route.responses ?? {}).map(([status, schema]) => [
+            status,
+            { description: STATUS_TEXTS[Number(status)] ?? 'Success', content: { 'application/json': { schema: answerSchema(schema, records) } } },
+          ]),
+        ),
         '4XX': { description: 'Refused: one of the error shapes of the specification.', content: { 'application/json': { schema: ERROR } } },
         '5XX': { description: 'A forced fault or an unexpected failure: shape A.', content: { 'application/json': { schema: ERROR } } },
       },
@@ -158,7 +187,7 @@ function buildDocument(routes: readonly RouteDef<never>[]): Schema {
     ],
     paths,
     components: {
-      schemas: ERROR_SHAPES,
+      schemas: { ...Object.fromEntries(Object.entries(records).sort(([a], [b]) => a.localeCompare(b))), ...ERROR_SHAPES },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An account API key (default sim_test_key).' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token, when the server has one (--admin-token).' },

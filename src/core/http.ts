@@ -42,6 +42,9 @@ export interface SimResponse {
   body: unknown;
 }
 
+/** A route's success answers: status -> the schema of its body (`RouteDef.responses`). */
+export type Responses = Readonly<Record<number, z.ZodType>>;
+
 /** How a route is authenticated. */
 export type AuthMode = 'bearer' | 'optional' | 'none' | 'control';
 
@@ -73,6 +76,12 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
    * is shown as the spec wire reads it.
    */
   doc?: { body?: z.ZodType; query?: z.ZodType };
+  /**
+   * The success answers: status -> the schema of the body (core/answers.ts), shown by the
+   * OpenAPI document and checked by the contract suites against every answer. Never parsed
+   * at run time.
+   */
+  responses?: Responses;
   /** Runs after authentication and before the body is read (a rate limit checked before validation). */
   guard?(ctx: C, request: SimRequest): void;
   handle(args: RouteArgs<C, B, Q>): SimResponse | Promise<SimResponse>;

@@ -4,6 +4,7 @@
  * on the live wire Laravel's full paginator (live-platform D.1); and the cursor form (A.2).
  */
 import { z } from 'zod';
+import { integer } from './answers.js';
 import { int, queryInt } from './validation.js';
 import type { Wire } from './wire.js';
 
@@ -13,6 +14,38 @@ export interface Page<T> {
   per_page: number;
   total: number;
   last_page: number;
+}
+
+/** The schema of a page of `item` on the spec wire (`Page`). */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), current_page: integer(), per_page: integer(), total: integer(), last_page: integer() });
+}
+
+/** The schema of `PageLink`. */
+const PageLinkSchema = z.object({ url: z.string().nullable(), label: z.string(), active: z.boolean() });
+
+/** The schema of Laravel's full page paginator of `item` (`LaravelPage`, live-platform D.1). */
+export function laravelPageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    current_page: integer(),
+    data: z.array(item),
+    first_page_url: z.string(),
+    from: integer().nullable(),
+    last_page: integer(),
+    last_page_url: z.string(),
+    links: z.array(PageLinkSchema),
+    next_page_url: z.string().nullable(),
+    path: z.string(),
+    per_page: integer(),
+    prev_page_url: z.string().nullable(),
+    to: integer().nullable(),
+    total: integer(),
+  });
+}
+
+/** The schema of the cursor paginator of `item` (`CursorPage`, live-platform A.2). */
+export function cursorPageSchema<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), path: z.string(), per_page: integer(), next_cursor: z.string().nullable(), prev_cursor: z.string().nullable() });
 }
 
 /** PAGE SIZE limit of the specification: per_page 1-100, page from 1. */

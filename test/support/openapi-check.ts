@@ -36,7 +36,8 @@ function validator(schema: object): ValidateFunction {
 function documented(method: string, path: string, status: number): object | undefined {
   const operation = templates.find((t) => t.pattern.test(path))?.operations[method.toLowerCase()];
   const responses = operation?.responses ?? document.paths['/__sim/health']!.get!.responses;
-  return responses[`${Math.floor(status / 100)}XX`]?.content?.['application/json']?.schema;
+  // A success is documented by its exact status; an error by its class (4XX, 5XX).
+  return (responses[String(status)] ?? (status >= 400 ? responses[`${Math.floor(status / 100)}XX`] : undefined))?.content?.['application/json']?.schema;
 }
 
 /**
@@ -46,7 +47,7 @@ function documented(method: string, path: string, status: number): object | unde
 export function checkAgainstOpenApi(method: string, path: string, status: number, body: unknown): void {
   if (body === undefined) return;
   const schema = documented(method, path, status);
-  if (schema === undefined) throw new Error(`OpenAPI: no response ${Math.floor(status / 100)}XX documented for ${method} ${path}`);
+  if (schema === undefined) throw new Error(`OpenAPI: no response ${status} documented for ${method} ${path}`);
   const validate = validator(schema);
   if (!validate(body)) {
     throw new Error(`OpenAPI: ${method} ${path} answered ${status} with a body the document does not allow: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);

@@ -1,8 +1,8 @@
 /** `GET /user/me` (decisions: Account). */
 import { ok } from '../../core/http.js';
 import { userRoute } from '../routing.js';
-import { serialiseMe } from './schema.js';
+import { MeRecord, serialiseMe } from './schema.js';
 
 export const accountRoutes = [
-  userRoute({ method: 'GET', path: '/user/me', handle: ({ ctx }) => ok(serialiseMe(ctx.account)) }),
+  userRoute({ method: 'GET', path: '/user/me', responses: { 200: MeRecord }, handle: ({ ctx }) => ok(serialiseMe(ctx.account)) }),
 ];

@@ -1,5 +1,6 @@
 /** Accounts: the records behind API keys, and their wire shapes. */
 import { z } from 'zod';
+import { integer } from '../../core/answers.js';
 import { fromMicros } from '../../core/money.js';
 import { isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, int, str } from '../../core/validation.js';
@@ -104,8 +105,35 @@ export type AccountInput = z.infer<typeof AccountInput>;
 export const AccountPatch = z.object(accountFields);
 export type AccountPatch = z.infer<typeof AccountPatch>;
 
+/** An account as the control API shows it (`serialiseAccount`). */
+export const AccountRecord = z
+  .object({
+    id: integer(),
+    name: z.string(),
+    email: z.string(),
+    api_key: z.string(),
+    balance: z.number(),
+    has_payment_method: z.boolean(),
+    timezone: z.string(),
+    plan: z.object({ max_campaigns: integer(), max_calls_in_parallel: integer(), max_tools: integer() }),
+    rates: z.object({
+      ai_per_minute: z.number(),
+      carrier_per_minute: z.number(),
+      widget_message: z.number(),
+      template_message: z.number(),
+      freeform_message: z.number(),
+      sms_segment: z.number(),
+    }),
+  })
+  .meta({ id: 'Account' });
+export type AccountRecord = z.output<typeof AccountRecord>;
+
+/** `GET /user/me` (decisions: Account). */
+export const MeRecord = z.object({ name: z.string(), email: z.string(), total_balance: z.number() }).meta({ id: 'Me' });
+export type MeRecord = z.output<typeof MeRecord>;
+
 /** An account as the control API shows it. */
-export function serialiseAccount(a: Account) {
+export function serialiseAccount(a: Account): AccountRecord {
   return {
     id: a.id,
     name: a.name,
@@ -127,6 +155,6 @@ export function serialiseAccount(a: Account) {
 }
 
 /** `GET /user/me` (decisions: Account). */
-export function serialiseMe(a: Account) {
+export function serialiseMe(a: Account): MeRecord {
   return { name: a.name, email: a.email, total_balance: fromMicros(a.balance_micros) };
 }

@@ -3,6 +3,7 @@
  * fields)), the stored record, and the wire shapes.
  */
 import { z } from 'zod';
+import { emptyArray, integer, isoTimestamp, jsonObject } from '../../core/answers.js';
 import { pageQuery } from '../../core/pagination.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, num, oneOf, str, strBetween, url } from '../../core/validation.js';
@@ -348,8 +349,115 @@ export const AssistantSwitchBody = z.object({ assistant_id: AssistantRef });
 /** The body of a switch that also sets a webhook URL. */
 export const AssistantWebhookBody = AssistantSwitchBody.extend({ webhook_url: url() });
 
+const ASSISTANT_STATUSES = ['inactive', 'active'] as const;
+
 /** The record returned by create and update (spec: Assistant record as returned by create and update). */
-export function serialiseAssistantSummary(a: Assistant) {
+export const AssistantSummaryRecord = z
+  .object({ id: integer(), name: z.string(), status: z.enum(ASSISTANT_STATUSES), type: z.enum(ASSISTANT_TYPES), mode: z.enum(MODES) })
+  .meta({ id: 'AssistantSummary' });
+export type AssistantSummaryRecord = z.output<typeof AssistantSummaryRecord>;
+
+const nullableId = () => integer().nullable();
+
+/** The read record on the spec wire (decisions: Assistant read record; `serialiseAssistant`). */
+export const AssistantRecord = z
+  .object({
+    id: integer(),
+    uuid: z.string(),
+    name: z.string(),
+    status: z.enum(ASSISTANT_STATUSES),
+    type: z.enum(ASSISTANT_TYPES),
+    mode: z.enum(MODES),
+    voice_id: integer(),
+    language_id: integer(),
+    timezone: z.string(),
+    initial_message: z.string(),
+    system_prompt: z.string(),
+    llm_model_id: nullableId(),
+    multimodal_model_id: nullableId(),
+    chat_llm_fallback_id: nullableId(),
+    turn_detection_threshold: z.number().nullable(),
+    secondary_language_ids: z.array(integer()),
+    knowledgebase_id: nullableId(),
+    knowledgebase_mode: z.enum(KNOWLEDGEBASE_MODES),
+    phone_number_id: nullableId(),
+    tool_ids: z.array(integer()),
+    tools: z.array(BuiltInTool),
+    voice_stability: z.number(),
+    voice_similarity: z.number(),
+    speech_speed: z.number(),
+    llm_temperature: z.number(),
+    tts_emotion_enabled: z.boolean(),
+    synthesizer_provider_id: nullableId(),
+    transcriber_provider_id: nullableId(),
+    allow_interruptions: z.boolean(),
+    fillers: z.boolean(),
+    filler_config: FillerConfig.nullable(),
+    record: z.boolean(),
+    enable_noise_cancellation: z.boolean(),
+    wait_for_customer: z.boolean(),
+    max_duration: integer(),
+    max_silence_duration: integer(),
+    max_initial_silence_duration: integer().nullable(),
+    ringing_time: integer(),
+    reengagement_interval: integer(),
+    reengagement_prompt: z.string().nullable(),
+    end_call_on_voicemail: z.boolean(),
+    voice_mail_message: z.string().nullable(),
+    endpoint_type: z.enum(ENDPOINT_TYPES),
+    endpoint_sensitivity: z.number(),
+    interrupt_sensitivity: z.number(),
+    min_interrupt_words: integer().nullable(),
+    ambient_sound: z.enum(AMBIENT_SOUNDS),
+    ambient_sound_volume: z.number(),
+    is_webhook_active: z.boolean(),
+    webhook_url: z.string().nullable(),
+    send_webhook_only_on_completed: z.boolean(),
+    include_recording_in_webhook: z.boolean(),
+    post_call_evaluation: z.boolean(),
+    post_call_schema: z.array(PostCallSchemaItem),
+    variables: jsonObject(),
+    conversation_inactivity_timeout: integer().nullable(),
+    conversation_ended_retrigger: z.boolean(),
+    conversation_ended_webhook_url: z.string().nullable(),
+    created_at: isoTimestamp(),
+    updated_at: isoTimestamp(),
+  })
+  .meta({ id: 'Assistant' });
+export type AssistantRecord = z.output<typeof AssistantRecord>;
+
+/** A boolean as the live platform writes it: 0 or 1 (live-platform D.3). */
+const bit = () => z.union([z.literal(0), z.literal(1)]);
+
+/** The read record on the live wire (live-platform D.3, C.3). */
+export const LiveAssistantRecord = AssistantRecord.extend({
+  fillers: bit(),
+  end_call_on_voicemail: bit(),
+  llm_temperature: z.string(),
+  voice_stability: z.string(),
+  voice_similarity: z.string(),
+  speech_speed: z.string(),
+  ambient_sound_volume: z.string(),
+  variables: z.union([jsonObject(), emptyArray()]),
+  filler_config: z.union([FillerConfig, emptyArray()]).nullable(),
+  tools: z.array(z.object({ type: z.string(), data: jsonObject() })),
+  user_id: integer(),
+  engine_id: integer(),
+  synthesizer_id: nullableId(),
+  transcriber_id: nullableId(),
+  instance_id: z.null(),
+  flows_platform_id: z.null(),
+  language: z.string().nullable(),
+  inbound_webhook_url: z.string().nullable(),
+  widget_settings: z.object({ enabled: z.boolean() }),
+  deleted_at: z.null(),
+  folder_id: nullableId(),
+  label_ids: z.array(integer()),
+}).meta({ id: 'LiveAssistant' });
+export type LiveAssistantRecord = z.output<typeof LiveAssistantRecord>;
+
+/** The record returned by create and update (spec: Assistant record as returned by create and update). */
+export function serialiseAssistantSummary(a: Assistant): AssistantSummaryRecord {
   return { id: a.id, name: a.name, status: a.status, type: a.type, mode: a.mode };
 }
 
@@ -359,7 +467,7 @@ export function serialiseAssistantSummary(a: Assistant) {
  * live-only keys after the rest.
  * @example serialiseAssistant(assistant, ctx.wire)
  */
-export function serialiseAssistant(a: Assistant, wire: Wire = 'spec') {
+export function serialiseAssistant(a: Assistant, wire: Wire = 'spec'): AssistantRecord | LiveAssistantRecord {
   // The folder and labels are live-only keys (live-platform C.3: the spec wire keeps today's record).
   const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, inbound_webhook_url: _inbound, folder_id: _folder, label_ids: _labels, ...settings } = a;
   const record = {

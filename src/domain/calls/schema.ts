@@ -1,5 +1,6 @@
 /** Calls (spec: Call; List calls, Get call, Delete call; decisions: Start one call). */
 import { z } from 'zod';
+import { emptyArray, integer, jsonObject, sqlTimestamp } from '../../core/answers.js';
 import { copyJson } from '../../core/json.js';
 import { pageQuery } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
@@ -148,13 +149,54 @@ export interface EvaluationSchemaItem {
   description: string;
 }
 
+/** A call as every route shows it on the spec wire (spec: Call table; `serialiseCall`). */
+export const CallRecord = z
+  .object({
+    id: integer(),
+    assistant_id: integer().nullable(),
+    assistant_name: z.string(),
+    campaign_id: integer().nullable(),
+    campaign_name: z.string().nullable(),
+    type: z.enum(CALL_TYPES),
+    duration: integer(),
+    assistant_phone_number: z.string(),
+    client_phone_number: z.string(),
+    status: z.enum(CALL_STATUSES),
+    transcript: z.string(),
+    variables: jsonObject(),
+    evaluation: jsonObject(),
+    webhook_response: jsonObject().nullable(),
+    carrier_cost: z.number(),
+    total_cost: z.number(),
+    answered_by: z.enum(ANSWERED_BY),
+    recording_url: z.string().nullable(),
+    created_at: sqlTimestamp(),
+    updated_at: sqlTimestamp(),
+  })
+  .meta({ id: 'Call' });
+export type CallRecord = z.output<typeof CallRecord>;
+
+/** A USD amount with 8 decimals (`costString`). */
+const costText = () => z.string().regex(/^-?\d+\.\d{8}$/);
+
+/** A call on the live wire (live-platform D.2). */
+export const LiveCallRecord = CallRecord.extend({
+  transcript: z.array(z.object({ text: z.string(), type: z.literal('transcript'), sender: z.enum(['bot', 'human']), timestamp: z.number() })),
+  variables: z.union([jsonObject(), emptyArray()]),
+  evaluation: z.array(z.object({ name: z.string(), type: z.string(), value: z.unknown(), description: z.string() })),
+  webhook_response: z.union([jsonObject(), emptyArray()]).nullable(),
+  carrier_cost: costText(),
+  total_cost: costText(),
+}).meta({ id: 'LiveCall' });
+export type LiveCallRecord = z.output<typeof LiveCallRecord>;
+
 /**
  * A call as every route shows it (spec: Call table), plus the ids it belongs to; on the
  * live wire with live-platform D.2's encodings. `schema` is the post_call_schema of the
  * call's assistant (empty when it is gone), read for the live evaluation items.
  * @example serialiseCall(call, ctx.wire, assistant?.post_call_schema)
  */
-export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly EvaluationSchemaItem[] = []) {
+export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly EvaluationSchemaItem[] = []): CallRecord | LiveCallRecord {
   const spec = {
     id: c.id,
     assistant_id: c.assistant_id,

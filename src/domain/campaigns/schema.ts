@@ -1,5 +1,6 @@
 /** Campaigns (spec: Campaign; decisions: Campaign states, List campaigns, Delete campaign). */
 import { z } from 'zod';
+import { integer, isoTimestamp } from '../../core/answers.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, int, oneOf, str } from '../../core/validation.js';
 
@@ -70,7 +71,32 @@ export function withSeconds(hhmm: string): string {
 }
 
 /** The create response's fields, also used by the list (decisions: List campaigns). */
-export function serialiseCampaign(c: Campaign) {
+export const CampaignRecord = z
+  .object({
+    id: integer(),
+    name: z.string(),
+    status: z.enum(CAMPAIGN_STATUSES),
+    max_calls_in_parallel: integer(),
+    mark_complete_when_no_leads: z.boolean(),
+    allowed_hours_start_time: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+    allowed_hours_end_time: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+    allowed_days: z.array(z.enum(DAYS)),
+    max_retries: integer(),
+    retry_interval: integer(),
+    created_at: isoTimestamp(),
+    updated_at: isoTimestamp(),
+  })
+  .meta({ id: 'Campaign' });
+export type CampaignRecord = z.output<typeof CampaignRecord>;
+
+/** The update-status answer (spec: Update status). */
+export const CampaignStatusChangeRecord = z
+  .object({ message: z.string(), success: z.literal(true), data: z.object({ campaign_id: integer(), status: z.enum(CAMPAIGN_STATUSES) }) })
+  .meta({ id: 'CampaignStatusChange' });
+export type CampaignStatusChangeRecord = z.output<typeof CampaignStatusChangeRecord>;
+
+/** The create response's fields, also used by the list (decisions: List campaigns). */
+export function serialiseCampaign(c: Campaign): CampaignRecord {
   return {
     id: c.id,
     name: c.name,
@@ -88,6 +114,6 @@ export function serialiseCampaign(c: Campaign) {
 }
 
 /** The update-status answer (spec: Update status). */
-export function serialiseStatusChange(message: string, c: Campaign) {
+export function serialiseStatusChange(message: string, c: Campaign): CampaignStatusChangeRecord {
   return { message, success: true, data: { campaign_id: c.id, status: c.status } };
 }

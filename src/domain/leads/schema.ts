@@ -1,5 +1,6 @@
 /** Leads (spec: Lead; List leads, Update lead; decisions: Create lead, Delete lead). */
 import { z } from 'zod';
+import { integer, jsonObject, sqlTimestamp } from '../../core/answers.js';
 import { copyJson } from '../../core/json.js';
 import { pageQuery } from '../../core/pagination.js';
 import { formatSqlUtc, isCalendarDate } from '../../core/time.js';
@@ -99,7 +100,33 @@ export const LeadListQuery = pageQuery(15)
   .refine(datesInOrder, DATES_ORDER_ERROR);
 export type LeadListQuery = z.infer<typeof LeadListQuery>;
 
-function serialiseContact(c: SecondaryContact) {
+/** A secondary contact as its lead shows it. */
+const SecondaryContactRecord = z.object({
+  id: integer(),
+  phone_number: z.string(),
+  variables: jsonObject(),
+  status: z.enum(LEAD_STATUSES),
+  created_at: sqlTimestamp(),
+  updated_at: sqlTimestamp(),
+});
+
+/** A lead with its campaign (`{id, name}`) and secondary contacts (spec: Lead). */
+export const LeadRecord = z
+  .object({
+    id: integer(),
+    campaign_id: integer(),
+    phone_number: z.string(),
+    variables: jsonObject(),
+    status: z.enum(LEAD_STATUSES),
+    created_at: sqlTimestamp(),
+    updated_at: sqlTimestamp(),
+    campaign: z.object({ id: integer(), name: z.string() }),
+    secondary_contacts: z.array(SecondaryContactRecord),
+  })
+  .meta({ id: 'Lead' });
+export type LeadRecord = z.output<typeof LeadRecord>;
+
+function serialiseContact(c: SecondaryContact): z.output<typeof SecondaryContactRecord> {
   return {
     id: c.id,
     phone_number: c.phone_number,
@@ -111,7 +138,7 @@ function serialiseContact(c: SecondaryContact) {
 }
 
 /** A lead with its campaign (`{id, name}`) and secondary contacts (spec: Lead). */
-export function serialiseLead(l: Lead, campaign: { id: number; name: string }, contacts: SecondaryContact[]) {
+export function serialiseLead(l: Lead, campaign: { id: number; name: string }, contacts: SecondaryContact[]): LeadRecord {
   return {
     id: l.id,
     campaign_id: l.campaign_id,

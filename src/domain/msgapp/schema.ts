@@ -3,6 +3,7 @@
  * session; decisions: Messaging senders, templates, Session status, prices).
  */
 import { z } from 'zod';
+import { integer } from '../../core/answers.js';
 import { RULE_MESSAGES, int, oneOf, queryInt } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
 
@@ -107,10 +108,82 @@ export function formatLiveLimit(n: number | null): string {
 }
 
 /** live-platform E: the live platform rates a sender's quality by colour. */
-const LIVE_QUALITY: Record<Sender['quality_rating'], string> = { high: 'GREEN', medium: 'YELLOW', low: 'RED' };
+const LIVE_QUALITY = { high: 'GREEN', medium: 'YELLOW', low: 'RED' } as const satisfies Record<Sender['quality_rating'], string>;
 
 /** A sender (decisions: Messaging senders); the control API shows the spec wire's form. */
-export function serialiseSender(s: Sender, wire: Wire = 'spec') {
+/** A sender on the spec wire (decisions: Messaging senders; `serialiseSender`). */
+export const SenderRecord = z
+  .object({
+    id: integer(),
+    phone_number: z.string(),
+    display_name: z.string(),
+    status: z.enum(['online', 'offline']),
+    quality_rating: z.enum(['high', 'medium', 'low']),
+    messaging_limit: integer().nullable(),
+    messaging_limit_formatted: z.string(),
+  })
+  .meta({ id: 'Sender' });
+export type SenderRecord = z.output<typeof SenderRecord>;
+
+/** A sender on the live wire: the quality as a colour (live-platform E). */
+export const LiveSenderRecord = SenderRecord.extend({ quality_rating: z.enum(['GREEN', 'YELLOW', 'RED']) }).meta({ id: 'LiveSender' });
+export type LiveSenderRecord = z.output<typeof LiveSenderRecord>;
+
+/** A template (decisions: Messaging templates); the category is lowercase on the live wire. */
+export const TemplateRecord = z
+  .object({
+    id: integer(),
+    name: z.string(),
+    language: z.string(),
+    category: z.string(),
+    status: z.enum(['approved', 'pending', 'rejected']),
+    body_text: z.string(),
+    variables: z.array(z.string()),
+    has_variables: z.boolean(),
+  })
+  .meta({ id: 'Template' });
+export type TemplateRecord = z.output<typeof TemplateRecord>;
+
+/** `session_status` with all six keys (spec: Other shapes), plus `expired_at` on the live wire. */
+export const SessionStatusRecord = z
+  .object({
+    is_open: z.boolean(),
+    can_send_freeform: z.boolean(),
+    requires_template: z.boolean(),
+    message: z.string(),
+    minutes_remaining: integer(),
+    expires_at: z.string().nullable(),
+    expired_at: z.string().optional(),
+  })
+  .meta({ id: 'SessionStatus' });
+export type SessionStatusRecord = z.output<typeof SessionStatusRecord>;
+
+/** `GET /user/msgapp/session-status` (decisions: Session status): the conversation's keys only when there is one. */
+export const SessionStatusAnswer = z.union([
+  z.object({ success: z.literal(true), has_conversation: z.literal(false), session_status: SessionStatusRecord }),
+  z.object({
+    success: z.literal(true),
+    has_conversation: z.literal(true),
+    conversation_id: integer(),
+    customer_name: z.string().nullable(),
+    last_customer_message_at: z.string().nullable(),
+    session_status: SessionStatusRecord,
+  }),
+]);
+export type SessionStatusAnswer = z.output<typeof SessionStatusAnswer>;
+
+const sent = { success: z.literal(true), conversation_id: integer(), message_id: integer(), whatsapp_message_id: integer(), message_sid: z.string() };
+/** `POST /user/msgapp/send` (spec: Send template). */
+export const TemplateSentAnswer = z.object({ ...sent, status: z.string() });
+export type TemplateSentAnswer = z.output<typeof TemplateSentAnswer>;
+/** `POST /user/msgapp/send-freeform` (spec: Send freeform). */
+export const FreeformSentAnswer = z.object({ ...sent, session_status: SessionStatusRecord });
+export type FreeformSentAnswer = z.output<typeof FreeformSentAnswer>;
+/** `POST /__sim/msgapp/inbound`. */
+export const InboundAnswer = z.object({ conversation_id: integer(), session_status: SessionStatusRecord });
+export type InboundAnswer = z.output<typeof InboundAnswer>;
+
+export function serialiseSender(s: Sender, wire: Wire = 'spec'): SenderRecord | LiveSenderRecord {
   const live = wire === 'live';
   return {
     id: s.id,
@@ -123,7 +196,7 @@ export function serialiseSender(s: Sender, wire: Wire = 'spec') {
   };
 }
 
-export function serialiseTemplate(t: Template, wire: Wire) {
+export function serialiseTemplate(t: Template, wire: Wire): TemplateRecord {
   return {
     id: t.id,
     name: t.name,

@@ -16,7 +16,7 @@ import type { SimState } from '../state.js';
 import type { Conversation } from '../conversations/schema.js';
 import { armInactivity, insertConversation, receiveMessage } from '../conversations/service.js';
 import { readE164 } from '../../core/phone.js';
-import type { ChannelMessage, Sender, SendFreeformInput, SendTemplateInput, Session, Template } from './schema.js';
+import type { ChannelMessage, FreeformSentAnswer, InboundAnswer, Sender, SendFreeformInput, SendTemplateInput, Session, SessionStatusAnswer, SessionStatusRecord, Template, TemplateSentAnswer } from './schema.js';
 
 /** The session window (spec: Limits: Session window). */
 export const SESSION_WINDOW_MS = 24 * 3_600_000;
@@ -113,7 +113,7 @@ function expiredAt(wire: Wire, session: Session | undefined): { expired_at?: str
 }
 
 /** `session_status` with all six keys (spec: Other shapes), plus `expired_at` on the live wire. */
-export function sessionStatus(ctx: AccountCtx, session: Session | undefined) {
+export function sessionStatus(ctx: AccountCtx, session: Session | undefined): SessionStatusRecord {
   const now = ctx.now();
   if (isOpen(session, now)) {
     const minutes = Math.floor((session.expires_at - now) / 60_000);
@@ -161,7 +161,7 @@ function sessionOf(ctx: AccountCtx, senderId: number, phone: string): Session | 
 }
 
 /** `GET /user/msgapp/session-status` (decisions: Session status). */
-export function getSessionStatus(ctx: AccountCtx, senderId: number, phoneText: string) {
+export function getSessionStatus(ctx: AccountCtx, senderId: number, phoneText: string): SessionStatusAnswer {
   const phone = recipient(phoneText);
   const sender = findSender(ctx, senderId);
   const session = sessionOf(ctx, sender.id, phone);
@@ -274,7 +274,7 @@ function templateValues(template: Template, given: Record<string, unknown> | und
  * template). Checks in order: number, rate, sender, sender online, template, approved,
  * variables, balance.
  */
-export function sendTemplate(ctx: AccountCtx, input: SendTemplateInput) {
+export function sendTemplate(ctx: AccountCtx, input: SendTemplateInput): TemplateSentAnswer {
   const phone = recipient(input.recipient_phone);
   checkRate(ctx);
   const sender = findSender(ctx, input.sender_id);
@@ -298,7 +298,7 @@ export function sendTemplate(ctx: AccountCtx, input: SendTemplateInput) {
  * Sends free text inside an open window (spec: Send freeform). Checks in order:
  * number, rate, sender, sender online (503), window open (403), balance.
  */
-export function sendFreeform(ctx: AccountCtx, input: SendFreeformInput) {
+export function sendFreeform(ctx: AccountCtx, input: SendFreeformInput): FreeformSentAnswer {
   const phone = recipient(input.recipient_phone);
   checkRate(ctx);
   const sender = findSender(ctx, input.sender_id);
@@ -320,7 +320,7 @@ export function sendFreeform(ctx: AccountCtx, input: SendFreeformInput) {
  * the message lands in the channel conversation and, with AI on and an assistant on the
  * sender, the scripted reply answers.
  */
-export function receiveCustomerMessage(state: SimState, input: { sender_id: number; from: string; text: string; name?: string | undefined }) {
+export function receiveCustomerMessage(state: SimState, input: { sender_id: number; from: string; text: string; name?: string | undefined }): InboundAnswer {
   const bag = new ErrorBag();
   const senderRow = state.db.senders.get(input.sender_id);
   if (!senderRow) bag.rule('sender_id', 'exists');

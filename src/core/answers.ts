@@ -1,0 +1,52 @@
+/**
+ * The building blocks of the success answers' schemas: the spec's timestamp formats, money,
+ * the message envelopes and lists every domain answers with. A route names the schemas
+ * of its answers (`responses`) for the OpenAPI document; serialisers are typed by them
+ * (`z.output`), so a serialiser that drifts from its schema does not compile, and the
+ * contract suites validate every answer against the document. They are never parsed at
+ * run time: the answers are built by the serialisers alone.
+ */
+import { z } from 'zod';
+
+/** An integer id or count. */
+export const integer = () => z.number().int();
+
+/** `2026-03-02T09:00:00.000000Z` (core/time formatIsoUtc: the spec's records). */
+export const isoTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+
+/** `2026-03-02 09:00:00` (core/time formatSqlUtc: leads, calls, conversations). */
+export const sqlTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+/** `2026-03-02T09:00:00Z` (core/time formatControlTime: the control API). */
+export const controlTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
+
+/** Any JSON object (variables, evaluations, payloads). */
+export const jsonObject = () => z.record(z.string(), z.unknown());
+
+/** An empty JSON array: what PHP writes for an empty associative array on the live wire (live-platform D.2, D.3). */
+export const emptyArray = () => z.tuple([]);
+
+/** `{message}`: a delete or an update that answers its text alone. */
+export const MessageAnswer = z.object({ message: z.string() });
+
+/** `{message, data}`: a create or an update with its record. */
+export function withMessage<T extends z.ZodType>(data: T) {
+  return z.object({ message: z.string(), data });
+}
+
+/** `{message, data: []}`: a switch that answers an empty `data` (live-platform B). */
+export const MessageEmptyData = withMessage(emptyArray());
+
+/** `{data: [item...]}`. */
+export function dataList<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item) });
+}
+
+/**
+ * The same answer on the two wires (live-platform Rule 5): the document shows both
+ * (`anyOf`, the spec wire first), the contract suites accept either.
+ * @example perWire(AssistantRecord, LiveAssistantRecord)
+ */
+export function perWire<S extends z.ZodType, L extends z.ZodType>(spec: S, live: L) {
+  return z.union([spec, live]);
+}
