@@ -1,8 +1,9 @@
 /** Chat conversations (spec: Conversation; Conversations endpoints; decisions: Create/Get conversation, AI on / off). */
 import { z } from 'zod';
+import { integer, jsonObject, sqlTimestamp } from '../../core/answers.js';
 import type { FunctionCall } from '../../engine/replies.js';
 import { AssistantRef } from '../assistants/schema.js';
-import { pageQuery } from '../../core/pagination.js';
+import { cursorPageSchema, pageQuery, pageSchema } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
 import { formatSqlUtc } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, isPlainObject, oneOf, parseInput, queryInt, url } from '../../core/validation.js';
@@ -129,8 +130,80 @@ export type GenerateReplyBody = z.infer<typeof GenerateReplyBody>;
 /** The enable switch's body (decisions: Conversation-ended switches: 422 when missing or not a URL). */
 export const EnableEndedWebhookBody = z.object({ webhook_url: url() });
 
+/** A function call of an assistant reply (spec: Other shapes: function call record). */
+export const FunctionCallRecord = z.object({ name: z.string(), arguments: jsonObject(), result: jsonObject() }).meta({ id: 'FunctionCall' });
+
 /** A message as `history` shows it; `function_calls` only on replies that made some. */
-export function serialiseMessage(m: ChatMessage) {
+export const ChatMessageRecord = z
+  .object({ role: z.enum(['assistant', 'user']), content: z.string(), function_calls: z.array(FunctionCallRecord).optional() })
+  .meta({ id: 'ChatMessage' });
+export type ChatMessageRecord = z.output<typeof ChatMessageRecord>;
+
+/** A conversation in the list on the spec wire (spec: Conversation table; `serialiseConversation`). */
+export const ConversationRecord = z
+  .object({
+    id: z.string(),
+    assistant_id: z.string().nullable(),
+    assistant_name: z.string().nullable(),
+    type: z.enum(CONVERSATION_TYPES),
+    message_count: integer(),
+    total_cost: z.number(),
+    ai_enabled: z.boolean(),
+    created_at: sqlTimestamp(),
+    updated_at: sqlTimestamp(),
+  })
+  .meta({ id: 'Conversation' });
+export type ConversationRecord = z.output<typeof ConversationRecord>;
+
+/** live-platform D.4: the keys only the live wire shows, each only where it applies. */
+const liveConversationKeys = {
+  variables: jsonObject().nullable(),
+  external_identifier: z.string().optional(),
+  whatsapp_sender: z.object({ name: z.string(), phone: z.string() }).nullable().optional(),
+  customer: z.object({ name: z.string().nullable(), phone: z.string().nullable() }).optional(),
+};
+
+/** A conversation in the list on the live wire (live-platform D.4: `whatsapp` for `msgapp`). */
+export const LiveConversationRecord = ConversationRecord.extend({ type: z.enum([...CONVERSATION_TYPES, 'whatsapp']), ...liveConversationKeys }).meta({ id: 'LiveConversation' });
+export type LiveConversationRecord = z.output<typeof LiveConversationRecord>;
+
+/** `GET /user/conversations`: the spec's page, or the cursor paginator (a `cursor` given, or the live wire: live-platform A.2). */
+export const ConversationPage = z.union([pageSchema(ConversationRecord), cursorPageSchema(ConversationRecord), cursorPageSchema(LiveConversationRecord)]);
+
+/** `GET /conversations/{uuid}` on the spec wire (decisions: Get conversation). */
+export const ConversationReadRecord = z
+  .object({ status: z.literal(true), history: z.array(ChatMessageRecord), variables: jsonObject() })
+  .meta({ id: 'ConversationWithMessages' });
+export type ConversationReadRecord = z.output<typeof ConversationReadRecord>;
+
+/** `GET /conversations/{uuid}` on the live wire (live-platform D.4). */
+export const LiveConversationReadRecord = ConversationReadRecord.extend(liveConversationKeys).meta({ id: 'LiveConversationWithMessages' });
+export type LiveConversationReadRecord = z.output<typeof LiveConversationReadRecord>;
+
+/** `POST /conversations` (decisions: Create conversation). */
+export const ConversationStarted = z.object({ status: z.literal(true), conversation_id: z.string(), history: z.array(ChatMessageRecord) });
+export type ConversationStarted = z.output<typeof ConversationStarted>;
+
+/** `POST /conversations/{uuid}/messages` (spec: Send message). */
+export const MessageReply = z.object({ status: z.literal(true), message: z.string(), function_calls: z.array(FunctionCallRecord) });
+export type MessageReply = z.output<typeof MessageReply>;
+
+/** AI reply generation (live-platform B.1). */
+export const GeneratedReply = z.object({
+  success: z.literal(true),
+  conversation_id: z.string(),
+  customer_identifier: z.string(),
+  reply: z.string(),
+  function_calls: z.array(FunctionCallRecord),
+  ai_disabled: z.boolean(),
+});
+export type GeneratedReply = z.output<typeof GeneratedReply>;
+
+/** AI on / off (decisions: AI on / off). */
+export const AiSwitched = z.object({ status: z.literal(true), ai_enabled: z.boolean() });
+
+/** A message as `history` shows it; `function_calls` only on replies that made some. */
+export function serialiseMessage(m: ChatMessage): ChatMessageRecord {
   return m.function_calls && m.function_calls.length > 0
     ? { role: m.role, content: m.content, function_calls: structuredClone(m.function_calls) }
     : { role: m.role, content: m.content };
@@ -141,7 +214,7 @@ export function serialiseMessage(m: ChatMessage) {
  * `msgapp` (live-platform Rule 4, D.4), in lists and in the conversation-ended payload.
  * @example channelType('msgapp', 'live') // 'whatsapp'
  */
-export function channelType(type: ConversationType, wire: Wire): string {
+export function channelType(type: ConversationType, wire: Wire): ConversationType | 'whatsapp' {
   return wire === 'live' && type === 'msgapp' ? 'whatsapp' : type;
 }
 
@@ -172,20 +245,29 @@ function partyKeys(c: Conversation, sender: SenderParty | undefined) {
 }
 
 /** A conversation in the list (spec: Conversation table), with the live wire's keys of D.4 in their places. */
-export function serialiseConversation(c: Conversation, assistant: { uuid: string; name: string } | undefined, wire: Wire, sender: SenderParty | undefined) {
-  const live = wire === 'live';
+export function serialiseConversation(c: Conversation, assistant: { uuid: string; name: string } | undefined, wire: Wire, sender: SenderParty | undefined): ConversationRecord | LiveConversationRecord {
+  const id = c.uuid;
+  const assistant_id = assistant?.uuid ?? null;
+  const assistant_name = assistant?.name ?? null;
+  const created_at = formatSqlUtc(c.created_at);
+  const updated_at = formatSqlUtc(c.updated_at);
+  const { message_count, ai_enabled } = c;
+  const total_cost = fromMicros(c.total_cost_micros);
+  // Two literals, one per wire, so each is checked against its record's schema.
+  if (wire !== 'live') return { id, assistant_id, assistant_name, type: c.type, message_count, total_cost, ai_enabled, created_at, updated_at };
   return {
-    id: c.uuid,
-    assistant_id: assistant?.uuid ?? null,
-    assistant_name: assistant?.name ?? null,
+    id,
+    assistant_id,
+    assistant_name,
     type: channelType(c.type, wire),
-    ...(live && { variables: liveVariables(c), ...identifierKey(c) }),
-    message_count: c.message_count,
-    total_cost: fromMicros(c.total_cost_micros),
-    ai_enabled: c.ai_enabled,
-    created_at: formatSqlUtc(c.created_at),
-    updated_at: formatSqlUtc(c.updated_at),
-    ...(live && partyKeys(c, sender)),
+    variables: liveVariables(c),
+    ...identifierKey(c),
+    message_count,
+    total_cost,
+    ai_enabled,
+    created_at,
+    updated_at,
+    ...partyKeys(c, sender),
   };
 }
 
@@ -195,7 +277,7 @@ export function serialiseConversation(c: Conversation, assistant: { uuid: string
  * adds the list's extra keys after them (live-platform D.4).
  * @example serialiseConversationRead(conversation, messages, 'live', sender) // { status: true, history, variables: null, whatsapp_sender, customer }
  */
-export function serialiseConversationRead(c: Conversation, history: readonly ChatMessage[], wire: Wire, sender: SenderParty | undefined) {
+export function serialiseConversationRead(c: Conversation, history: readonly ChatMessage[], wire: Wire, sender: SenderParty | undefined): ConversationReadRecord | LiveConversationReadRecord {
   const messages = history.map(serialiseMessage);
   if (wire !== 'live') return { status: true, history: messages, variables: { ...c.input_variables, ...c.variables } };
   return { status: true, history: messages, variables: liveVariables(c), ...identifierKey(c), ...partyKeys(c, sender) };

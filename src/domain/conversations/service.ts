@@ -28,6 +28,9 @@ import {
   type ConversationType,
   type FunctionCall,
   type GenerateReplyBody,
+  type ConversationStarted,
+  type GeneratedReply,
+  type MessageReply,
 } from './schema.js';
 
 export const CONVERSATION_MESSAGES = {
@@ -371,7 +374,7 @@ export function locateAssistant(state: SimState, uuid: string): { ctx: AccountCt
 }
 
 /** `POST /conversations`: opens a conversation with the assistant of a UUID (decisions: Create conversation). */
-export function startConversation(state: SimState, input: { assistant_id: string; type: 'widget' | 'test' | 'api'; variables?: Record<string, unknown> | undefined }) {
+export function startConversation(state: SimState, input: { assistant_id: string; type: 'widget' | 'test' | 'api'; variables?: Record<string, unknown> | undefined }): ConversationStarted {
   const { ctx, assistant } = locateAssistant(state, input.assistant_id);
   const conversation = createConversation(ctx, assistant, input);
   return { status: true, conversation_id: conversation.uuid, history: historyOf(ctx, conversation).map(serialiseMessage) };
@@ -384,7 +387,7 @@ export function readConversation(state: SimState, uuid: string) {
 }
 
 /** `POST /conversations/{uuid}/messages` (spec: Send message). */
-export function postMessage(state: SimState, uuid: string, text: string) {
+export function postMessage(state: SimState, uuid: string, text: string): MessageReply {
   const { ctx, conversation } = locateConversation(state, uuid);
   const outcome = receiveMessage(ctx, conversation, text);
   return { status: true, message: outcome.reply, function_calls: outcome.function_calls };
@@ -401,7 +404,7 @@ export function checkReplyRate(ctx: AccountCtx): void {
  * the customer identifier, opened on first contact like `POST /conversations`, takes the
  * message and answers the scripted reply. Messages are free, as `api` messages are.
  */
-export function generateReply(ctx: AccountCtx, input: GenerateReplyBody) {
+export function generateReply(ctx: AccountCtx, input: GenerateReplyBody): GeneratedReply {
   const assistant = assistantByRef(ctx, input.assistant_id);
   if (!assistant) throw conversationErrors.replyAssistantNotFound();
   if (ctx.account.balance_micros <= 0) throw conversationErrors.replyInsufficientBalance();

@@ -1,5 +1,6 @@
 /** Phone numbers (spec: Phone number (account list), Available number, Phone numbers endpoints). */
 import { z } from 'zod';
+import { integer, isoTimestamp } from '../../core/answers.js';
 import { fromMicros } from '../../core/money.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { E164 } from '../../core/phone.js';
@@ -136,7 +137,70 @@ export const UpdateNumberBody = z.object({
 });
 
 /** The answer of a nickname change (live-platform B). */
-export function serialiseNicknamed(n: PhoneNumber) {
+/** A number in the account lists on the spec wire (spec: Phone number (account list); `serialisePhoneNumber`). */
+export const PhoneNumberRecord = z
+  .object({
+    id: integer(),
+    phone_number: z.string(),
+    country_code: z.string(),
+    type: z.enum(NUMBER_TYPES),
+    type_label: z.string(),
+    sms_capable: z.boolean(),
+    region: z.string(),
+    has_active_subscription: z.boolean(),
+    created_at: isoTimestamp(),
+  })
+  .meta({ id: 'PhoneNumber' });
+export type PhoneNumberRecord = z.output<typeof PhoneNumberRecord>;
+
+/** A number in the account lists on the live wire: its nickname too (live-platform D.4). */
+export const LivePhoneNumberRecord = PhoneNumberRecord.extend({ nickname: z.string().nullable() }).meta({ id: 'LivePhoneNumber' });
+export type LivePhoneNumberRecord = z.output<typeof LivePhoneNumberRecord>;
+
+/** A renamed number (live-platform B). */
+export const NicknamedNumberRecord = z
+  .object({ id: integer(), phone_number: z.string(), nickname: z.string().nullable(), country_code: z.string(), type: z.enum(NUMBER_TYPES) })
+  .meta({ id: 'NicknamedNumber' });
+export type NicknamedNumberRecord = z.output<typeof NicknamedNumberRecord>;
+
+/** An available number (spec: Available number); the live wire names the price id for Stripe too. */
+export const NumberOfferRecord = z
+  .object({
+    phone_number: z.string(),
+    phone_number_formatted: z.string(),
+    country_code: z.enum(LIVE_SEARCH_COUNTRIES),
+    price: z.number(),
+    billing_price_id: z.string(),
+    stripe_price_id: z.string().optional(),
+    address_requirements: z.enum(ADDRESS_REQUIREMENTS),
+    sms_capable: z.boolean(),
+  })
+  .meta({ id: 'NumberOffer' });
+export type NumberOfferRecord = z.output<typeof NumberOfferRecord>;
+
+/** A purchased number (spec: Purchase number). */
+export const PurchasedNumberRecord = z
+  .object({ id: integer(), phone_number: z.string(), country_code: z.string(), type: z.enum(NUMBER_TYPES), sms_capable: z.boolean() })
+  .meta({ id: 'PurchasedNumber' });
+export type PurchasedNumberRecord = z.output<typeof PurchasedNumberRecord>;
+
+/** A monthly charge (`GET /__sim/charges`). */
+export const ChargeRecord = z
+  .object({
+    id: integer(),
+    account_id: integer(),
+    phone_number_id: integer(),
+    phone_number: z.string(),
+    amount: z.number(),
+    billing_price_id: z.string(),
+    period_start: isoTimestamp(),
+    period_end: isoTimestamp(),
+    created_at: isoTimestamp(),
+  })
+  .meta({ id: 'Charge' });
+export type ChargeRecord = z.output<typeof ChargeRecord>;
+
+export function serialiseNicknamed(n: PhoneNumber): NicknamedNumberRecord {
   return { id: n.id, phone_number: n.phone_number, nickname: n.nickname ?? null, country_code: n.country_code, type: n.type };
 }
 
@@ -149,7 +213,7 @@ export const InsertNumberBody = z.object({
 export type InsertNumberInput = z.infer<typeof InsertNumberBody>;
 
 /** A number as the account list shows it (the control API shows the spec wire's form). */
-export function serialisePhoneNumber(n: PhoneNumber, wire: Wire = 'spec') {
+export function serialisePhoneNumber(n: PhoneNumber, wire: Wire = 'spec'): PhoneNumberRecord | LivePhoneNumberRecord {
   return {
     id: n.id,
     phone_number: n.phone_number,
@@ -166,7 +230,7 @@ export function serialisePhoneNumber(n: PhoneNumber, wire: Wire = 'spec') {
 }
 
 /** A search result (spec: Available number). */
-export function serialiseOffer(o: NumberOffer, wire: Wire) {
+export function serialiseOffer(o: NumberOffer, wire: Wire): NumberOfferRecord {
   return {
     phone_number: o.phone_number,
     phone_number_formatted: o.phone_number_formatted,
@@ -181,11 +245,11 @@ export function serialiseOffer(o: NumberOffer, wire: Wire) {
 }
 
 /** The purchase answer's record (spec: Purchase number). */
-export function serialisePurchased(n: PhoneNumber) {
+export function serialisePurchased(n: PhoneNumber): PurchasedNumberRecord {
   return { id: n.id, phone_number: n.phone_number, country_code: n.country_code, type: n.type, sms_capable: n.sms_capable };
 }
 
-export function serialiseCharge(c: Charge) {
+export function serialiseCharge(c: Charge): ChargeRecord {
   return {
     id: c.id,
     account_id: c.account_id,
