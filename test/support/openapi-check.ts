@@ -34,7 +34,9 @@ function validator(schema: object): ValidateFunction {
 
 /** The documented schema of `method path` answering `status`, or undefined when the path is not a route (a 404/405 of the router). */
 function documented(method: string, path: string, status: number): object | undefined {
-  const operation = templates.find((t) => t.pattern.test(path))?.operations[method.toLowerCase()];
+  // Two templates may match one path (`/user/calls/{id}` and `/user/calls/{call}`): the one with this method is the operation.
+  const matches = templates.filter((t) => t.pattern.test(path));
+  const operation = (matches.find((t) => t.operations[method.toLowerCase()]) ?? matches[0])?.operations[method.toLowerCase()];
   const responses = operation?.responses ?? document.paths['/__sim/health']!.get!.responses;
   // A success is documented by its exact status; an error by its class (4XX, 5XX).
   return (responses[String(status)] ?? (status >= 400 ? responses[`${Math.floor(status / 100)}XX`] : undefined))?.content?.['application/json']?.schema;

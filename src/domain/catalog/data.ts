@@ -62,7 +62,8 @@ export interface ToolTemplate {
   name: string;
   description: string;
   endpoint: string;
-  method: string;
+  /** One of the tools' methods (tools/schema TOOL_METHODS). */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   timeout: number;
   headers: Record<string, string>;
   schema: Record<string, unknown>;

@@ -4,7 +4,8 @@
  * carries any number of labels.
  */
 import { z } from 'zod';
-import { pageQuery, type Page } from '../../core/pagination.js';
+import { integer } from '../../core/answers.js';
+import { pageQuery, pageSchema, type Page } from '../../core/pagination.js';
 import { oneOf, str } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
 
@@ -43,7 +44,19 @@ export type UpdateFolderLabelInput = z.infer<typeof UpdateFolderLabelBody>;
 export const FolderLabelListQuery = pageQuery(15);
 
 /** The record of both wires. */
-export function serialiseFolderLabel(g: FolderOrLabel, assistantsCount: number) {
+/** A folder or a label (live-platform C.3): `{id, name, color, assistants_count}`. */
+export const FolderLabelRecord = z
+  .object({ id: integer(), name: z.string(), color: z.enum(FOLDER_LABEL_COLORS).nullable(), assistants_count: integer() })
+  .meta({ id: 'Folder' });
+export type FolderLabelRecord = z.output<typeof FolderLabelRecord>;
+
+/** The list: the spec's page, or on the live wire its four keys (live-platform C.3). */
+export const FolderLabelList = z.union([
+  pageSchema(FolderLabelRecord),
+  z.object({ data: z.array(FolderLabelRecord), current_page: integer(), per_page: integer(), total: integer() }),
+]);
+
+export function serialiseFolderLabel(g: FolderOrLabel, assistantsCount: number): FolderLabelRecord {
   return { id: g.id, name: g.name, color: g.color, assistants_count: assistantsCount };
 }
 

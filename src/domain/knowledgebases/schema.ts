@@ -1,5 +1,6 @@
 /** Wire shapes of knowledge bases and their documents (live-platform C.1, D.4, E). */
 import { z } from 'zod';
+import { integer, isoTimestamp } from '../../core/answers.js';
 import { UploadedFile } from '../../core/multipart.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { oneOf, queryInt, str, url } from '../../core/validation.js';
@@ -105,24 +106,81 @@ export interface KnowledgebaseView {
   assistants_count: number;
 }
 
-/** The status word of the wire: the spec wire writes `active` as `ready`, the fixtures' word (live-platform C.1, decision). */
-function statusOn(wire: Wire, status: KnowledgebaseStatus): string {
-  return wire === 'spec' && status === 'active' ? 'ready' : status;
+/** The status word of the spec wire: `active` is written `ready`, the fixtures' word (live-platform C.1, decision). */
+function specStatus(status: KnowledgebaseStatus): Exclude<KnowledgebaseStatus, 'active'> | 'ready' {
+  return status === 'active' ? 'ready' : status;
 }
 
 /** The knowledge base record (decisions: Knowledge bases; live-platform C.1: `status_label` on the live wire only). */
-export function serialiseKnowledgebase({ kb, status, documents_count, assistants_count }: KnowledgebaseView, wire: Wire) {
-  return {
-    id: kb.id,
-    name: kb.name,
-    description: kb.description,
-    status: statusOn(wire, status),
-    ...(wire === 'live' && { status_label: LABELS[status] }),
-    documents_count,
-    assistants_count,
-    created_at: formatIsoUtc(kb.created_at),
-    updated_at: formatIsoUtc(kb.updated_at),
-  };
+/** A knowledge base on the spec wire (live-platform C.1: `ready` for active). */
+export const KnowledgebaseRecord = z
+  .object({
+    id: integer(),
+    name: z.string(),
+    description: z.string().nullable(),
+    status: z.enum(['empty', 'processing', 'ready', 'failed']),
+    documents_count: integer(),
+    assistants_count: integer(),
+    created_at: isoTimestamp(),
+    updated_at: isoTimestamp(),
+  })
+  .meta({ id: 'Knowledgebase' });
+export type KnowledgebaseRecord = z.output<typeof KnowledgebaseRecord>;
+
+/** A knowledge base on the live wire, with its status label (live-platform C.1). */
+export const LiveKnowledgebaseRecord = KnowledgebaseRecord.extend({ status: z.enum(['empty', 'processing', 'active', 'failed']), status_label: z.string() }).meta({
+  id: 'LiveKnowledgebase',
+});
+export type LiveKnowledgebaseRecord = z.output<typeof LiveKnowledgebaseRecord>;
+
+/** A created knowledge base on the live wire: no counts (live-platform C.1). */
+export const LiveCreatedKnowledgebaseRecord = LiveKnowledgebaseRecord.omit({ documents_count: true, assistants_count: true }).meta({ id: 'LiveCreatedKnowledgebase' });
+/** An updated knowledge base on the live wire: no counts, no `created_at` (live-platform C.1). */
+export const LiveUpdatedKnowledgebaseRecord = LiveCreatedKnowledgebaseRecord.omit({ created_at: true }).meta({ id: 'LiveUpdatedKnowledgebase' });
+
+/** A document (live-platform C.1): a create answers it without `updated_at`, an update without `created_at`. */
+export const DocumentRecord = z
+  .object({
+    id: integer(),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.enum(DOCUMENT_TYPES),
+    type_label: z.string(),
+    status: z.enum(DOCUMENT_STATUSES),
+    status_label: z.string(),
+    created_at: isoTimestamp().optional(),
+    updated_at: isoTimestamp().optional(),
+  })
+  .meta({ id: 'KnowledgebaseDocument' });
+export type DocumentRecord = z.output<typeof DocumentRecord>;
+
+/** A document with its stored source (`GET /__sim/documents`). */
+export const StoredDocumentRecord = z
+  .object({
+    id: integer(),
+    account_id: integer(),
+    knowledgebase_id: integer(),
+    name: z.string(),
+    type: z.enum(DOCUMENT_TYPES),
+    status: z.enum(DOCUMENT_STATUSES),
+    url: z.string().nullable(),
+    links: z.array(z.string()).nullable(),
+    relative_links_limit: integer().nullable(),
+    file_name: z.string().nullable(),
+    file_size: integer().nullable(),
+    created_at: isoTimestamp(),
+    updated_at: isoTimestamp(),
+  })
+  .meta({ id: 'StoredDocument' });
+export type StoredDocumentRecord = z.output<typeof StoredDocumentRecord>;
+
+export function serialiseKnowledgebase({ kb, status, documents_count, assistants_count }: KnowledgebaseView, wire: Wire): KnowledgebaseRecord | LiveKnowledgebaseRecord {
+  const { id, name, description } = kb;
+  const created_at = formatIsoUtc(kb.created_at);
+  const updated_at = formatIsoUtc(kb.updated_at);
+  // One literal per wire, so each is checked against its record's schema.
+  if (wire === 'spec') return { id, name, description, status: specStatus(status), documents_count, assistants_count, created_at, updated_at };
+  return { id, name, description, status, status_label: LABELS[status], documents_count, assistants_count, created_at, updated_at };
 }
 
 /**
@@ -138,7 +196,7 @@ export function serialiseWrittenKnowledgebase(view: KnowledgebaseView, wire: Wir
 }
 
 /** The document record, the same on both wires (live-platform C.1); `omit` drops a timestamp from write answers. */
-export function serialiseDocument(d: KnowledgebaseDocument, omit?: 'created_at' | 'updated_at') {
+export function serialiseDocument(d: KnowledgebaseDocument, omit?: 'created_at' | 'updated_at'): DocumentRecord {
   return {
     id: d.id,
     name: d.name,
@@ -153,7 +211,7 @@ export function serialiseDocument(d: KnowledgebaseDocument, omit?: 'created_at' 
 }
 
 /** A document with its stored source, for the control API (never on the platform's wire). */
-export function serialiseStoredDocument(d: KnowledgebaseDocument) {
+export function serialiseStoredDocument(d: KnowledgebaseDocument): StoredDocumentRecord {
   return {
     id: d.id,
     account_id: d.account_id,

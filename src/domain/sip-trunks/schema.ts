@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { integer, isoTimestamp } from '../../core/answers.js';
 import { SeededRandom } from '../../core/random.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { oneOf, str, strBetween } from '../../core/validation.js';
@@ -118,7 +119,28 @@ export function defaultTrunk(seed: number, numberId: number, at: number): SipTru
  * The trunk record (live-platform C.4), the same on both wires; the list leaves out the
  * two trunk ids. The password is stored, never shown.
  */
-export function serialiseSipTrunk({ number: n, sip }: SipTrunk, withTrunkIds = true) {
+/** A SIP trunk (live-platform C.4); the list leaves out the trunk ids. */
+export const SipTrunkRecord = z
+  .object({
+    id: integer(),
+    phone_number: z.string(),
+    nickname: z.string().nullable(),
+    sip_username: z.string().nullable(),
+    sip_address: z.string().nullable(),
+    sip_calling_format: z.enum(SIP_CALLING_FORMATS),
+    inbound_authorization_type: z.enum(SIP_AUTHORIZATION_TYPES),
+    allowed_inbound_ips: z.array(z.string()).nullable(),
+    outbound_proxy: z.boolean(),
+    country_code: z.string(),
+    inbound_trunk_id: z.string().optional(),
+    outbound_trunk_id: z.string().optional(),
+    created_at: isoTimestamp(),
+    updated_at: isoTimestamp(),
+  })
+  .meta({ id: 'SipTrunk' });
+export type SipTrunkRecord = z.output<typeof SipTrunkRecord>;
+
+export function serialiseSipTrunk({ number: n, sip }: SipTrunk, withTrunkIds = true): SipTrunkRecord {
   return {
     id: n.id,
     phone_number: n.phone_number,

@@ -1,5 +1,6 @@
 /** SMS (live-platform C.5): the send body, the stored record and its wire shapes. */
 import { z } from 'zod';
+import { integer, isoTimestamp } from '../../core/answers.js';
 import { fromMicros } from '../../core/money.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { RULE_MESSAGES, int } from '../../core/validation.js';
@@ -35,12 +36,31 @@ export const SendSmsBody = z.object({
 export type SendSmsInput = z.infer<typeof SendSmsBody>;
 
 /** The answer's `data` (live-platform C.5). */
-export function serialiseSentSms(m: Sms) {
+const smsFields = {
+  sms_id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  body: z.string(),
+  segments: integer(),
+  cost: z.number(),
+  currency: z.literal('USD'),
+  status: z.literal('sent'),
+};
+
+/** The `data` of a `POST /user/sms` answer (live-platform C.5). */
+export const SentSmsRecord = z.object(smsFields).meta({ id: 'SentSms' });
+export type SentSmsRecord = z.output<typeof SentSmsRecord>;
+
+/** A sent SMS as `GET /__sim/sms` shows it. */
+export const SmsRecord = z.object({ id: integer(), account_id: integer(), phone_number_id: integer(), ...smsFields, created_at: isoTimestamp() }).meta({ id: 'SmsRecord' });
+export type SmsRecord = z.output<typeof SmsRecord>;
+
+export function serialiseSentSms(m: Sms): SentSmsRecord {
   return { sms_id: m.sms_id, from: m.from, to: m.to, body: m.body, segments: m.segments, cost: fromMicros(m.cost_micros), currency: m.currency, status: m.status };
 }
 
 /** The record as `GET /__sim/sms` shows it (live-platform C.5 Record, C.6). */
-export function serialiseSms(m: Sms) {
+export function serialiseSms(m: Sms): SmsRecord {
   return {
     id: m.id,
     account_id: m.account_id,

@@ -1,5 +1,6 @@
 /** Wire shapes of custom mid-call tools (decisions: Custom mid-call tools; live-platform C.2). */
 import { z } from 'zod';
+import { integer, isoTimestamp, jsonObject } from '../../core/answers.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { RULE_MESSAGES, int, oneOf, str, strBetween, url } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
@@ -83,7 +84,7 @@ export function schemaFrom(items: ParameterItems): Record<string, unknown> {
 }
 
 /** live-platform C.2: the live wire writes a stored schema as one item per property. */
-function liveSchema(schema: Record<string, unknown>) {
+function liveSchema(schema: Record<string, unknown>): LiveToolRecord['schema'] {
   const properties = (schema.properties ?? {}) as Record<string, { type?: unknown; description?: unknown }>;
   return Object.entries(properties).map(([name, p]) => ({
     name,
@@ -92,18 +93,37 @@ function liveSchema(schema: Record<string, unknown>) {
   }));
 }
 
+/** A tool on the spec wire: headers and schema as stored (decisions: Custom mid-call tools). */
+export const ToolRecord = z
+  .object({
+    id: integer(),
+    name: z.string(),
+    description: z.string(),
+    endpoint: z.string(),
+    method: z.enum(TOOL_METHODS),
+    timeout: integer(),
+    headers: z.record(z.string(), z.string()),
+    schema: jsonObject(),
+    created_at: isoTimestamp(),
+    updated_at: isoTimestamp(),
+  })
+  .meta({ id: 'Tool' });
+export type ToolRecord = z.output<typeof ToolRecord>;
+
+/** A tool on the live wire: headers and schema as arrays (live-platform C.2). */
+export const LiveToolRecord = ToolRecord.extend({
+  headers: z.array(z.object({ name: z.string(), value: z.string() })),
+  schema: z.array(z.object({ name: z.string(), type: z.enum(SCHEMA_TYPES), description: z.string() })),
+}).meta({ id: 'LiveTool' });
+export type LiveToolRecord = z.output<typeof LiveToolRecord>;
+
 /** The tool record: headers and schema as stored on the spec wire, as arrays on the live wire (live-platform C.2). */
-export function serialiseTool(t: Tool, wire: Wire) {
-  return {
-    id: t.id,
-    name: t.name,
-    description: t.description,
-    endpoint: t.endpoint,
-    method: t.method,
-    timeout: t.timeout,
-    headers: wire === 'live' ? Object.entries(t.headers).map(([name, value]) => ({ name, value })) : { ...t.headers },
-    schema: wire === 'live' ? liveSchema(t.schema) : structuredClone(t.schema),
-    created_at: formatIsoUtc(t.created_at),
-    updated_at: formatIsoUtc(t.updated_at),
-  };
+export function serialiseTool(t: Tool, wire: Wire): ToolRecord | LiveToolRecord {
+  const { id, name, description, endpoint, method, timeout } = t;
+  const created_at = formatIsoUtc(t.created_at);
+  const updated_at = formatIsoUtc(t.updated_at);
+  // One literal per wire, so each is checked against its record's schema.
+  if (wire !== 'live') return { id, name, description, endpoint, method, timeout, headers: { ...t.headers }, schema: structuredClone(t.schema), created_at, updated_at };
+  const headers = Object.entries(t.headers).map(([header, value]) => ({ name: header, value }));
+  return { id, name, description, endpoint, method, timeout, headers, schema: liveSchema(t.schema), created_at, updated_at };
 }
