@@ -19,6 +19,7 @@ import { WebhookEngine, type DeliverFn } from './engine/webhooks.js';
 import { Control } from './control/control.js';
 import { openApiDocument } from './control/openapi.js';
 import { controlRoutes, type ControlRouteCtx } from './control/routes.js';
+import { OpenApiAnswer } from './control/schema.js';
 import { accountRoutes } from './domain/accounts/routes.js';
 import { AccountInput, DEFAULT_ACCOUNT, type Account } from './domain/accounts/schema.js';
 import { authenticate, createAccount } from './domain/accounts/service.js';
@@ -87,7 +88,7 @@ export interface SimulatorOptions {
  * was asked under as its server.
  */
 const openApiRoute = defineRoute<ControlRouteCtx>({
-  method: 'GET', path: '/__sim/openapi.json', family: 'control', auth: 'control',
+  method: 'GET', path: '/__sim/openapi.json', family: 'control', auth: 'control', responses: { 200: OpenApiAnswer },
   handle: ({ request }) => {
     const base = request.url?.replace(/\/__sim\/openapi\.json(\?.*)?$/, '');
     return ok(openApiDocument(ROUTES, base === undefined || base === request.url ? {} : { serverUrl: base }));

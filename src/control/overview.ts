@@ -4,18 +4,21 @@
  * the answer stays small and quick however many leads a campaign holds (a 100k-lead
  * campaign is a handful of numbers here, never 100k rows).
  */
+import { z } from 'zod';
+import { controlTimestamp, integer } from '../core/answers.js';
 import { fromMicros } from '../core/money.js';
 import type { Table } from '../core/store.js';
 import { formatControlTime } from '../core/time.js';
-import type { Account } from '../domain/accounts/schema.js';
-import type { Call } from '../domain/calls/schema.js';
-import type { Campaign } from '../domain/campaigns/schema.js';
+import { AccountRecord, type Account } from '../domain/accounts/schema.js';
+import { ANSWERED_BY, CALL_STATUSES, CALL_TYPES, type Call } from '../domain/calls/schema.js';
+import { CAMPAIGN_STATUSES, DAYS, type Campaign } from '../domain/campaigns/schema.js';
+import { OUTCOME_NAMES } from '../engine/outcomes.js';
 import { isInWindow, nextWindowStart } from '../domain/campaigns/windows.js';
-import { campaignStatusKey, LEAD_STATUSES } from '../domain/leads/schema.js';
+import { campaignStatusKey, LEAD_STATUSES, type LeadStatus } from '../domain/leads/schema.js';
 import type { Session } from '../domain/msgapp/schema.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalRecord } from '../state/journal.js';
-import { serialiseClock, serialiseDelivery } from './schema.js';
+import { ClockRecord, DeliveryRecord, RequestRecord, serialiseClock, serialiseDelivery } from './schema.js';
 
 /** How many rows each list of the overview holds by default (`?limit`, 1 to 200). */
 export const OVERVIEW_DEFAULT_LIMIT = 25;
@@ -37,6 +40,80 @@ function newest<T extends { id: number }>(table: Table<T>, limit: number, keep?:
   return out;
 }
 
+/** `GET /__sim/overview` (`overview`): the dashboard's aggregate. */
+export const OverviewRecord = z
+  .object({
+    clock: ClockRecord,
+    events: z.object({ latest_seq: integer(), capacity: integer() }),
+    accounts: z.object({
+      total: integer(),
+      data: z.array(AccountRecord.pick({ id: true, name: true, balance: true, has_payment_method: true, timezone: true, plan: true })),
+    }),
+    campaigns: z.object({
+      total: integer(),
+      data: z.array(
+        z.object({
+          id: integer(),
+          account_id: integer(),
+          name: z.string(),
+          status: z.enum(CAMPAIGN_STATUSES),
+          idle_reason: z.string().nullable(),
+          leads: z.record(z.enum(LEAD_STATUSES), integer()),
+          leads_total: integer(),
+          in_flight: integer(),
+          max_calls_in_parallel: integer(),
+          window: z.object({
+            open: z.boolean(),
+            next_open_at: controlTimestamp().nullable(),
+            timezone: z.string(),
+            days: z.array(z.enum(DAYS)),
+            start: z.string(),
+            end: z.string(),
+          }),
+        }),
+      ),
+    }),
+    calls: z.object({
+      total: integer(),
+      latest: z.array(
+        z.object({
+          id: integer(),
+          account_id: integer(),
+          campaign_id: integer().nullable(),
+          campaign_name: z.string().nullable(),
+          type: z.enum(CALL_TYPES),
+          client_phone_number: z.string(),
+          status: z.enum(CALL_STATUSES),
+          outcome: z.enum(OUTCOME_NAMES).nullable(),
+          answered_by: z.enum(ANSWERED_BY),
+          duration: integer(),
+          total_cost: z.number(),
+          created_at: controlTimestamp(),
+          ended_at: controlTimestamp().nullable(),
+        }),
+      ),
+    }),
+    deliveries: z.object({ total: integer(), pending: integer(), failed: integer(), evicted: integer(), latest: z.array(DeliveryRecord.omit({ payload: true })) }),
+    sessions: z.object({
+      total: integer(),
+      open: integer(),
+      latest: z.array(
+        z.object({
+          id: integer(),
+          account_id: integer(),
+          sender_id: integer(),
+          recipient_phone: z.string(),
+          is_open: z.boolean(),
+          expires_at: controlTimestamp().nullable(),
+          last_customer_message_at: controlTimestamp().nullable(),
+        }),
+      ),
+    }),
+    requests: z.object({ latest: z.array(RequestRecord.extend({ error: z.string().nullable() })) }),
+  })
+  .meta({ id: 'Overview' });
+export type OverviewRecord = z.output<typeof OverviewRecord>;
+
 const iso = (ms: number | null) => (ms === null ? null : formatControlTime(ms));
 
 function accountLine(a: Account) {
@@ -44,7 +121,8 @@ function accountLine(a: Account) {
 }
 
 function campaignLine(state: SimState, c: Campaign, now: number) {
-  const leads = Object.fromEntries(LEAD_STATUSES.map((status) => [status, state.db.leads.count('campaign_status', campaignStatusKey(c.id, status))]));
+  // Every status is a key (Object.fromEntries cannot say so to the compiler).
+  const leads = Object.fromEntries(LEAD_STATUSES.map((status) => [status, state.db.leads.count('campaign_status', campaignStatusKey(c.id, status))])) as Record<LeadStatus, number>;
   const opens = nextWindowStart(now, c);
   return {
     id: c.id,
@@ -101,7 +179,7 @@ function sessionLine(s: Session, now: number) {
  * The dashboard's aggregate of the whole simulator, `limit` rows per list.
  * @example overview(sim, 25).campaigns[0].leads // { created: 0, scheduled: 99980, processing: 10, completed: 10, ... }
  */
-export function overview(source: OverviewSource, limit: number = OVERVIEW_DEFAULT_LIMIT) {
+export function overview(source: OverviewSource, limit: number = OVERVIEW_DEFAULT_LIMIT): OverviewRecord {
   const { db, clock, webhooks, events } = source;
   const now = clock.now();
   let openSessions = 0;

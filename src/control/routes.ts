@@ -1,18 +1,35 @@
 /** The `/__sim` control API: one route per `sim.control` operation (STYLE 8). */
-import { defineRoute, ok, type HttpMethod, type RouteArgs, type SimResponse } from '../core/http.js';
+import { z } from 'zod';
+import { dataList, integer } from '../core/answers.js';
+import { defineRoute, ok, type HttpMethod, type Responses, type RouteArgs, type SimResponse } from '../core/http.js';
 import type { RouteCtx } from '../domain/routing.js';
 import { pathId } from '../domain/ids.js';
 import type { Control } from './control.js';
-import type { z } from 'zod';
-import { AccountInput, AccountPatch } from '../domain/accounts/schema.js';
-import { InsertCallBody } from '../domain/calls/schema.js';
-import { InboundBody, SenderPatchBody } from '../domain/msgapp/schema.js';
-import { InsertNumberBody } from '../domain/phone-numbers/schema.js';
+import { AccountInput, AccountPatch, AccountRecord } from '../domain/accounts/schema.js';
+import { CallRecord, InsertCallBody } from '../domain/calls/schema.js';
+import { StoredDocumentRecord } from '../domain/knowledgebases/schema.js';
+import { InboundAnswer, InboundBody, SenderPatchBody, SenderRecord } from '../domain/msgapp/schema.js';
+import { ChargeRecord, InsertNumberBody, PhoneNumberRecord } from '../domain/phone-numbers/schema.js';
+import { SmsRecord } from '../domain/sms/schema.js';
 import { OutcomeRulesBody } from '../engine/outcomes.js';
 import { ReplyRulesBody } from '../engine/replies.js';
+import { OverviewRecord } from './overview.js';
 import {
   AdvanceBody,
   AnyObject,
+  ClockMoveRecord,
+  ClockRecord,
+  DeliveryRecord,
+  FailureRuleRecord,
+  FaultRuleRecord,
+  HealthAnswer,
+  OkAnswer,
+  RequestsAnswer,
+  ResetAnswer,
+  RunUntilIdleAnswer,
+  ScenarioLoaded,
+  SnapshotAnswer,
+  StateRestored,
   ChargesQuery,
   DocumentsQuery,
   ClockModeBody,
@@ -31,10 +48,11 @@ export interface ControlRouteCtx extends RouteCtx {
   control: Control;
 }
 
-/** The schemas a control operation validates its input with: shown by the OpenAPI document, and typing the route's input. */
+/** The schemas a control operation validates its input with (shown by the OpenAPI document, and typing the route's input) and those of its answers. */
 interface ControlSchemas<B extends z.ZodType, Q extends z.ZodType> {
   body?: B;
   query?: Q;
+  responses: Responses;
 }
 
 type Handler<B extends z.ZodType, Q extends z.ZodType> = (
@@ -59,7 +77,8 @@ function controlRoute<B extends z.ZodType = z.ZodNever, Q extends z.ZodType = z.
     family: 'control',
     auth: 'control',
     ...(withBody && { body: AnyObject }),
-    doc: schemas,
+    doc: { ...(schemas.body && { body: schemas.body }), ...(schemas.query && { query: schemas.query }) },
+    responses: schemas.responses,
     // The loose input is typed as the operation's input: the operation validates it with these same schemas.
     handle: (args) => handle({ ...args, body: (args.body ?? {}) as z.input<B>, query: (args.request.query ?? {}) as z.input<Q> }),
   });
@@ -68,39 +87,39 @@ function controlRoute<B extends z.ZodType = z.ZodNever, Q extends z.ZodType = z.
 export const controlRoutes = [
   // The scenario arrives as YAML or JSON text, so the route reads the raw body.
   defineRoute<ControlRouteCtx>({
-    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control',
+    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control', responses: { 200: ScenarioLoaded },
     handle: async ({ ctx, request }) => ok(await ctx.control.scenario.load(request.body ?? '')),
   }),
-  controlRoute('GET', '/health', {}, ({ ctx }) => ok(ctx.control.health())),
-  controlRoute('POST', '/reset', { body: ResetBody }, ({ ctx, body }) => ok(ctx.control.reset(body))),
-  controlRoute('GET', '/requests', { query: RequestsQuery }, ({ ctx, query }) => ok(ctx.control.requests.list(query))),
-  controlRoute('GET', '/overview', { query: OverviewQuery }, ({ ctx, query }) => ok(ctx.control.overview(query))),
-  controlRoute('GET', '/state', {}, ({ ctx }) => ok(ctx.control.state.get())),
-  controlRoute('PUT', '/state', { body: AnyObject }, ({ ctx, body }) => ok(ctx.control.state.put(body))),
-  controlRoute('GET', '/clock', {}, ({ ctx }) => ok(ctx.control.clock.get())),
-  controlRoute('PUT', '/clock', { body: ClockModeBody }, ({ ctx, body }) => ok(ctx.control.clock.setMode(body))),
-  controlRoute('POST', '/clock/advance', { body: AdvanceBody }, async ({ ctx, body }) => ok(await ctx.control.clock.advance(body))),
-  controlRoute('POST', '/clock/run-until-idle', { body: RunUntilIdleBody }, async ({ ctx, body }) => ok(await ctx.control.clock.runUntilIdle(body))),
-  controlRoute('GET', '/accounts', {}, ({ ctx }) => ok(ctx.control.accounts.list())),
-  controlRoute('POST', '/accounts', { body: AccountInput }, ({ ctx, body }) => ok(ctx.control.accounts.create(body), 201)),
-  controlRoute('PATCH', '/accounts/:id', { body: AccountPatch }, ({ ctx, body, params }) => ok(ctx.control.accounts.patch(pathId(params.id), body))),
-  controlRoute('POST', '/phone-numbers', { body: InsertNumberBody }, ({ ctx, body }) => ok(ctx.control.phoneNumbers.add(body), 201)),
-  controlRoute('POST', '/calls', { body: InsertCallBody }, ({ ctx, body }) => ok(ctx.control.calls.insert(body), 201)),
-  controlRoute('POST', '/calls/inbound', { body: InboundCallBody }, ({ ctx, body }) => ok(ctx.control.calls.inbound(body), 201)),
-  controlRoute('PUT', '/outcomes', { body: OutcomeRulesBody }, ({ ctx, body }) => ok(ctx.control.outcomes.set(body))),
-  controlRoute('GET', '/outcomes', {}, ({ ctx }) => ok(ctx.control.outcomes.list())),
-  controlRoute('GET', '/charges', { query: ChargesQuery }, ({ ctx, query }) => ok(ctx.control.charges.list(query))),
-  controlRoute('GET', '/documents', { query: DocumentsQuery }, ({ ctx, query }) => ok(ctx.control.documents.list(query))),
-  controlRoute('GET', '/sms', { query: ChargesQuery }, ({ ctx, query }) => ok(ctx.control.sms.list(query))),
-  controlRoute('POST', '/webhooks/failures', { body: WebhookFailureBody }, ({ ctx, body }) => ok(ctx.control.webhooks.failNext(body), 201)),
-  controlRoute('GET', '/webhooks/failures', {}, ({ ctx }) => ok(ctx.control.webhooks.failures())),
-  controlRoute('DELETE', '/webhooks/failures', {}, ({ ctx }) => ok(ctx.control.webhooks.clearFailures())),
-  controlRoute('GET', '/webhooks/deliveries', { query: DeliveriesQuery }, ({ ctx, query }) => ok(ctx.control.webhooks.deliveries(query))),
-  controlRoute('PUT', '/replies', { body: ReplyRulesBody }, ({ ctx, body }) => ok(ctx.control.replies.set(body))),
-  controlRoute('GET', '/replies', {}, ({ ctx }) => ok(ctx.control.replies.list())),
-  controlRoute('POST', '/msgapp/inbound', { body: InboundBody }, ({ ctx, body }) => ok(ctx.control.msgapp.inbound(body), 201)),
-  controlRoute('PATCH', '/msgapp/senders/:id', { body: SenderPatchBody }, ({ ctx, body, params }) => ok(ctx.control.msgapp.patchSender(pathId(params.id), body))),
-  controlRoute('GET', '/faults', {}, ({ ctx }) => ok(ctx.control.faults.list())),
-  controlRoute('POST', '/faults', { body: FaultBody }, ({ ctx, body }) => ok(ctx.control.faults.add(body), 201)),
-  controlRoute('DELETE', '/faults', {}, ({ ctx }) => ok(ctx.control.faults.clear())),
+  controlRoute('GET', '/health', { responses: { 200: HealthAnswer } }, ({ ctx }) => ok(ctx.control.health())),
+  controlRoute('POST', '/reset', { body: ResetBody, responses: { 200: ResetAnswer } }, ({ ctx, body }) => ok(ctx.control.reset(body))),
+  controlRoute('GET', '/requests', { query: RequestsQuery, responses: { 200: RequestsAnswer } }, ({ ctx, query }) => ok(ctx.control.requests.list(query))),
+  controlRoute('GET', '/overview', { query: OverviewQuery, responses: { 200: OverviewRecord } }, ({ ctx, query }) => ok(ctx.control.overview(query))),
+  controlRoute('GET', '/state', { responses: { 200: SnapshotAnswer } }, ({ ctx }) => ok(ctx.control.state.get())),
+  controlRoute('PUT', '/state', { body: AnyObject, responses: { 200: StateRestored } }, ({ ctx, body }) => ok(ctx.control.state.put(body))),
+  controlRoute('GET', '/clock', { responses: { 200: ClockRecord } }, ({ ctx }) => ok(ctx.control.clock.get())),
+  controlRoute('PUT', '/clock', { body: ClockModeBody, responses: { 200: ClockRecord } }, ({ ctx, body }) => ok(ctx.control.clock.setMode(body))),
+  controlRoute('POST', '/clock/advance', { body: AdvanceBody, responses: { 200: ClockMoveRecord } }, async ({ ctx, body }) => ok(await ctx.control.clock.advance(body))),
+  controlRoute('POST', '/clock/run-until-idle', { body: RunUntilIdleBody, responses: { 200: RunUntilIdleAnswer } }, async ({ ctx, body }) => ok(await ctx.control.clock.runUntilIdle(body))),
+  controlRoute('GET', '/accounts', { responses: { 200: dataList(AccountRecord) } }, ({ ctx }) => ok(ctx.control.accounts.list())),
+  controlRoute('POST', '/accounts', { body: AccountInput, responses: { 201: AccountRecord } }, ({ ctx, body }) => ok(ctx.control.accounts.create(body), 201)),
+  controlRoute('PATCH', '/accounts/:id', { body: AccountPatch, responses: { 200: AccountRecord } }, ({ ctx, body, params }) => ok(ctx.control.accounts.patch(pathId(params.id), body))),
+  controlRoute('POST', '/phone-numbers', { body: InsertNumberBody, responses: { 201: PhoneNumberRecord } }, ({ ctx, body }) => ok(ctx.control.phoneNumbers.add(body), 201)),
+  controlRoute('POST', '/calls', { body: InsertCallBody, responses: { 201: CallRecord } }, ({ ctx, body }) => ok(ctx.control.calls.insert(body), 201)),
+  controlRoute('POST', '/calls/inbound', { body: InboundCallBody, responses: { 201: z.object({ call_id: integer() }) } }, ({ ctx, body }) => ok(ctx.control.calls.inbound(body), 201)),
+  controlRoute('PUT', '/outcomes', { body: OutcomeRulesBody, responses: { 200: OutcomeRulesBody } }, ({ ctx, body }) => ok(ctx.control.outcomes.set(body))),
+  controlRoute('GET', '/outcomes', { responses: { 200: OutcomeRulesBody } }, ({ ctx }) => ok(ctx.control.outcomes.list())),
+  controlRoute('GET', '/charges', { query: ChargesQuery, responses: { 200: dataList(ChargeRecord) } }, ({ ctx, query }) => ok(ctx.control.charges.list(query))),
+  controlRoute('GET', '/documents', { query: DocumentsQuery, responses: { 200: dataList(StoredDocumentRecord) } }, ({ ctx, query }) => ok(ctx.control.documents.list(query))),
+  controlRoute('GET', '/sms', { query: ChargesQuery, responses: { 200: dataList(SmsRecord) } }, ({ ctx, query }) => ok(ctx.control.sms.list(query))),
+  controlRoute('POST', '/webhooks/failures', { body: WebhookFailureBody, responses: { 201: FailureRuleRecord } }, ({ ctx, body }) => ok(ctx.control.webhooks.failNext(body), 201)),
+  controlRoute('GET', '/webhooks/failures', { responses: { 200: dataList(FailureRuleRecord) } }, ({ ctx }) => ok(ctx.control.webhooks.failures())),
+  controlRoute('DELETE', '/webhooks/failures', { responses: { 200: OkAnswer } }, ({ ctx }) => ok(ctx.control.webhooks.clearFailures())),
+  controlRoute('GET', '/webhooks/deliveries', { query: DeliveriesQuery, responses: { 200: z.object({ data: z.array(DeliveryRecord), evicted: integer() }) } }, ({ ctx, query }) => ok(ctx.control.webhooks.deliveries(query))),
+  controlRoute('PUT', '/replies', { body: ReplyRulesBody, responses: { 200: ReplyRulesBody } }, ({ ctx, body }) => ok(ctx.control.replies.set(body))),
+  controlRoute('GET', '/replies', { responses: { 200: ReplyRulesBody } }, ({ ctx }) => ok(ctx.control.replies.list())),
+  controlRoute('POST', '/msgapp/inbound', { body: InboundBody, responses: { 201: InboundAnswer } }, ({ ctx, body }) => ok(ctx.control.msgapp.inbound(body), 201)),
+  controlRoute('PATCH', '/msgapp/senders/:id', { body: SenderPatchBody, responses: { 200: SenderRecord.extend({ assistant_id: integer().nullable() }) } }, ({ ctx, body, params }) => ok(ctx.control.msgapp.patchSender(pathId(params.id), body))),
+  controlRoute('GET', '/faults', { responses: { 200: dataList(FaultRuleRecord) } }, ({ ctx }) => ok(ctx.control.faults.list())),
+  controlRoute('POST', '/faults', { body: FaultBody, responses: { 201: FaultRuleRecord } }, ({ ctx, body }) => ok(ctx.control.faults.add(body), 201)),
+  controlRoute('DELETE', '/faults', { responses: { 200: OkAnswer } }, ({ ctx }) => ok(ctx.control.faults.clear())),
 ];

@@ -1,5 +1,6 @@
 /** Inputs and wire shapes of the control API (ARCHITECTURE §6). */
 import { z } from 'zod';
+import { controlTimestamp, integer, jsonObject } from '../core/answers.js';
 import { parseDuration, type VirtualClock } from '../core/clock.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { int, oneOf, queryInt } from '../core/validation.js';
@@ -60,7 +61,73 @@ export const WebhookFailureBody = z.object({
 export const DeliveriesQuery = z.object({ kind: z.enum(WEBHOOK_KINDS).optional(), state: z.enum(DELIVERY_STATES).optional() });
 
 /** A delivery as the control API shows it (ARCHITECTURE §6). */
-export function serialiseDelivery(d: Delivery) {
+/** A webhook delivery as the control API shows it (ARCHITECTURE §6). */
+export const DeliveryRecord = z
+  .object({
+    id: integer(),
+    account_id: integer(),
+    kind: z.enum(WEBHOOK_KINDS),
+    url: z.string(),
+    state: z.enum(DELIVERY_STATES),
+    attempts: z.array(z.object({ at: controlTimestamp(), status: integer().nullable(), error: z.string().nullable(), duration_ms: z.number() })),
+    next_attempt_at: controlTimestamp().nullable(),
+    response: z.object({ status: integer(), body: z.string(), truncated: z.literal(true).optional() }).nullable(),
+    created_at: controlTimestamp(),
+    payload: z.unknown(),
+  })
+  .meta({ id: 'Delivery' });
+export type DeliveryRecord = z.output<typeof DeliveryRecord>;
+
+/** A forced webhook failure rule. */
+export const FailureRuleRecord = z
+  .object({
+    id: integer(),
+    url: z.string().nullable(),
+    kind: z.enum(WEBHOOK_KINDS).nullable(),
+    times: integer(),
+    with: z.union([integer(), z.enum(['timeout', 'refused'])]),
+  })
+  .meta({ id: 'WebhookFailureRule' });
+export type FailureRuleRecord = z.output<typeof FailureRuleRecord>;
+
+/** A forced request failure rule (`POST /__sim/faults`). */
+export const FaultRuleRecord = z.object({ id: integer(), method: z.string(), path: z.string(), times: integer() }).meta({ id: 'FaultRule' });
+
+/** The clock as `GET /__sim/clock` shows it. */
+export const ClockRecord = z
+  .object({ now: controlTimestamp(), now_ms: integer(), mode: z.enum(['manual', 'realtime']), speed: z.number(), pending_events: integer() })
+  .meta({ id: 'ClockState' });
+export type ClockRecord = z.output<typeof ClockRecord>;
+
+/** A clock move: where it ended and how many events ran. */
+export const ClockMoveRecord = z.object({ now: controlTimestamp(), now_ms: integer(), ran: integer() }).meta({ id: 'ClockMoveResult' });
+export type ClockMoveRecord = z.output<typeof ClockMoveRecord>;
+
+/** `POST /__sim/clock/run-until-idle`: a move, and the periodic events left pending. */
+export const RunUntilIdleAnswer = ClockMoveRecord.extend({ periodic_pending: integer() });
+
+/** `{ok: true}`. */
+export const OkAnswer = z.object({ ok: z.literal(true) });
+/** `GET /__sim/health`. */
+export const HealthAnswer = z.object({ ok: z.literal(true), version: z.string(), now: controlTimestamp() });
+export type HealthAnswer = z.output<typeof HealthAnswer>;
+/** `POST /__sim/reset`. */
+export const ResetAnswer = z.object({ ok: z.literal(true), seed: integer(), now: controlTimestamp() });
+export type ResetAnswer = z.output<typeof ResetAnswer>;
+/** `PUT /__sim/state`. */
+export const StateRestored = z.object({ ok: z.literal(true), now: controlTimestamp() });
+/** `GET /__sim/state`: a snapshot; its members are the store's own (`format` names their version). */
+export const SnapshotAnswer = z.looseObject({ format: z.string() });
+/** `POST /__sim/scenario`: the scenario's name and the ids of its `ref`s. */
+export const ScenarioLoaded = z.object({ name: z.string(), refs: jsonObject() });
+/** One journaled request. */
+export const RequestRecord = z.object({ at: controlTimestamp(), method: z.string(), path: z.string(), status: integer(), account_id: integer().nullable() });
+/** `GET /__sim/requests`. */
+export const RequestsAnswer = z.object({ data: z.array(RequestRecord), evicted: integer() });
+/** `GET /__sim/openapi.json`: this document. */
+export const OpenApiAnswer = z.looseObject({ openapi: z.literal('3.1.0'), info: jsonObject(), paths: jsonObject() });
+
+export function serialiseDelivery(d: Delivery): DeliveryRecord {
   return {
     id: d.id,
     account_id: d.account_id,
@@ -75,7 +142,7 @@ export function serialiseDelivery(d: Delivery) {
   };
 }
 
-export function serialiseFailureRule(r: FailureRule) {
+export function serialiseFailureRule(r: FailureRule): FailureRuleRecord {
   return { id: r.id, url: r.url, kind: r.kind, times: r.times, with: r.with };
 }
 
@@ -107,12 +174,12 @@ export const InboundCallBody = z.object({ to: z.string().min(1), from: z.string(
 export const AnyObject = z.record(z.string(), z.unknown());
 
 /** The clock as `GET /__sim/clock` shows it. */
-export function serialiseClock(clock: VirtualClock) {
+export function serialiseClock(clock: VirtualClock): ClockRecord {
   const now = clock.now();
   return { now: formatControlTime(now), now_ms: now, mode: clock.mode, speed: clock.speed, pending_events: clock.pendingCount };
 }
 
-export function serialiseClockMove(clock: VirtualClock, ran: number) {
+export function serialiseClockMove(clock: VirtualClock, ran: number): ClockMoveRecord {
   const now = clock.now();
   return { now: formatControlTime(now), now_ms: now, ran };
 }
