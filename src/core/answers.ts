@@ -24,7 +24,7 @@ export const controlTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}
 export const jsonObject = () => z.record(z.string(), z.unknown());
 
 /** An empty JSON array: what PHP writes for an empty associative array on the live wire (live-platform D.2, D.3). */
-export const emptyArray = () => z.tuple([]);
+export const emptyArray = () => z.array(z.never()).max(0);
 
 /** `{message}`: a delete or an update that answers its text alone. */
 export const MessageAnswer = z.object({ message: z.string() });
