@@ -15,7 +15,13 @@ type Doc = {
   openapi: string;
   servers: { url: string }[];
   paths: Record<string, Record<string, any>>;
+  components: { schemas: Record<string, any> };
 };
+
+/** The schema of `method path`'s `status` answer in the document. */
+function answer(method: string, path: string, status: number): any {
+  return doc.paths[path]![method]!.responses[String(status)]?.content['application/json'].schema;
+}
 
 const doc = openApiDocument(ROUTES) as Doc;
 
@@ -57,6 +63,64 @@ describe('the OpenAPI document', () => {
     const conversations = doc.paths['/user/conversations']!.get;
     expect(conversations.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'cursor', 'type']));
     expect(doc.paths['/user/campaigns']!.post.description).toBe("The same operation as POST /user/campaign (the live platform's spelling).");
+  });
+
+  it('documents every route’s success answers from its schemas, records as components', () => {
+    // Each route names its answers (core/http RouteDef.responses); none is left as any JSON.
+    const undocumented = ROUTES.filter((r) => r.responses === undefined || Object.keys(r.responses).length === 0).map((r) => `${r.method} ${r.path}`);
+    expect(undocumented).toEqual([]);
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const successes = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status));
+        expect(successes.length, `${method} ${path}`).toBeGreaterThan(0);
+        for (const status of successes) expect(operation.responses[status].content['application/json'].schema, `${method} ${path} ${status}`).not.toEqual({});
+      }
+    }
+    // A record is a component, referenced from every answer that carries it, closed and typed.
+    expect(answer('post', '/user/campaign', 201)).toEqual({
+      type: 'object',
+      properties: { message: { type: 'string' }, data: { $ref: '#/components/schemas/Campaign' } },
+      required: ['message', 'data'],
+      additionalProperties: false,
+    });
+    expect(answer('post', '/user/campaign', 200)).toBeUndefined();
+    const campaign = doc.components.schemas.Campaign;
+    expect(campaign.additionalProperties).toBe(false);
+    expect(campaign.required).toEqual(['id', 'name', 'status', 'max_calls_in_parallel', 'mark_complete_when_no_leads', 'allowed_hours_start_time', 'allowed_hours_end_time', 'allowed_days', 'max_retries', 'retry_interval', 'created_at', 'updated_at']);
+    expect(campaign.properties.status).toEqual({ type: 'string', enum: ['draft', 'in-progress', 'stopped', 'completed'] });
+    expect(campaign.properties.id).toEqual({ type: 'integer' });
+    // An answer that differs per wire is either wire's record, the spec wire's first.
+    expect(answer('get', '/user/calls/{id}', 200).anyOf).toEqual([{ $ref: '#/components/schemas/Call' }, { $ref: '#/components/schemas/LiveCall' }]);
+    expect(doc.components.schemas.LiveCall.properties.total_cost).toEqual({ type: 'string', pattern: '^-?\\d+\\.\\d{8}$' });
+    // The control API too.
+    expect(answer('get', '/__sim/clock', 200)).toEqual({ $ref: '#/components/schemas/ClockState' });
+    expect(answer('post', '/__sim/accounts', 201)).toEqual({ $ref: '#/components/schemas/Account' });
+  });
+
+  it('catches a success body that drifts from its schema, with a message naming what is wrong', async () => {
+    const sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' });
+    const headers = { authorization: 'Bearer sim_test_key' };
+    const me = (await sim.handle({ method: 'GET', path: '/user/me', headers })).body as Record<string, unknown>;
+    expect(() => checkAgainstOpenApi('GET', '/user/me', 200, me)).not.toThrow();
+    const { total_balance: _balance, ...missing } = me;
+    expect(() => checkAgainstOpenApi('GET', '/user/me', 200, missing)).toThrow(/GET \/user\/me answered 200 .*must have required property 'total_balance'/);
+    expect(() => checkAgainstOpenApi('GET', '/user/me', 200, { ...me, balance: 1 })).toThrow(/must NOT have additional properties/);
+    expect(() => checkAgainstOpenApi('GET', '/user/me', 200, { ...me, total_balance: '100' })).toThrow(/total_balance must be number/);
+    const body = { name: 'Spring', assistant_id: 1 };
+    sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
+    const created = await sim.handle({
+      method: 'POST', path: '/user/assistant', headers,
+      body: JSON.stringify({ name: 'Sales', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'Europe/Berlin', initial_message: 'Hi', system_prompt: 'Sell.', llm_model_id: 1, phone_number_id: 1 }),
+    });
+    expect(created.status).toBe(201);
+    const campaign = await sim.handle({ method: 'POST', path: '/user/campaign', headers, body: JSON.stringify(body) });
+    const answered = campaign.body as { message: string; data: Record<string, unknown> };
+    expect(() => checkAgainstOpenApi('POST', '/user/campaign', 201, answered)).not.toThrow();
+    // A status outside the spec's enum, a timestamp in another format, an undocumented status.
+    expect(() => checkAgainstOpenApi('POST', '/user/campaign', 201, { ...answered, data: { ...answered.data, status: 'running' } })).toThrow(/data\/status must be equal to one of the allowed values/);
+    expect(() => checkAgainstOpenApi('POST', '/user/campaign', 201, { ...answered, data: { ...answered.data, created_at: '2026-03-02 09:00:00' } })).toThrow(/data\/created_at must match pattern/);
+    expect(() => checkAgainstOpenApi('POST', '/user/campaign', 200, answered)).toThrow('OpenAPI: no response 200 documented for POST /user/campaign');
+    sim.dispose();
   });
 
   it('refuses an answer outside the documented error shapes', () => {

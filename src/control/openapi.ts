@@ -58,7 +58,7 @@ const COMPONENTS = '#/components/schemas/';
  * move to `components` and are referenced; two records of one name must be one schema.
  */
 function answerSchema(schema: z.ZodType, components: Record<string, Schema>): Schema {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12', override: withoutSafeBounds }) as Schema;
   const { $schema: _dialect, $defs: defs = {}, ...rest } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', `"${COMPONENTS}`)) as Schema & { $defs?: Record<string, Schema> };
   for (const [name, def] of Object.entries(defs)) {
     const known = components[name];
@@ -66,6 +66,14 @@ function answerSchema(schema: z.ZodType, components: Record<string, Schema>): Sc
     components[name] = def;
   }
   return rest;
+}
+
+/** zod bounds every integer by the safe range; a JSON integer says nothing so obvious (it only clutters the document). */
+function withoutSafeBounds({ jsonSchema }: { jsonSchema: Schema }): void {
+  if (jsonSchema.type === 'integer' && jsonSchema.minimum === Number.MIN_SAFE_INTEGER && jsonSchema.maximum === Number.MAX_SAFE_INTEGER) {
+    delete jsonSchema.minimum;
+    delete jsonSchema.maximum;
+  }
 }
 
 const STATUS_TEXTS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };

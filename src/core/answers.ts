@@ -48,5 +48,5 @@ export function dataList<T extends z.ZodType>(item: T) {
  * @example perWire(AssistantRecord, LiveAssistantRecord)
  */
 export function perWire<S extends z.ZodType, L extends z.ZodType>(spec: S, live: L) {
-  return z.union([spec, live]);
+  return z.union([spec, live]).describe('The spec wire’s answer, or the live wire’s (live-platform Rule 5).');
 }
