@@ -1,71 +1,108 @@
 /**
  * The payload types of the platform API, the control API, webhooks and events, for
  * integrators' code and tests. Request bodies are the `z.input` of the schemas the
- * simulator validates with (what a client may send); records are the return types of the
- * serialisers that write every answer (what a client receives, spec wire unless said);
- * control inputs are the parameters of `sim.control`. Nothing here is written twice.
+ * simulator validates with (what a client may send); records and answers are the `z.output`
+ * of the answer schemas the routes name for the OpenAPI document (what a client receives,
+ * spec wire unless `Live...`), and the serialisers that write them are typed by the same
+ * schemas; control inputs are the parameters of `sim.control`. Nothing here is written twice.
  * @example
  * import type { CreateAssistantRequest, Assistant } from 'voxsim'
  */
 import type { z } from 'zod';
-import type { serialiseClock, serialiseClockMove, serialiseDelivery, serialiseFailureRule } from './control/schema.js';
 import type { Control, OutcomesInput } from './control/control.js';
-import type { AccountInput as AccountInputSchema, AccountPatch, serialiseAccount, serialiseMe } from './domain/accounts/schema.js';
-import type {
-  AssistantInput,
-  AssistantSwitchBody,
-  AssistantWebhookBody,
-  REQUIRED_ON_CREATE,
-  serialiseAssistant,
-  serialiseAssistantSummary,
-} from './domain/assistants/schema.js';
-import type { postCallPayload } from './domain/calls/lifecycle.js';
-import type { CallListQuery as CallListQuerySchema, InsertCallBody, MakeCallBody, serialiseCall } from './domain/calls/schema.js';
-import type { CreateCampaignBody, UpdateStatusBody, serialiseCampaign, serialiseStatusChange } from './domain/campaigns/schema.js';
-import type { serialiseEligibleNumber, serialiseLanguage, serialiseModel, serialiseProvider, serialiseVoice } from './domain/catalog/schema.js';
-import type { CreateFolderLabelBody, UpdateFolderLabelBody, serialiseFolderLabel } from './domain/folders-labels/schema.js';
-import type {
-  CreateDocumentBody,
-  CreateKnowledgebaseBody,
-  UpdateDocumentBody,
-  UpdateKnowledgebaseBody,
-  serialiseDocument,
-  serialiseKnowledgebase,
-  serialiseStoredDocument,
-} from './domain/knowledgebases/schema.js';
-import type { CreateSipTrunkBody, UpdateSipTrunkBody, serialiseSipTrunk } from './domain/sip-trunks/schema.js';
-import type { SendSmsBody, serialiseSentSms, serialiseSms } from './domain/sms/schema.js';
-import type { CreateToolBody, UpdateToolBody, serialiseTool } from './domain/tools/schema.js';
-import type { endedPayload } from './domain/conversations/service.js';
-import type {
-  CreateConversationBody,
-  EnableEndedWebhookBody,
-  GenerateReplyBody,
-  SendMessageBody,
-  serialiseConversation,
-  serialiseConversationRead,
-  serialiseMessage,
-} from './domain/conversations/schema.js';
-import type { CreateLeadBody, LeadListQuery as LeadListQuerySchema, UpdateLeadBody, serialiseLead } from './domain/leads/schema.js';
-import type { InboundBody, SendFreeformBody, SendTemplateBody, SenderPatchBody, serialiseSender, serialiseTemplate } from './domain/msgapp/schema.js';
-import type { InsertNumberBody, PurchaseBody, SearchQuery, UpdateNumberBody, serialiseCharge, serialiseOffer, serialisePhoneNumber, serialisePurchased } from './domain/phone-numbers/schema.js';
-import type { OutcomeRuleSchema, OutcomeRulesBody } from './engine/outcomes.js';
-import type { ReplyRuleSchema, ReplyRulesBody } from './engine/replies.js';
+import type { OverviewRecord } from './control/overview.js';
 import type {
   AdvanceBody,
   ChargesQuery,
   ClockModeBody,
-  DocumentsQuery,
+  ClockMoveRecord,
+  ClockRecord,
   DeliveriesQuery,
+  DeliveryRecord,
+  DocumentsQuery,
   EventStreamQuery,
+  FailureRuleRecord,
   FaultBody,
+  HealthAnswer,
   InboundCallBody,
   OverviewQuery,
   RequestsQuery,
+  ResetAnswer,
   ResetBody,
   RunUntilIdleBody,
   WebhookFailureBody,
 } from './control/schema.js';
+import type { AccountInput as AccountInputSchema, AccountPatch, AccountRecord, MeRecord } from './domain/accounts/schema.js';
+import type {
+  AssistantInput,
+  AssistantRecord,
+  AssistantSummaryRecord,
+  AssistantSwitchBody,
+  AssistantWebhookBody,
+  LiveAssistantRecord,
+  REQUIRED_ON_CREATE,
+} from './domain/assistants/schema.js';
+import type { postCallPayload } from './domain/calls/lifecycle.js';
+import type { CallListQuery as CallListQuerySchema, CallRecord, InsertCallBody, LiveCallRecord, MakeCallBody } from './domain/calls/schema.js';
+import type { CampaignRecord, CampaignStatusChangeRecord, CreateCampaignBody, UpdateStatusBody } from './domain/campaigns/schema.js';
+import type { EligibleNumberRecord, LanguageRecord, ModelRecord, ProviderRecord, VoiceRecord } from './domain/catalog/schema.js';
+import type { endedPayload } from './domain/conversations/service.js';
+import type {
+  ChatMessageRecord,
+  ConversationReadRecord,
+  ConversationRecord,
+  ConversationStarted,
+  CreateConversationBody,
+  EnableEndedWebhookBody,
+  GenerateReplyBody,
+  GeneratedReply,
+  LiveConversationReadRecord,
+  LiveConversationRecord,
+  MessageReply,
+  SendMessageBody,
+} from './domain/conversations/schema.js';
+import type { CreateFolderLabelBody, FolderLabelRecord, UpdateFolderLabelBody } from './domain/folders-labels/schema.js';
+import type {
+  CreateDocumentBody,
+  CreateKnowledgebaseBody,
+  DocumentRecord,
+  KnowledgebaseRecord,
+  LiveKnowledgebaseRecord,
+  StoredDocumentRecord,
+  UpdateDocumentBody,
+  UpdateKnowledgebaseBody,
+} from './domain/knowledgebases/schema.js';
+import type { CreateLeadBody, LeadListQuery as LeadListQuerySchema, LeadRecord, UpdateLeadBody } from './domain/leads/schema.js';
+import type {
+  FreeformSentAnswer,
+  InboundBody,
+  LiveSenderRecord,
+  SendFreeformBody,
+  SendTemplateBody,
+  SenderPatchBody,
+  SenderRecord,
+  SessionStatusAnswer,
+  SessionStatusRecord,
+  TemplateRecord,
+  TemplateSentAnswer,
+} from './domain/msgapp/schema.js';
+import type {
+  ChargeRecord,
+  InsertNumberBody,
+  LivePhoneNumberRecord,
+  NicknamedNumberRecord,
+  NumberOfferRecord,
+  PhoneNumberRecord,
+  PurchaseBody,
+  PurchasedNumberRecord,
+  SearchQuery,
+  UpdateNumberBody,
+} from './domain/phone-numbers/schema.js';
+import type { CreateSipTrunkBody, SipTrunkRecord, UpdateSipTrunkBody } from './domain/sip-trunks/schema.js';
+import type { SendSmsBody, SentSmsRecord, SmsRecord as SmsRecordSchema } from './domain/sms/schema.js';
+import type { CreateToolBody, LiveToolRecord, ToolRecord, UpdateToolBody } from './domain/tools/schema.js';
+import type { OutcomeRuleSchema, OutcomeRulesBody } from './engine/outcomes.js';
+import type { ReplyRuleSchema, ReplyRulesBody } from './engine/replies.js';
 
 // ---- Platform API request bodies and queries (z.input: what a client may send) ----
 /** The fields of an assistant, each optional; those of `REQUIRED_ON_CREATE` required on create. */
@@ -105,36 +142,63 @@ export type CreateSipTrunkRequest = z.input<typeof CreateSipTrunkBody>;
 export type UpdateSipTrunkRequest = z.input<typeof UpdateSipTrunkBody>;
 export type SendSmsRequest = z.input<typeof SendSmsBody>;
 
-// ---- Records as the API answers them (the serialisers' results) ----
-export type Me = ReturnType<typeof serialiseMe>;
-export type Assistant = ReturnType<typeof serialiseAssistant>;
-export type AssistantSummary = ReturnType<typeof serialiseAssistantSummary>;
-export type Campaign = ReturnType<typeof serialiseCampaign>;
-export type CampaignStatusChange = ReturnType<typeof serialiseStatusChange>;
-export type Lead = ReturnType<typeof serialiseLead>;
-export type Call = ReturnType<typeof serialiseCall>;
-export type PhoneNumber = ReturnType<typeof serialisePhoneNumber>;
-export type NumberOffer = ReturnType<typeof serialiseOffer>;
-export type PurchasedNumber = ReturnType<typeof serialisePurchased>;
-export type Conversation = ReturnType<typeof serialiseConversation>;
-export type ConversationWithMessages = ReturnType<typeof serialiseConversationRead>;
-export type ChatMessage = ReturnType<typeof serialiseMessage>;
-export type Voice = ReturnType<typeof serialiseVoice>;
-export type Language = ReturnType<typeof serialiseLanguage>;
-export type Model = ReturnType<typeof serialiseModel>;
-export type Provider = ReturnType<typeof serialiseProvider>;
-export type Knowledgebase = ReturnType<typeof serialiseKnowledgebase>;
-export type Tool = ReturnType<typeof serialiseTool>;
-export type KnowledgebaseDocument = ReturnType<typeof serialiseDocument>;
+// ---- Records and answers as the API sends them (z.output of the answer schemas; the serialisers return these) ----
+export type Me = z.output<typeof MeRecord>;
+/** The read record on the spec wire; `LiveAssistant` on the live wire. */
+export type Assistant = z.output<typeof AssistantRecord>;
+export type LiveAssistant = z.output<typeof LiveAssistantRecord>;
+export type AssistantSummary = z.output<typeof AssistantSummaryRecord>;
+export type Campaign = z.output<typeof CampaignRecord>;
+export type CampaignStatusChange = z.output<typeof CampaignStatusChangeRecord>;
+export type Lead = z.output<typeof LeadRecord>;
+/** A call on the spec wire; `LiveCall` on the live wire. */
+export type Call = z.output<typeof CallRecord>;
+export type LiveCall = z.output<typeof LiveCallRecord>;
+export type PhoneNumber = z.output<typeof PhoneNumberRecord>;
+export type LivePhoneNumber = z.output<typeof LivePhoneNumberRecord>;
+export type NicknamedNumber = z.output<typeof NicknamedNumberRecord>;
+export type NumberOffer = z.output<typeof NumberOfferRecord>;
+export type PurchasedNumber = z.output<typeof PurchasedNumberRecord>;
+export type Conversation = z.output<typeof ConversationRecord>;
+export type LiveConversation = z.output<typeof LiveConversationRecord>;
+export type ConversationWithMessages = z.output<typeof ConversationReadRecord>;
+export type LiveConversationWithMessages = z.output<typeof LiveConversationReadRecord>;
+export type ChatMessage = z.output<typeof ChatMessageRecord>;
+/** `POST /conversations`. */
+export type ConversationStartedResponse = z.output<typeof ConversationStarted>;
+/** `POST /conversations/{uuid}/messages`. */
+export type MessageReplyResponse = z.output<typeof MessageReply>;
+/** `POST /user/ai/generate-reply`. */
+export type GenerateReplyResponse = z.output<typeof GeneratedReply>;
+export type Voice = z.output<typeof VoiceRecord>;
+export type Language = z.output<typeof LanguageRecord>;
+export type Model = z.output<typeof ModelRecord>;
+export type Provider = z.output<typeof ProviderRecord>;
+export type Knowledgebase = z.output<typeof KnowledgebaseRecord>;
+export type LiveKnowledgebase = z.output<typeof LiveKnowledgebaseRecord>;
+export type Tool = z.output<typeof ToolRecord>;
+export type LiveTool = z.output<typeof LiveToolRecord>;
+export type KnowledgebaseDocument = z.output<typeof DocumentRecord>;
 /** A folder or a label: `{id, name, color, assistants_count}`. */
-export type Folder = ReturnType<typeof serialiseFolderLabel>;
+export type Folder = z.output<typeof FolderLabelRecord>;
 export type Label = Folder;
-export type SipTrunk = ReturnType<typeof serialiseSipTrunk>;
+export type SipTrunk = z.output<typeof SipTrunkRecord>;
 /** The `data` of a `POST /user/sms` answer. */
-export type SentSms = ReturnType<typeof serialiseSentSms>;
-export type EligibleNumber = ReturnType<typeof serialiseEligibleNumber>;
-export type Sender = ReturnType<typeof serialiseSender>;
-export type Template = ReturnType<typeof serialiseTemplate>;
+export type SentSms = z.output<typeof SentSmsRecord>;
+export type EligibleNumber = z.output<typeof EligibleNumberRecord>;
+export type Sender = z.output<typeof SenderRecord>;
+export type LiveSender = z.output<typeof LiveSenderRecord>;
+export type Template = z.output<typeof TemplateRecord>;
+/** `session_status` of the messaging answers. */
+export type SessionStatus = z.output<typeof SessionStatusRecord>;
+/** `GET /user/msgapp/session-status`. */
+export type SessionStatusResponse = z.output<typeof SessionStatusAnswer>;
+/** `POST /user/msgapp/send`. */
+export type SendTemplateResponse = z.output<typeof TemplateSentAnswer>;
+/** `POST /user/msgapp/send-freeform`. */
+export type SendFreeformResponse = z.output<typeof FreeformSentAnswer>;
+/** The paginators: the spec wire's page, Laravel's full page (live wire) and the cursor page (`GET /user/conversations`). */
+export type { Page, LaravelPage, CursorPage } from './core/pagination.js';
 
 // ---- Webhook bodies ----
 /** The body of a post-call webhook. */
@@ -168,15 +232,21 @@ export type EventStreamQuery = z.input<typeof EventStreamQuery>;
 export type FaultInput = z.input<typeof FaultBody>;
 export type MsgappInboundInput = z.input<typeof InboundBody>;
 export type SenderPatchInput = z.input<typeof SenderPatchBody>;
-export type Account = ReturnType<typeof serialiseAccount>;
-export type Charge = ReturnType<typeof serialiseCharge>;
+export type Account = z.output<typeof AccountRecord>;
+export type Charge = z.output<typeof ChargeRecord>;
 /** A sent SMS as `GET /__sim/sms` shows it. */
-export type SmsRecord = ReturnType<typeof serialiseSms>;
+export type SmsRecord = z.output<typeof SmsRecordSchema>;
 /** A knowledge base document with its stored source, as `GET /__sim/documents` shows it. */
-export type StoredDocument = ReturnType<typeof serialiseStoredDocument>;
-export type Delivery = ReturnType<typeof serialiseDelivery>;
-export type WebhookFailureRule = ReturnType<typeof serialiseFailureRule>;
-export type ClockState = ReturnType<typeof serialiseClock>;
-export type ClockMoveResult = ReturnType<typeof serialiseClockMove>;
+export type StoredDocument = z.output<typeof StoredDocumentRecord>;
+export type Delivery = z.output<typeof DeliveryRecord>;
+export type WebhookFailureRule = z.output<typeof FailureRuleRecord>;
+export type ClockState = z.output<typeof ClockRecord>;
+export type ClockMoveResult = z.output<typeof ClockMoveRecord>;
+/** `GET /__sim/health`. */
+export type HealthResponse = z.output<typeof HealthAnswer>;
+/** `POST /__sim/reset`. */
+export type ResetResponse = z.output<typeof ResetAnswer>;
+/** `GET /__sim/overview`: the dashboard's aggregate. */
+export type Overview = z.output<typeof OverviewRecord>;
 /** `sim.control`: every control operation, with typed inputs. */
 export type SimControl = Control;

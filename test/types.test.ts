@@ -16,7 +16,11 @@ import {
   type Delivery,
   type InsertNumberInput,
   type Lead,
+  type LiveAssistant,
+  type LiveCall,
+  type Page,
   type PostCallWebhook,
+  type SessionStatusResponse,
   type SimControl,
   type SimEvent,
 } from 'voxsim';
@@ -74,5 +78,21 @@ describe('request and record types', () => {
     expectTypeOf<PostCallWebhook>().toHaveProperty('transcript');
     expectTypeOf<Delivery>().toHaveProperty('attempts');
     expectTypeOf<SimEvent>().toHaveProperty('type');
+  });
+
+  it('types records and answers from the answer schemas (z.output), per wire', () => {
+    // The spec wire's booleans and numbers, the live wire's encodings (live-platform D.2, D.3).
+    expectTypeOf<Assistant['fillers']>().toEqualTypeOf<boolean>();
+    expectTypeOf<LiveAssistant['fillers']>().toEqualTypeOf<0 | 1>();
+    expectTypeOf<Call['total_cost']>().toEqualTypeOf<number>();
+    expectTypeOf<LiveCall['total_cost']>().toEqualTypeOf<string>();
+    expectTypeOf<Call['answered_by']>().toEqualTypeOf<'human' | 'machine' | 'unknown'>();
+    expectTypeOf<Page<Lead>['data']>().toEqualTypeOf<Lead[]>();
+    // An answer whose keys depend on its case is a union a client narrows.
+    const status = {} as SessionStatusResponse;
+    if (status.has_conversation) expectTypeOf(status.conversation_id).toEqualTypeOf<number>();
+    // @ts-expect-error a campaign record has every key of its schema
+    const partial: Campaign = { id: 1, name: 'Spring', status: 'draft' };
+    void partial;
   });
 });
