@@ -47,6 +47,12 @@ import {
   RunUntilIdleBody,
   serialiseClock,
   serialiseClockMove,
+  type HealthAnswer,
+  type OkAnswer,
+  type RequestsAnswer,
+  type ResetAnswer,
+  type RunUntilIdleAnswer,
+  type StateRestored,
 } from './schema.js';
 
 /** What the control plane drives: the state and the simulator-wide operations. */
@@ -87,12 +93,12 @@ export class Control {
   ) {}
 
   /** `GET /__sim/health`. */
-  health() {
+  health(): HealthAnswer {
     return { ok: true, version: VERSION, now: formatControlTime(this.sim.clock.now()) };
   }
 
   /** `POST /__sim/reset`: empties the state, re-creates the accounts and fixtures, re-seeds, resets the clock. */
-  reset(input: In<typeof ResetBody> = {}) {
+  reset(input: In<typeof ResetBody> = {}): ResetAnswer {
     const body = parseInput(ResetBody, input, 'control');
     this.sim.reset({ seed: body.seed, start: body.start, wire: body.wire });
     return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
@@ -125,7 +131,7 @@ export class Control {
 
   readonly requests = {
     /** `GET /__sim/requests?limit`: the latest requests, oldest first. */
-    list: (input: In<typeof RequestsQuery> = {}) => {
+    list: (input: In<typeof RequestsQuery> = {}): RequestsAnswer => {
       const { limit } = parseInput(RequestsQuery, input, 'control');
       const { data, evicted } = this.sim.requests(limit);
       return { data: data.map((e) => ({ ...e, at: formatControlTime(e.at) })), evicted };
@@ -153,7 +159,7 @@ export class Control {
     /** `GET /__sim/state`: the whole state (store, clock, pending events, scripts). */
     get: () => this.sim.snapshot(),
     /** `PUT /__sim/state`: replaces the whole state with a snapshot. */
-    put: (snapshot: SimulatorSnapshot | Record<string, unknown>) => {
+    put: (snapshot: SimulatorSnapshot | Record<string, unknown>): StateRestored => {
       if (snapshot.format !== SNAPSHOT_FORMAT) throw shapeB({ format: [`The format must be "${SNAPSHOT_FORMAT}" (the body of GET /__sim/state).`] });
       const backup = this.sim.snapshot();
       try {
@@ -184,7 +190,7 @@ export class Control {
       return serialiseClockMove(this.sim.clock, ran);
     },
     /** `POST /__sim/clock/run-until-idle`. */
-    runUntilIdle: async (input: In<typeof RunUntilIdleBody> = {}) => {
+    runUntilIdle: async (input: In<typeof RunUntilIdleBody> = {}): Promise<RunUntilIdleAnswer> => {
       const body = parseInput(RunUntilIdleBody, input, 'control');
       const ran = await this.sim.clock.runUntilIdle(body.max_events === undefined ? {} : { maxEvents: body.max_events });
       // Periodic events (renewals) never let the queue become idle; they are reported, not run.
@@ -275,7 +281,7 @@ export class Control {
     /** `GET /__sim/webhooks/failures`. */
     failures: () => ({ data: this.sim.webhooks.failureRules().map(serialiseFailureRule) }),
     /** `DELETE /__sim/webhooks/failures`. */
-    clearFailures: () => {
+    clearFailures: (): OkAnswer => {
       this.sim.webhooks.clearFailures();
       return { ok: true };
     },
@@ -317,7 +323,7 @@ export class Control {
     /** `GET /__sim/faults`. */
     list: () => ({ data: this.sim.faults.list() }),
     /** `DELETE /__sim/faults`. */
-    clear: () => {
+    clear: (): OkAnswer => {
       this.sim.faults.clear();
       return { ok: true };
     },

@@ -105,9 +105,11 @@ export type ClockMoveRecord = z.output<typeof ClockMoveRecord>;
 
 /** `POST /__sim/clock/run-until-idle`: a move, and the periodic events left pending. */
 export const RunUntilIdleAnswer = ClockMoveRecord.extend({ periodic_pending: integer() });
+export type RunUntilIdleAnswer = z.output<typeof RunUntilIdleAnswer>;
 
 /** `{ok: true}`. */
 export const OkAnswer = z.object({ ok: z.literal(true) });
+export type OkAnswer = z.output<typeof OkAnswer>;
 /** `GET /__sim/health`. */
 export const HealthAnswer = z.object({ ok: z.literal(true), version: z.string(), now: controlTimestamp() });
 export type HealthAnswer = z.output<typeof HealthAnswer>;
@@ -116,6 +118,7 @@ export const ResetAnswer = z.object({ ok: z.literal(true), seed: integer(), now:
 export type ResetAnswer = z.output<typeof ResetAnswer>;
 /** `PUT /__sim/state`. */
 export const StateRestored = z.object({ ok: z.literal(true), now: controlTimestamp() });
+export type StateRestored = z.output<typeof StateRestored>;
 /** `GET /__sim/state`: a snapshot; its members are the store's own (`format` names their version). */
 export const SnapshotAnswer = z.looseObject({ format: z.string() });
 /** `POST /__sim/scenario`: the scenario's name and the ids of its `ref`s. */
@@ -124,6 +127,7 @@ export const ScenarioLoaded = z.object({ name: z.string(), refs: jsonObject() })
 export const RequestRecord = z.object({ at: controlTimestamp(), method: z.string(), path: z.string(), status: integer(), account_id: integer().nullable() });
 /** `GET /__sim/requests`. */
 export const RequestsAnswer = z.object({ data: z.array(RequestRecord), evicted: integer() });
+export type RequestsAnswer = z.output<typeof RequestsAnswer>;
 /** `GET /__sim/openapi.json`: this document. */
 export const OpenApiAnswer = z.looseObject({ openapi: z.literal('3.1.0'), info: jsonObject(), paths: jsonObject() });
 
