@@ -16,16 +16,16 @@ export interface Page<T> {
   last_page: number;
 }
 
-/** The schema of a page of `item` on the spec wire (`Page`). */
-export function pageSchema<T extends z.ZodType>(item: T) {
+/** The schema of a page of `item` on the spec wire (typed as `Page`, so the two cannot part). */
+export function pageSchema<T extends z.ZodType>(item: T): z.ZodType<Page<z.output<T>>> {
   return z.object({ data: z.array(item), current_page: integer(), per_page: integer(), total: integer(), last_page: integer() });
 }
 
 /** The schema of `PageLink`. */
 const PageLinkSchema = z.object({ url: z.string().nullable(), label: z.string(), active: z.boolean() });
 
-/** The schema of Laravel's full page paginator of `item` (`LaravelPage`, live-platform D.1). */
-export function laravelPageSchema<T extends z.ZodType>(item: T) {
+/** The schema of Laravel's full page paginator of `item` (typed as `LaravelPage`, live-platform D.1). */
+export function laravelPageSchema<T extends z.ZodType>(item: T): z.ZodType<LaravelPage<z.output<T>>> {
   return z.object({
     current_page: integer(),
     data: z.array(item),
@@ -43,8 +43,8 @@ export function laravelPageSchema<T extends z.ZodType>(item: T) {
   });
 }
 
-/** The schema of the cursor paginator of `item` (`CursorPage`, live-platform A.2). */
-export function cursorPageSchema<T extends z.ZodType>(item: T) {
+/** The schema of the cursor paginator of `item` (typed as `CursorPage`, live-platform A.2). */
+export function cursorPageSchema<T extends z.ZodType>(item: T): z.ZodType<CursorPage<z.output<T>>> {
   return z.object({ data: z.array(item), path: z.string(), per_page: integer(), next_cursor: z.string().nullable(), prev_cursor: z.string().nullable() });
 }
 
