@@ -12,6 +12,7 @@ import { MODES, catalog, type Mode } from '../catalog/data.js';
 import { E164, E164_RULE } from '../phone-numbers/schema.js';
 
 export const ASSISTANT_TYPES = ['inbound', 'outbound'] as const;
+export const ASSISTANT_STATUSES = ['inactive', 'active'] as const;
 export const KNOWLEDGEBASE_MODES = ['function_call', 'prompt'] as const;
 export const ENDPOINT_TYPES = ['vad', 'ai'] as const;
 export const AMBIENT_SOUNDS = ['off', 'office', 'city', 'forest', 'crowded_room', 'cafe', 'nature'] as const;
@@ -317,7 +318,7 @@ export const DEFAULTS = {
   label_ids: [],
 } as const satisfies Partial<AssistantSettings>;
 
-export type AssistantStatus = 'inactive' | 'active';
+export type AssistantStatus = (typeof ASSISTANT_STATUSES)[number];
 
 /** The stored assistant. */
 export interface Assistant extends AssistantSettings {
@@ -348,8 +349,6 @@ export const AssistantRef = z.preprocess(
 export const AssistantSwitchBody = z.object({ assistant_id: AssistantRef });
 /** The body of a switch that also sets a webhook URL. */
 export const AssistantWebhookBody = AssistantSwitchBody.extend({ webhook_url: url() });
-
-const ASSISTANT_STATUSES = ['inactive', 'active'] as const;
 
 /** The record returned by create and update (spec: Assistant record as returned by create and update). */
 export const AssistantSummaryRecord = z

@@ -179,9 +179,12 @@ export type CallRecord = z.output<typeof CallRecord>;
 /** A USD amount with 8 decimals (`costString`). */
 const costText = () => z.string().regex(/^-?\d+\.\d{8}$/);
 
+/** One transcript line on the live wire (live-platform D.2; `transcriptItems`). */
+const TranscriptItemRecord = z.object({ text: z.string(), type: z.literal('transcript'), sender: z.enum(['bot', 'human']), timestamp: z.number() });
+
 /** A call on the live wire (live-platform D.2). */
 export const LiveCallRecord = CallRecord.extend({
-  transcript: z.array(z.object({ text: z.string(), type: z.literal('transcript'), sender: z.enum(['bot', 'human']), timestamp: z.number() })),
+  transcript: z.array(TranscriptItemRecord),
   variables: z.union([jsonObject(), emptyArray()]),
   evaluation: z.array(z.object({ name: z.string(), type: z.string(), value: z.unknown(), description: z.string() })),
   webhook_response: z.union([jsonObject(), emptyArray()]).nullable(),
@@ -234,12 +237,7 @@ export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly Eva
 }
 
 /** One transcript line on the live wire (live-platform D.2). */
-export interface TranscriptItem {
-  text: string;
-  type: 'transcript';
-  sender: 'bot' | 'human';
-  timestamp: number;
-}
+export type TranscriptItem = z.output<typeof TranscriptItemRecord>;
 
 /**
  * The stored transcript as live items (live-platform D.2): `Assistant:` lines are the bot's,
