@@ -20,8 +20,8 @@ interface UserRouteDef<B, Q> {
   query?: z.ZodType<Q>;
   /** What the OpenAPI document shows of an input the route reads itself (core/http RouteDef.doc). */
   doc?: RouteDef<RouteCtx>['doc'];
-  /** The success answers (core/http RouteDef.responses). */
-  responses?: RouteDef<RouteCtx>['responses'];
+  /** The success answers (core/http RouteDef.responses): required, so no operation goes undocumented. */
+  responses: NonNullable<RouteDef<RouteCtx>['responses']>;
   failure?: () => SimError;
   /** The shape-B `message` of a failed validation on the live wire (live-platform D.5). */
   liveInvalid?: string;
