@@ -22,7 +22,8 @@
  * same state. A log's last line without its newline (cut off by a kill) is ignored; any
  * other line that cannot be read refuses the start.
  */
-import { closeSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { ClockEvent, ClockSnapshot } from '../core/clock.js';
@@ -79,25 +80,28 @@ class Tracker {
   private readonly puts = new Map<number, Keyed>();
   private readonly dels = new Set<number>();
 
-  constructor(private readonly touched: () => void) {}
+  constructor(
+    readonly name: string,
+    private readonly touched: (tracker: Tracker) => void,
+  ) {}
 
   put(row: Keyed): void {
     this.puts.set(row.id, row);
     this.dels.delete(row.id);
-    this.touched();
+    this.touched(this);
   }
 
   delete(id: number): void {
     this.puts.delete(id);
     this.dels.add(id);
-    this.touched();
+    this.touched(this);
   }
 
   clear(): void {
     this.cleared = true;
     this.puts.clear();
     this.dels.clear();
-    this.touched();
+    this.touched(this);
   }
 
   get empty(): boolean {
@@ -220,10 +224,14 @@ export class StateStore {
   private failing = false;
   /** Save points so far: a compaction that sees them move knows requests are coming in. */
   private flushes = 0;
+  /** Files being removed in the background (replaced snapshots, compacted logs). */
+  private readonly removing = new Set<Promise<void>>();
   private readonly compactAfter: number;
   private readonly onError: (error: unknown) => void;
   /** What the last record (or snapshot) held of the small parts, to write them only when they changed. */
-  private last: { clock: string; random: string; seed: number; webhooks: string; replies: string; outcomes: number; faults: string };
+  private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; faults: number };
+  /** The trackers with changes since the last record (most records touch one or two of some thirty). */
+  private readonly changed = new Set<Tracker>();
 
   constructor(
     private readonly file: string,
@@ -235,18 +243,23 @@ export class StateStore {
     this.compactAfter = options.compactAfter ?? DEFAULT_COMPACT_AFTER;
     this.onError = options.onError ?? (() => undefined);
     this.snapshotBytes = safeSize(file);
-    const touched = () => this.touched();
+    const touched = (tracker: Tracker) => this.touched(tracker);
     for (const table of sim.db.tables()) {
-      const tracker = new Tracker(touched);
+      const tracker = new Tracker(table.name, touched);
       this.trackers.set(table.name, tracker);
       table.observe(tracker);
     }
-    const deliveries = new Tracker(touched);
+    const deliveries = new Tracker(WEBHOOK_TABLE, touched);
     this.trackers.set(WEBHOOK_TABLE, deliveries);
     sim.webhooks.observe(deliveries);
-    this.clockEvents = new Tracker(touched);
+    this.clockEvents = new Tracker('clock', touched);
     sim.clock.observe(this.clockEvents);
     this.last = this.smallParts();
+    // Old copies a killed server had not removed yet (see replaceFile).
+    const prefix = `${basename(file)}.`;
+    for (const name of readdirSync(dirname(file))) {
+      if (name.startsWith(prefix) && /^\d+\.\d+\.old$/.test(name.slice(prefix.length))) this.remove(join(dirname(file), name));
+    }
   }
 
   /**
@@ -259,8 +272,9 @@ export class StateStore {
     this.flushes++;
     const record: LogRecord = {};
     const small = this.smallParts();
-    for (const [name, tracker] of this.trackers) {
-      if (tracker.empty) continue;
+    for (const tracker of this.changed) {
+      if (tracker === this.clockEvents || tracker.empty) continue;
+      const name = tracker.name;
       record.tables ??= {};
       record.tables[name] = { seq: name === WEBHOOK_TABLE ? this.sim.webhooks.lastDeliveryId : this.tableSeq(name), ...tracker.changes() };
     }
@@ -283,8 +297,8 @@ export class StateStore {
       return;
     }
     this.failing = false;
-    for (const tracker of this.trackers.values()) tracker.reset();
-    this.clockEvents.reset();
+    for (const tracker of this.changed) tracker.reset();
+    this.changed.clear();
     this.last = small;
     if (this.allLogBytes >= Math.max(this.compactAfter, this.snapshotBytes) && !this.compacting) {
       void this.compact().catch((error) => this.onError(error));
@@ -296,10 +310,10 @@ export class StateStore {
     this.flush();
     if (this.compacting) throw new Error('a compaction is running');
     const old = this.rotate();
-    for (const _ of this.writeSnapshot()) {
+    for (const _ of this.writeSnapshot(false)) {
       // No yielding: the whole snapshot is written before anything else runs.
     }
-    this.dropLogs(old);
+    this.dropLogs(old, false);
   }
 
   /**
@@ -319,7 +333,7 @@ export class StateStore {
     const old = this.rotate();
     let seen = this.flushes;
     let sliceStart = performance.now();
-    for (const _ of this.writeSnapshot()) {
+    for (const _ of this.writeSnapshot(true)) {
       // Idle, the next slice follows at once; while requests come in, the compaction takes
       // about one part in BUSY_SHARE of the time, so it barely dents their throughput.
       const busy = this.flushes !== seen;
@@ -330,19 +344,20 @@ export class StateStore {
       // Each slice sees only logged state: whatever the snapshot holds, a log holds too.
       this.flush();
     }
-    this.dropLogs(old);
+    this.dropLogs(old, true);
   }
 
-  /** Resolves when no compaction is running (at once when none is). */
+  /** Resolves when no compaction is running and the files it replaced are gone (at once when none is). */
   async idle(): Promise<void> {
     while (this.compacting) await this.compacting.catch(() => undefined);
+    await Promise.all(this.removing);
   }
 
   /** Writes the last changes and a final snapshot, then stops observing (the server is closing). */
   async close(): Promise<void> {
     if (this.closed) return;
     // A compaction in flight is let finish (its snapshot is complete); then one final write.
-    await this.compacting?.catch(() => undefined);
+    await this.idle();
     try {
       this.saveNow();
     } finally {
@@ -364,7 +379,8 @@ export class StateStore {
     return this.sim.db.tables().find((t) => t.name === name)!.lastId;
   }
 
-  private touched(): void {
+  private touched(tracker: Tracker): void {
+    this.changed.add(tracker);
     this.dirty = true;
     if (this.scheduled || this.closed) return;
     this.scheduled = true;
@@ -375,16 +391,17 @@ export class StateStore {
     }).unref();
   }
 
+  /** What tells whether each small part changed: its values, or its revision (read at every save point, so kept cheap). */
   private smallParts() {
     const head = this.sim.clock.head();
     return {
       clock: `${head.now}|${head.seq}|${head.mode}|${head.speed}`,
       random: this.sim.random.state.join(','),
       seed: this.sim.seed,
-      webhooks: JSON.stringify(this.sim.webhooks.head()),
-      replies: JSON.stringify(this.sim.replies.list()),
+      webhooks: this.sim.webhooks.headRevision,
+      replies: this.sim.replies.revision,
       outcomes: this.sim.outcomes.revision,
-      faults: JSON.stringify(this.sim.faults.snapshot()),
+      faults: this.sim.faults.revision,
     };
   }
 
@@ -422,15 +439,52 @@ export class StateStore {
     return this.gen++;
   }
 
-  private dropLogs(upTo: number): void {
-    for (const { gen, path } of logFiles(this.file)) if (gen <= upTo) unlinkSync(path);
+  private dropLogs(upTo: number, background: boolean): void {
+    for (const { gen, path } of logFiles(this.file)) {
+      if (gen > upTo) continue;
+      if (background) this.remove(path);
+      else unlinkSync(path);
+    }
+  }
+
+  /**
+   * Removes a file off the event loop (a thread of the pool frees its blocks: for a
+   * 200 MB file that takes about 100 ms, which would stall every request). Until it is
+   * gone, a restart may still find it: a log it covers is applied again, to no change.
+   */
+  private remove(path: string): void {
+    const removed = unlink(path)
+      .catch(() => undefined)
+      .finally(() => this.removing.delete(removed));
+    this.removing.add(removed);
+  }
+
+  /**
+   * Renames the written temp file over the state file. In the background the old file
+   * is first linked under another name (`FILE.<pid>.<gen>.old`), so that the rename only
+   * drops a name and the old file's blocks are freed off the event loop; without hard
+   * links (some file systems) it is renamed over as it is.
+   */
+  private replaceFile(temp: string, background: boolean): void {
+    const retired = `${this.file}.${process.pid}.${this.gen}.old`;
+    let linked = false;
+    if (background) {
+      try {
+        linkSync(this.file, retired);
+        linked = true;
+      } catch {
+        // No old file yet, or no hard links here: the rename frees the old one itself.
+      }
+    }
+    renameSync(temp, this.file);
+    if (linked) this.remove(retired);
   }
 
   /**
    * Writes the snapshot to a temp file and renames it over the state file; yields
    * between slices (the caller decides whether to let others run there).
    */
-  private *writeSnapshot(): Generator<void> {
+  private *writeSnapshot(background: boolean): Generator<void> {
     const temp = `${this.file}.${process.pid}.tmp`;
     const fd = openSync(temp, 'w');
     let buffer = '';
@@ -513,7 +567,7 @@ export class StateStore {
       closeSync(fd);
       if (!written) unlinkSync(temp);
     }
-    renameSync(temp, this.file);
+    this.replaceFile(temp, background);
     this.snapshotBytes = size;
   }
 }

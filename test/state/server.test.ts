@@ -322,6 +322,27 @@ describe('serve() state file writes (in-process)', () => {
     expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key', ...Array.from({ length: 12 }, (_, i) => `sim_compacted_${i}`)]);
   });
 
+  it('removes the replaced snapshot and the folded logs after a background compaction, leaving no other file', async () => {
+    running = await serve(options());
+    await addAccount('sim_folded_key');
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = statSync(stateFile).ino;
+    await running.compact();
+    await running.compacted();
+    expect(statSync(stateFile).ino).not.toBe(before);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect(savedKeys()).toEqual(['sim_test_key', 'sim_folded_key']);
+  });
+
+  it('removes at start the old copies of the state file a killed server had not removed yet', async () => {
+    writeFileSync(stateFile, JSON.stringify(createSimulator({ seed: 5, startAt: START }).snapshot()));
+    writeFileSync(join(dir, 'state.json.99999.3.old'), 'an old copy');
+    writeFileSync(join(dir, 'state.json.notes'), 'not ours');
+    running = await serve(options());
+    await running.compacted();
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.notes']);
+  });
+
   it('writes at once on saveState(), leaving no temp file', async () => {
     running = await serve(options());
     await addAccount('sim_saved_key');
