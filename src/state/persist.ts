@@ -37,7 +37,7 @@ export const DEFAULT_COMPACT_AFTER = 64 * 1024 * 1024;
 /** How long one slice of a compaction may run before requests get their turn (ms). */
 const SLICE_MS = 8;
 /** While requests come in, a compaction works one slice in this many (the rest is theirs). */
-const BUSY_SHARE = 6;
+const BUSY_SHARE = 10;
 /** Written text is handed to the file in pieces of about this many characters. */
 const WRITE_CHUNK = 1 << 20;
 
@@ -487,18 +487,27 @@ export class StateStore {
   private *writeSnapshot(background: boolean): Generator<void> {
     const temp = `${this.file}.${process.pid}.tmp`;
     const fd = openSync(temp, 'w');
-    let buffer = '';
+    // Text is encoded straight into one reused buffer (no joined string to flatten and copy).
+    const buffer = Buffer.allocUnsafe(WRITE_CHUNK * 2);
+    let used = 0;
     let size = 0;
     const out = (text: string) => {
-      buffer += text;
-      if (buffer.length >= WRITE_CHUNK) drain();
+      // A UTF-16 unit takes at most 3 bytes in UTF-8: a text that may not fit goes after a drain, or alone.
+      if (used + text.length * 3 > buffer.length) {
+        drain();
+        if (text.length * 3 > buffer.length) return writeAll(Buffer.from(text));
+      }
+      used += buffer.write(text, used);
+      if (used >= WRITE_CHUNK) drain();
     };
-    const drain = () => {
-      const bytes = Buffer.from(buffer);
+    const writeAll = (bytes: Buffer) => {
       let done = 0;
       while (done < bytes.length) done += writeSync(fd, bytes, done);
       size += bytes.length;
-      buffer = '';
+    };
+    const drain = () => {
+      writeAll(buffer.subarray(0, used));
+      used = 0;
     };
     let sliceStart = performance.now();
     const due = () => performance.now() - sliceStart >= SLICE_MS;

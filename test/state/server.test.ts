@@ -334,6 +334,35 @@ describe('serve() state file writes (in-process)', () => {
     expect(savedKeys()).toEqual(['sim_test_key', 'sim_folded_key']);
   });
 
+  it('writes rows of any size and any characters into the snapshot as they are, in a compaction and on saveState()', async () => {
+    running = await serve(options());
+    // Rows near and past the size of the writer's buffer (2 MiB, written out from 1 MiB): 900 kB
+    // of ASCII, then 1.8 MB and 600 kB of two-byte characters, then 3 MB of mixed ones (four
+    // bytes for the emoji), and small rows around them.
+    const texts = ['a'.repeat(900_000), 'é'.repeat(900_000), 'é'.repeat(300_000), 'Grüße, 東京 😀 '.repeat(200_000), 'short ✓'];
+    const post = async (path: string, body: unknown) => {
+      const res = await running!.sim.handle({ method: 'POST', path, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBeLessThan(300);
+      return res.body as { data: { id: number } };
+    };
+    const assistant = await post('/user/assistant', pipelineAssistant());
+    const campaign = await post('/user/campaign', { name: 'Big rows', assistant_id: assistant.data.id });
+    for (const [i, text] of texts.entries()) await post('/user/lead', { campaign_id: campaign.data.id, phone_number: `+1415555020${i}`, variables: { text } });
+    for (let i = 0; i < 300; i++) await post('/user/lead', { campaign_id: campaign.data.id, phone_number: `+1415555${String(1000 + i)}` });
+    const expected = running.sim.snapshot();
+    await running.compact();
+    await running.compacted();
+    const compacted = JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot;
+    expect(compacted.db).toEqual(expected.db);
+    running.saveState();
+    expect((JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot).db).toEqual(expected.db);
+    await running.close();
+    running = await serve(options());
+    const restored = running.sim.snapshot();
+    expect(restored.db.leads!.rows.slice(0, texts.length).map((l) => (l as unknown as { variables: { text: string } }).variables.text)).toEqual(texts);
+    expect(restored.db).toEqual(expected.db);
+  });
+
   it('removes at start the old copies of the state file a killed server had not removed yet', async () => {
     writeFileSync(stateFile, JSON.stringify(createSimulator({ seed: 5, startAt: START }).snapshot()));
     writeFileSync(join(dir, 'state.json.99999.3.old'), 'an old copy');
