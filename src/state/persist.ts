@@ -37,7 +37,7 @@ export const DEFAULT_COMPACT_AFTER = 64 * 1024 * 1024;
 /** How long one slice of a compaction may run before requests get their turn (ms). */
 const SLICE_MS = 8;
 /** While requests come in, a compaction works one slice in this many (the rest is theirs). */
-const BUSY_SHARE = 10;
+const BUSY_SHARE = 16;
 /** Written text is handed to the file in pieces of about this many characters. */
 const WRITE_CHUNK = 1 << 20;
 
