@@ -322,6 +322,34 @@ describe('serve() state file writes (in-process)', () => {
     expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key', ...Array.from({ length: 12 }, (_, i) => `sim_compacted_${i}`)]);
   });
 
+  it('logs the reply, fault and webhook failure rules when they change (a fault used up by a request too), and restores them', async () => {
+    running = await serve(options());
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${running!.url}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    expect((await send('PUT', '/__sim/replies', { rules: [{ when: 'price', reply: 'Plans start at 10 USD.' }] })).status).toBe(200);
+    expect((await send('POST', '/__sim/faults', { method: 'GET', path: '/user/me', times: 2 })).status).toBe(201);
+    expect((await send('POST', '/__sim/webhooks/failures', { times: 3, with: 503 })).status).toBe(201);
+    // The first of the two faulted requests uses one time up.
+    expect((await send('GET', '/user/me')).status).toBeGreaterThanOrEqual(400);
+    const records = logRecords();
+    expect(records.map((r) => Object.keys(r).filter((k) => k !== 'random'))).toEqual([['replies'], ['faults'], ['webhooks'], ['faults']]);
+    expect(records[1].faults.rules).toMatchObject([{ method: 'GET', path: '/user/me', times: 2 }]);
+    expect(records[3].faults.rules).toMatchObject([{ method: 'GET', path: '/user/me', times: 1 }]);
+    expect(records[2].webhooks).toMatchObject({ rules: [{ times: 3, with: 503 }], ruleSeq: 1, evicted: 0 });
+    // Unchanged rules are not written again.
+    expect((await send('GET', '/__sim/replies')).status).toBe(200);
+    expect(logRecords()).toHaveLength(4);
+    // Killed here (no final snapshot): the restart reads them from the log.
+    running.server.close();
+    running.server.closeAllConnections();
+    const faults = running.sim.faults.list();
+    running.sim.dispose();
+    running = await serve(options());
+    expect(running.sim.replies.list()).toMatchObject([{ when: 'price', reply: 'Plans start at 10 USD.' }]);
+    expect(running.sim.faults.list()).toEqual(faults);
+    expect(running.sim.webhooks.failureRules()).toMatchObject([{ times: 3, with: 503 }]);
+  });
+
   it('removes the replaced snapshot and the folded logs after a background compaction, leaving no other file', async () => {
     running = await serve(options());
     await addAccount('sim_folded_key');
