@@ -22,7 +22,7 @@
  * same state. A log's last line without its newline (cut off by a kill) is ignored; any
  * other line that cannot be read refuses the start.
  */
-import { closeSync, fdatasync, ftruncateSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, ftruncateSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
@@ -202,6 +202,13 @@ function applyChanges(rows: Map<number, Keyed>, change: Changes): void {
 }
 
 const datasync = promisify(fdatasync);
+const writeAsync = promisify(write);
+
+/** Writes all of `bytes` at the file's position, on a thread of the pool. */
+async function writeFully(fd: number, bytes: Buffer): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) done += (await writeAsync(fd, bytes, done, bytes.length - done, null)).bytesWritten;
+}
 
 /** The name the webhook journal's deliveries go by in log records. */
 const WEBHOOK_TABLE = 'webhook_deliveries';
@@ -337,11 +344,13 @@ export class StateStore {
     let seen = this.flushes;
     let sliceStart = performance.now();
     for (const waitFor of this.writeSnapshot(true)) {
+      const worked = performance.now() - sliceStart;
+      // The slice's writes, done off the event loop, are waited for (their time is not the slice's).
       await waitFor;
       // Idle, the next slice follows at once; while requests come in, the compaction takes
       // about one part in BUSY_SHARE of the time, so it barely dents their throughput.
       const busy = this.flushes !== seen;
-      await (busy ? sleep((performance.now() - sliceStart) * (BUSY_SHARE - 1)) : nextTurn());
+      await (busy ? sleep(worked * (BUSY_SHARE - 1)) : nextTurn());
       seen = this.flushes;
       sliceStart = performance.now();
       if (this.closed) return;
@@ -492,10 +501,14 @@ export class StateStore {
   private *writeSnapshot(background: boolean): Generator<Promise<void> | void> {
     const temp = `${this.file}.${process.pid}.tmp`;
     const fd = openSync(temp, 'w');
-    // Text is encoded straight into one reused buffer (no joined string to flatten and copy).
-    const buffer = Buffer.allocUnsafe(WRITE_CHUNK * 2);
+    // Text is encoded straight into a buffer (no joined string to flatten and copy), reused
+    // when written synchronously, a new one after each background write.
+    let buffer = Buffer.allocUnsafe(WRITE_CHUNK * 2);
     let used = 0;
     let size = 0;
+    // In the background, writes go to a thread of the pool, in order, and each slice ends by
+    // waiting for them: a write that blocks (the disk busy) holds up no request.
+    let pending: Promise<void> | undefined;
     const out = (text: string) => {
       // A UTF-16 unit takes at most 3 bytes in UTF-8: a text that may not fit goes after a drain, or alone.
       if (used + text.length * 3 > buffer.length) {
@@ -506,12 +519,20 @@ export class StateStore {
       if (used >= WRITE_CHUNK) drain();
     };
     const writeAll = (bytes: Buffer) => {
+      size += bytes.length;
+      if (background) {
+        pending = (pending ?? Promise.resolve()).then(() => writeFully(fd, bytes));
+        // Waited for at the end of the slice; a failure is seen there, not as an unhandled rejection.
+        pending.catch(() => undefined);
+        return;
+      }
       let done = 0;
       while (done < bytes.length) done += writeSync(fd, bytes, done);
-      size += bytes.length;
     };
     const drain = () => {
+      if (used === 0) return;
       writeAll(buffer.subarray(0, used));
+      if (background) buffer = Buffer.allocUnsafe(WRITE_CHUNK * 2);
       used = 0;
     };
     let sliceStart = performance.now();
@@ -520,7 +541,7 @@ export class StateStore {
     let written = false;
     try {
       out(`{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${JSON.stringify(VERSION)},"start":${sim.start},"db":{`);
-      const walk = function* (lastId: () => number, get: (id: number) => unknown): Generator<void> {
+      const walk = function* (lastId: () => number, get: (id: number) => unknown): Generator<Promise<void> | undefined> {
         let first = true;
         for (let id = 1; id <= lastId(); id++) {
           const row = get(id);
@@ -530,7 +551,7 @@ export class StateStore {
           }
           if ((id & 255) === 0 && due()) {
             drain();
-            yield;
+            yield pending;
             sliceStart = performance.now();
           }
         }
@@ -569,7 +590,7 @@ export class StateStore {
         firstCount = false;
         if ((++counted & 1023) === 0 && due()) {
           drain();
-          yield;
+          yield pending;
           sliceStart = performance.now();
         }
       }
@@ -578,12 +599,24 @@ export class StateStore {
       // In the background the new file's data goes to disk on a thread of the pool before
       // the rename: a rename over an existing file makes ext4 allocate and flush the
       // renamed file's delayed blocks in the rename itself (75 ms for 206 MB, in the event loop).
-      if (background) yield datasync(fd);
+      if (background) yield (pending ?? Promise.resolve()).then(() => datasync(fd));
       written = true;
     } finally {
-      // A failed or abandoned write (the server closing mid-compaction) leaves no temp file behind.
-      closeSync(fd);
-      if (!written) unlinkSync(temp);
+      // A failed or abandoned write (the server closing mid-compaction) leaves no temp file
+      // behind; background writes still in flight (a failure mid-slice) finish first.
+      const discard = () => {
+        closeSync(fd);
+        unlinkSync(temp);
+      };
+      if (written) closeSync(fd);
+      else if (pending) void pending.catch(() => undefined).then(() => {
+        try {
+          discard();
+        } catch {
+          // Already gone: nothing to clean.
+        }
+      });
+      else discard();
     }
     this.replaceFile(temp, background);
     this.snapshotBytes = size;
