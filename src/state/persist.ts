@@ -509,6 +509,7 @@ export class StateStore {
     // In the background, writes go to a thread of the pool, in order, and each slice ends by
     // waiting for them: a write that blocks (the disk busy) holds up no request.
     let pending: Promise<void> | undefined;
+    let inFlight = 0;
     const out = (text: string) => {
       // A UTF-16 unit takes at most 3 bytes in UTF-8: a text that may not fit goes after a drain, or alone.
       if (used + text.length * 3 > buffer.length) {
@@ -521,7 +522,8 @@ export class StateStore {
     const writeAll = (bytes: Buffer) => {
       size += bytes.length;
       if (background) {
-        pending = (pending ?? Promise.resolve()).then(() => writeFully(fd, bytes));
+        inFlight++;
+        pending = (pending ?? Promise.resolve()).then(() => writeFully(fd, bytes)).finally(() => inFlight--);
         // Waited for at the end of the slice; a failure is seen there, not as an unhandled rejection.
         pending.catch(() => undefined);
         return;
@@ -609,7 +611,7 @@ export class StateStore {
         unlinkSync(temp);
       };
       if (written) closeSync(fd);
-      else if (pending) void pending.catch(() => undefined).then(() => {
+      else if (inFlight > 0) void pending!.catch(() => undefined).then(() => {
         try {
           discard();
         } catch {
