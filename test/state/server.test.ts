@@ -10,7 +10,7 @@
  * or exit, each bounded by a timeout that fails the test.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -669,6 +669,23 @@ describe('serve() when a state write fails while it runs', () => {
     expect(created.status).toBe(201);
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ level: 'error', msg: 'state not saved', file: stateFile, error: 'ENOENT' }]);
     expect((await fetch(`${running.url}/__sim/health`)).status).toBe(200);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('keeps the state file and its logs when a background compaction cannot write (disk full), leaving no temp file', async () => {
+    dir = tempDir();
+    const stateFile = join(dir, 'state.json');
+    running = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
+    for (const key of ['sim_kept_1', 'sim_kept_2']) expect((await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: key }) })).status).toBe(201);
+    const before = readFileSync(stateFile, 'utf8');
+    // The compaction's temp file (this process writes it) leads to a device where every write fails with ENOSPC.
+    symlinkSync('/dev/full', `${stateFile}.${process.pid}.tmp`);
+    await expect(running.compact()).rejects.toThrow(/ENOSPC/);
+    expect(readFileSync(stateFile, 'utf8')).toBe(before);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect((await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_kept_3' }) })).status).toBe(201);
+    await running.close();
+    running = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
+    expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key', 'sim_kept_1', 'sim_kept_2', 'sim_kept_3']);
   });
 
   it('closes all the same when the last write fails, rejecting with one line', async () => {
