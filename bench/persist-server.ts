@@ -9,7 +9,8 @@
  * answers; on `{ do: 'measure' }` it starts measuring its event-loop stalls (and, with a
  * state file, a compaction) and answers `{ measuring }`; on `{ do: 'report' }` it stops
  * measuring and answers the stalls, the compaction's duration and the CPU time
- * spent, once the compaction (if any) is done.
+ * spent, once the compaction (if any) is done; `{ do: 'compacted' }` answers once the
+ * compaction is done, `{ do: 'close' }` closes the server and exits.
  */
 import { openSync, readFileSync, readSync } from 'node:fs';
 import { serve } from '../src/cli.js';
