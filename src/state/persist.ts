@@ -14,7 +14,8 @@
  *   webhook receiver's answer) at the next turn of the event loop.
  * - Compaction writes a new snapshot in slices between requests: new records go to a new
  *   log first, then the snapshot is written (each slice sees only what is already
- *   logged), renamed over `FILE`, and the older logs are removed.
+ *   logged), renamed over `FILE`, and the older logs are removed. Its file work (writes,
+ *   the flush to disk before the rename, freeing the old files) runs on the thread pool.
  *
  * Restoring reads `FILE` once and applies every log in order. Records are last-writer-
  * wins (a row's record holds the whole row), so replaying a log that the snapshot
