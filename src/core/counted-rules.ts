@@ -18,11 +18,18 @@ export interface CountedRule {
 export class CountedRules<R extends CountedRule> {
   private rules: R[] = [];
   private seq = 0;
+  private changes = 0;
+
+  /** Grows with every change of the rules (the state file writes them only when it moved). */
+  get revision(): number {
+    return this.changes;
+  }
 
   /** Adds a rule after the others; answers a copy with its id. */
   add(fields: Omit<R, 'id'>): R {
     const rule = { id: ++this.seq, ...fields } as R;
     this.rules.push(rule);
+    this.changes++;
     return { ...rule };
   }
 
@@ -35,6 +42,7 @@ export class CountedRules<R extends CountedRule> {
   take(matches: (rule: R) => boolean): R | undefined {
     const rule = this.rules.find(matches);
     if (!rule) return undefined;
+    this.changes++;
     rule.times -= 1;
     if (rule.times <= 0) this.rules = this.rules.filter((r) => r !== rule);
     return { ...rule };
@@ -43,12 +51,14 @@ export class CountedRules<R extends CountedRule> {
   /** Drops every rule; ids go on from where they were. */
   clear(): void {
     this.rules = [];
+    this.changes++;
   }
 
   /** Drops every rule and starts ids again from 1. */
   reset(): void {
     this.rules = [];
     this.seq = 0;
+    this.changes++;
   }
 
   snapshot(): { rules: R[]; seq: number } {
@@ -58,5 +68,6 @@ export class CountedRules<R extends CountedRule> {
   restore(state: { rules: R[]; seq: number }): void {
     this.rules = state.rules.map((r) => ({ ...r }));
     this.seq = state.seq;
+    this.changes++;
   }
 }

@@ -42,6 +42,11 @@ export class FaultEngine {
     return this.rules.list();
   }
 
+  /** Grows with every change of the rules (the state file writes them only when it moved). */
+  get revision(): number {
+    return this.rules.revision;
+  }
+
   clear(): void {
     this.rules.clear();
   }

@@ -60,10 +60,17 @@ function matches(rule: ReplyRule, message: string): boolean {
 /** The reply rules of one simulator. */
 export class ReplyScript {
   private rules: ReplyRule[] = [];
+  private changes = 0;
+
+  /** Grows with every change of the rules (the state file writes them only when it moved). */
+  get revision(): number {
+    return this.changes;
+  }
 
   /** Replaces every rule, validated as `PUT /__sim/replies` validates them (422 shape B). */
   set(rules: unknown): void {
     this.rules = structuredClone(parseInput(ReplyRulesBody, { rules }, 'control').rules);
+    this.changes++;
   }
 
   list(): ReplyRule[] {

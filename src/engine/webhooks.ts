@@ -314,6 +314,11 @@ export class WebhookEngine {
     this.evictedCount = snapshot.evicted;
   }
 
+  /** Changes whenever `head()` does (the state file writes it only when it moved). */
+  get headRevision(): string {
+    return `${this.rules.revision}|${this.evictedCount}`;
+  }
+
   /** The journal without its deliveries: what a snapshot holds besides them. */
   head(): Omit<WebhookSnapshot, 'deliveries'> {
     const { rules, seq } = this.rules.snapshot();

@@ -10,7 +10,7 @@
  * or exit, each bounded by a timeout that fails the test.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -322,6 +322,84 @@ describe('serve() state file writes (in-process)', () => {
     expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key', ...Array.from({ length: 12 }, (_, i) => `sim_compacted_${i}`)]);
   });
 
+  it('logs the reply, fault and webhook failure rules when they change (a fault used up by a request too), and restores them', async () => {
+    running = await serve(options());
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${running!.url}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    expect((await send('PUT', '/__sim/replies', { rules: [{ when: 'price', reply: 'Plans start at 10 USD.' }] })).status).toBe(200);
+    expect((await send('POST', '/__sim/faults', { method: 'GET', path: '/user/me', times: 2 })).status).toBe(201);
+    expect((await send('POST', '/__sim/webhooks/failures', { times: 3, with: 503 })).status).toBe(201);
+    // The first of the two faulted requests uses one time up.
+    expect((await send('GET', '/user/me')).status).toBeGreaterThanOrEqual(400);
+    const records = logRecords();
+    expect(records.map((r) => Object.keys(r).filter((k) => k !== 'random'))).toEqual([['replies'], ['faults'], ['webhooks'], ['faults']]);
+    expect(records[1].faults.rules).toMatchObject([{ method: 'GET', path: '/user/me', times: 2 }]);
+    expect(records[3].faults.rules).toMatchObject([{ method: 'GET', path: '/user/me', times: 1 }]);
+    expect(records[2].webhooks).toMatchObject({ rules: [{ times: 3, with: 503 }], ruleSeq: 1, evicted: 0 });
+    // Unchanged rules are not written again.
+    expect((await send('GET', '/__sim/replies')).status).toBe(200);
+    expect(logRecords()).toHaveLength(4);
+    // Killed here (no final snapshot): the restart reads them from the log.
+    running.server.close();
+    running.server.closeAllConnections();
+    const faults = running.sim.faults.list();
+    running.sim.dispose();
+    running = await serve(options());
+    expect(running.sim.replies.list()).toMatchObject([{ when: 'price', reply: 'Plans start at 10 USD.' }]);
+    expect(running.sim.faults.list()).toEqual(faults);
+    expect(running.sim.webhooks.failureRules()).toMatchObject([{ times: 3, with: 503 }]);
+  });
+
+  it('removes the replaced snapshot and the folded logs after a background compaction, leaving no other file', async () => {
+    running = await serve(options());
+    await addAccount('sim_folded_key');
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = statSync(stateFile).ino;
+    await running.compact();
+    await running.compacted();
+    expect(statSync(stateFile).ino).not.toBe(before);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect(savedKeys()).toEqual(['sim_test_key', 'sim_folded_key']);
+  });
+
+  it('writes rows of any size and any characters into the snapshot as they are, in a compaction and on saveState()', async () => {
+    running = await serve(options());
+    // Rows near and past the size of the writer's buffer (2 MiB, written out from 1 MiB): 900 kB
+    // of ASCII, then 1.8 MB and 600 kB of two-byte characters, then 3 MB of mixed ones (four
+    // bytes for the emoji), and small rows around them.
+    const texts = ['a'.repeat(900_000), 'é'.repeat(900_000), 'é'.repeat(300_000), 'Grüße, 東京 😀 '.repeat(200_000), 'short ✓'];
+    const post = async (path: string, body: unknown) => {
+      const res = await running!.sim.handle({ method: 'POST', path, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBeLessThan(300);
+      return res.body as { data: { id: number } };
+    };
+    const assistant = await post('/user/assistant', pipelineAssistant());
+    const campaign = await post('/user/campaign', { name: 'Big rows', assistant_id: assistant.data.id });
+    for (const [i, text] of texts.entries()) await post('/user/lead', { campaign_id: campaign.data.id, phone_number: `+1415555020${i}`, variables: { text } });
+    for (let i = 0; i < 300; i++) await post('/user/lead', { campaign_id: campaign.data.id, phone_number: `+1415555${String(1000 + i)}` });
+    const expected = running.sim.snapshot();
+    await running.compact();
+    await running.compacted();
+    const compacted = JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot;
+    expect(compacted.db).toEqual(expected.db);
+    running.saveState();
+    expect((JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot).db).toEqual(expected.db);
+    await running.close();
+    running = await serve(options());
+    const restored = running.sim.snapshot();
+    expect(restored.db.leads!.rows.slice(0, texts.length).map((l) => (l as unknown as { variables: { text: string } }).variables.text)).toEqual(texts);
+    expect(restored.db).toEqual(expected.db);
+  });
+
+  it('removes at start the old copies of the state file a killed server had not removed yet', async () => {
+    writeFileSync(stateFile, JSON.stringify(createSimulator({ seed: 5, startAt: START }).snapshot()));
+    writeFileSync(join(dir, 'state.json.99999.3.old'), 'an old copy');
+    writeFileSync(join(dir, 'state.json.notes'), 'not ours');
+    running = await serve(options());
+    await running.compacted();
+    expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.notes']);
+  });
+
   it('writes at once on saveState(), leaving no temp file', async () => {
     running = await serve(options());
     await addAccount('sim_saved_key');
@@ -591,6 +669,23 @@ describe('serve() when a state write fails while it runs', () => {
     expect(created.status).toBe(201);
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ level: 'error', msg: 'state not saved', file: stateFile, error: 'ENOENT' }]);
     expect((await fetch(`${running.url}/__sim/health`)).status).toBe(200);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('keeps the state file and its logs when a background compaction cannot write (disk full), leaving no temp file', async () => {
+    dir = tempDir();
+    const stateFile = join(dir, 'state.json');
+    running = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
+    for (const key of ['sim_kept_1', 'sim_kept_2']) expect((await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: key }) })).status).toBe(201);
+    const before = readFileSync(stateFile, 'utf8');
+    // The compaction's temp file (this process writes it) leads to a device where every write fails with ENOSPC.
+    symlinkSync('/dev/full', `${stateFile}.${process.pid}.tmp`);
+    await expect(running.compact()).rejects.toThrow(/ENOSPC/);
+    expect(readFileSync(stateFile, 'utf8')).toBe(before);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect((await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_kept_3' }) })).status).toBe(201);
+    await running.close();
+    running = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
+    expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key', 'sim_kept_1', 'sim_kept_2', 'sim_kept_3']);
   });
 
   it('closes all the same when the last write fails, rejecting with one line', async () => {
