@@ -28,47 +28,56 @@ type KeyOf<T> = (row: T) => string | number | null | undefined;
 type Key = string | number;
 
 /**
- * The rows of one index key in the order they arrived, for `first()`: reading the
- * first element of a Set after many deletions from its front is O(n) in V8, so a FIFO
- * needs its own queue. Entries that left the key (or came back later) are skipped by
- * position and compacted away.
+ * Where each row sits in its key's bucket, by row id: a typed array while ids are dense
+ * (every table's ids count up from 1), a Map for ids far beyond the table's size (a
+ * restored snapshot may hold any positive ids). No hashing on the dialer's path.
  */
-class KeyQueue<T> {
-  private items: T[] = [];
-  private head = 0;
-  private readonly position = new Map<T, number>();
+class Positions {
+  private dense = new Int32Array(64);
+  private sparse: Map<number, number> | undefined;
 
-  constructor(rows: Iterable<T>) {
-    for (const row of rows) this.push(row);
+  get(id: number): number {
+    return id < this.dense.length ? this.dense[id]! : (this.sparse?.get(id) ?? -1);
   }
 
-  push(row: T): void {
-    this.position.set(row, this.items.length);
-    this.items.push(row);
+  set(id: number, position: number, rows: number): void {
+    if (id >= this.dense.length && !this.grow(id, rows)) (this.sparse ??= new Map()).set(id, position);
+    else this.dense[id] = position;
   }
 
-  remove(row: T): void {
-    this.position.delete(row);
-  }
-
-  first(): T | undefined {
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) this.compact();
-    while (this.head < this.items.length) {
-      const row = this.items[this.head]!;
-      if (this.position.get(row) === this.head) return row;
-      this.head++;
+  /** Widens the dense array to hold `id` unless that would be far larger than the table. */
+  private grow(id: number, rows: number): boolean {
+    let length = this.dense.length;
+    while (length <= id) length *= 2;
+    if (length > 4 * rows + 1024) return false;
+    const dense = new Int32Array(length);
+    dense.set(this.dense);
+    this.dense = dense;
+    if (this.sparse) {
+      for (const [sparseId, position] of this.sparse) {
+        if (sparseId >= length) continue;
+        dense[sparseId] = position;
+        this.sparse.delete(sparseId);
+      }
     }
-    return undefined;
+    return true;
   }
+}
 
-  /** Drops the entries before the head and the stale ones, keeping each live row once, in order. */
-  private compact(): void {
-    const live = this.items.filter((row, i) => i >= this.head && this.position.get(row) === i);
-    this.items = live;
-    this.head = 0;
-    this.position.clear();
-    live.forEach((row, i) => this.position.set(row, i));
-  }
+/**
+ * The rows of one index key once it holds two: in the order they arrived under it, a row
+ * that left leaving a hole (undefined) until the holes outnumber the rows and the array
+ * is compacted. Arrival order is what `first()` answers (a FIFO); a row that comes back
+ * arrives again, at the end. Cheaper than a Set: a push, and a hole by position.
+ */
+class Bucket<T> {
+  /** Rows before `head` are holes (`first()` has moved past them). */
+  head = 0;
+
+  constructor(
+    public rows: (T | undefined)[],
+    public live: number,
+  ) {}
 }
 
 /**
@@ -92,12 +101,11 @@ export interface IndexOptions<T> {
 
 interface IndexEntry<T> {
   key: KeyOf<T>;
-  fields: readonly (keyof T)[] | undefined;
   monotone: ((row: T) => number) | undefined;
-  /** The rows of each key: the row itself while a key has one (most keys of a unique index), a Set from the second. */
-  map: Map<Key, Bucket<T>>;
-  /** Built on the first `first()` of a key, then kept current. */
-  queues: Map<Key, KeyQueue<T>>;
+  /** The rows of each key: the row itself while a key has one (most keys of a unique index), a Bucket from the second. */
+  map: Map<Key, T | Bucket<T>>;
+  /** Each row's position in its key's Bucket. */
+  positions: Positions;
   /** Built on the first `ordered()` of a key, kept while rows only arrive at its end. */
   ordered: Map<Key, OrderedRows<T>>;
 }
@@ -114,6 +122,11 @@ export class Table<T extends Row> {
   private rows = new Map<number, T>();
   private seq = 0;
   private readonly indexes = new Map<string, IndexEntry<T>>();
+  /** The indexes in declaration order, and by field the bit mask of those whose key reads it. */
+  private readonly entries: IndexEntry<T>[] = [];
+  private readonly byField = new Map<string, number>();
+  /** The indexes declared without fields: every update re-keys them. */
+  private everyUpdate = 0;
   private observer: TableObserver<T> | undefined;
 
   constructor(readonly name: string) {}
@@ -133,8 +146,13 @@ export class Table<T extends Row> {
    * row). Naming the `fields` the key reads spares every update that touches none of them.
    */
   index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
-    const entry: IndexEntry<T> = { key, fields: options.fields, monotone: options.monotone, map: new Map(), queues: new Map(), ordered: new Map() };
+    if (this.entries.length >= 30) throw new Error(`${this.name} has too many indexes`);
+    const entry: IndexEntry<T> = { key, monotone: options.monotone, map: new Map(), positions: new Positions(), ordered: new Map() };
+    const bit = 1 << this.entries.length;
     this.indexes.set(name, entry);
+    this.entries.push(entry);
+    if (options.fields) for (const field of options.fields) this.byField.set(field as string, (this.byField.get(field as string) ?? 0) | bit);
+    else this.everyUpdate |= bit;
     for (const row of this.rows.values()) this.addToIndex(entry, key(row), row);
     return this;
   }
@@ -152,7 +170,7 @@ export class Table<T extends Row> {
   insert(data: Omit<T, 'id'>): T {
     const row = { id: ++this.seq, ...data } as T;
     this.rows.set(row.id, row);
-    for (const entry of this.indexes.values()) this.addToIndex(entry, entry.key(row), row);
+    for (const entry of this.entries) this.addToIndex(entry, entry.key(row), row);
     this.observer?.put(row);
     return row;
   }
@@ -166,19 +184,22 @@ export class Table<T extends Row> {
     const row = this.rows.get(id);
     if (!row) throw new Error(`${this.name} ${id} does not exist`);
     // Only the indexes whose key reads a patched field can move (most updates touch none).
-    let touched: IndexEntry<T>[] | undefined;
-    let before: (Key | null | undefined)[] | undefined;
-    for (const entry of this.indexes.values()) {
-      if (entry.fields && !entry.fields.some((field) => field in patch)) continue;
-      (touched ??= []).push(entry);
-      (before ??= []).push(entry.key(row));
+    let touched = this.everyUpdate;
+    for (const field in patch) touched |= this.byField.get(field) ?? 0;
+    if (touched === 0) {
+      Object.assign(row, patch);
+      this.observer?.put(row);
+      return row;
     }
+    const entries = this.entries;
+    const before: (Key | null | undefined)[] = [];
+    for (let i = 0; i < entries.length; i++) before.push((touched >> i) & 1 ? entries[i]!.key(row) : undefined);
     Object.assign(row, patch);
     this.observer?.put(row);
-    if (!touched) return row;
-    for (let i = 0; i < touched.length; i++) {
-      const entry = touched[i]!;
-      const old = before![i];
+    for (let i = 0; i < entries.length; i++) {
+      if (!((touched >> i) & 1)) continue;
+      const entry = entries[i]!;
+      const old = before[i];
       const now = entry.key(row);
       if (old !== now) {
         this.removeFromIndex(entry, old, row);
@@ -195,7 +216,7 @@ export class Table<T extends Row> {
     const row = this.rows.get(id);
     if (!row) return undefined;
     this.rows.delete(id);
-    for (const entry of this.indexes.values()) this.removeFromIndex(entry, entry.key(row), row);
+    for (const entry of this.entries) this.removeFromIndex(entry, entry.key(row), row);
     this.observer?.delete(id);
     return row;
   }
@@ -210,16 +231,17 @@ export class Table<T extends Row> {
    * over the index (no intermediate copies: list queries at 50k rows stay in a few ms).
    */
   select(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
-    const entry = this.indexes.get(index);
-    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
-    const bucket = entry.map.get(key);
-    if (!bucket) return [];
+    const bucket = this.entry(index).map.get(key);
+    if (bucket === undefined) return [];
+    if (!(bucket instanceof Bucket)) return keep && !keep(bucket) ? [] : [bucket];
     const out: T[] = [];
     let ordered = true;
     let last = 0;
-    for (const row of rowsOf(bucket)) {
-      if (keep && !keep(row)) continue;
-      // Sets keep insertion order; a row re-indexed by an update lands at the end.
+    const rows = bucket.rows;
+    for (let i = bucket.head; i < rows.length; i++) {
+      const row = rows[i];
+      if (row === undefined || (keep && !keep(row))) continue;
+      // A row re-indexed by an update arrives at the end.
       if (row.id < last) ordered = false;
       last = row.id;
       out.push(row);
@@ -229,7 +251,8 @@ export class Table<T extends Row> {
 
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
-    return sizeOf(this.indexes.get(index)?.map.get(key));
+    const bucket = this.indexes.get(index)?.map.get(key);
+    return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : 1;
   }
 
   /**
@@ -238,16 +261,11 @@ export class Table<T extends Row> {
    * monotone value never decreases along it.
    */
   ordered(index: string, key: string | number): { rows: readonly T[]; monotone: boolean } {
-    const entry = this.indexes.get(index);
-    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    const entry = this.entry(index);
     let ordered = entry.ordered.get(key);
     if (!ordered) {
-      const bucket = entry.map.get(key);
-      if (!bucket) return { rows: [], monotone: true };
-      const rows = [...rowsOf(bucket)];
-      let sorted = true;
-      for (let i = 1; i < rows.length && sorted; i++) sorted = rows[i - 1]!.id < rows[i]!.id;
-      if (!sorted) rows.sort((a, b) => a.id - b.id);
+      const rows = this.select(index, key);
+      if (rows.length === 0) return { rows: [], monotone: true };
       ordered = { rows, monotone: entry.monotone ? isMonotone(rows, entry.monotone) : false };
       entry.ordered.set(key, ordered);
     }
@@ -256,23 +274,16 @@ export class Table<T extends Row> {
 
   /** Every key an index holds rows under (in the order the keys first appeared). */
   keys(index: string): IterableIterator<Key> {
-    const entry = this.indexes.get(index);
-    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
-    return entry.map.keys();
+    return this.entry(index).map.keys();
   }
 
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
-    const entry = this.indexes.get(index);
-    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
-    let queue = entry.queues.get(key);
-    if (!queue) {
-      const bucket = entry.map.get(key);
-      if (!bucket) return undefined;
-      queue = new KeyQueue(rowsOf(bucket));
-      entry.queues.set(key, queue);
-    }
-    return queue.first();
+    const bucket = this.entry(index).map.get(key);
+    if (!(bucket instanceof Bucket)) return bucket;
+    const rows = bucket.rows;
+    while (rows[bucket.head] === undefined) bucket.head++;
+    return rows[bucket.head];
   }
 
   /** Every row in ascending id order. */
@@ -283,9 +294,9 @@ export class Table<T extends Row> {
   clear(): void {
     this.rows.clear();
     this.seq = 0;
-    for (const entry of this.indexes.values()) {
+    for (const entry of this.entries) {
       entry.map.clear();
-      entry.queues.clear();
+      entry.positions = new Positions();
       entry.ordered.clear();
     }
     this.observer?.clear();
@@ -304,19 +315,31 @@ export class Table<T extends Row> {
     this.seq = snapshot.seq;
     for (const row of owned ? snapshot.rows : structuredClone(snapshot.rows)) {
       this.rows.set(row.id, row);
-      for (const entry of this.indexes.values()) this.addToIndex(entry, entry.key(row), row);
+      for (const entry of this.entries) this.addToIndex(entry, entry.key(row), row);
       this.observer?.put(row);
     }
+  }
+
+  private entry(index: string): IndexEntry<T> {
+    const entry = this.indexes.get(index);
+    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    return entry;
   }
 
   private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
     const bucket = entry.map.get(key);
     if (bucket === undefined) entry.map.set(key, row);
-    else if (bucket instanceof Set) bucket.add(row);
-    else if (bucket !== row) entry.map.set(key, new Set([bucket, row]));
-    // Most keys are never read as a queue or in order: skip the lookups while none is.
-    if (entry.queues.size > 0) entry.queues.get(key)?.push(row);
+    else if (bucket instanceof Bucket) {
+      entry.positions.set(row.id, bucket.rows.length, this.rows.size);
+      bucket.rows.push(row);
+      bucket.live++;
+    } else if (bucket !== row) {
+      entry.positions.set(bucket.id, 0, this.rows.size);
+      entry.positions.set(row.id, 1, this.rows.size);
+      entry.map.set(key, new Bucket<T>([bucket, row], 2));
+    }
+    // Most keys are never read in order: skip the lookup while none is.
     const ordered = entry.ordered.size > 0 ? entry.ordered.get(key) : undefined;
     if (ordered) {
       const last = ordered.rows[ordered.rows.length - 1];
@@ -331,32 +354,29 @@ export class Table<T extends Row> {
     if (key === null || key === undefined) return;
     const bucket = entry.map.get(key);
     if (bucket === undefined) return;
-    let empty: boolean;
-    if (bucket instanceof Set) {
-      bucket.delete(row);
-      empty = bucket.size === 0;
-    } else {
-      if (bucket !== row) return;
-      empty = true;
-    }
-    if (entry.queues.size > 0) entry.queues.get(key)?.remove(row);
+    if (bucket instanceof Bucket) {
+      const position = entry.positions.get(row.id);
+      if (bucket.rows[position] !== row) return;
+      bucket.rows[position] = undefined;
+      if (--bucket.live === 0) entry.map.delete(key);
+      else if (bucket.rows.length >= 64 && bucket.live * 2 < bucket.rows.length) this.compact(entry, bucket);
+    } else if (bucket === row) entry.map.delete(key);
+    else return;
     if (entry.ordered.size > 0) entry.ordered.delete(key);
-    if (empty) {
-      entry.map.delete(key);
-      if (entry.queues.size > 0) entry.queues.delete(key);
-    }
   }
-}
 
-/** The rows of one index key: one row alone, or a Set (in insertion order) once a second arrives. */
-type Bucket<T> = T | Set<T>;
-
-function rowsOf<T>(bucket: Bucket<T>): Iterable<T> {
-  return bucket instanceof Set ? bucket : [bucket];
-}
-
-function sizeOf<T>(bucket: Bucket<T> | undefined): number {
-  return bucket === undefined ? 0 : bucket instanceof Set ? bucket.size : 1;
+  /** Drops a bucket's holes, keeping the rows in arrival order. */
+  private compact(entry: IndexEntry<T>, bucket: Bucket<T>): void {
+    const rows: T[] = [];
+    for (let i = bucket.head; i < bucket.rows.length; i++) {
+      const row = bucket.rows[i];
+      if (row === undefined) continue;
+      entry.positions.set(row.id, rows.length, this.rows.size);
+      rows.push(row);
+    }
+    bucket.rows = rows;
+    bucket.head = 0;
+  }
 }
 
 function isMonotone<T>(rows: readonly T[], value: (row: T) => number): boolean {

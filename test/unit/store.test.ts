@@ -358,6 +358,33 @@ describe('Table indexes that name their fields, ordered rows and single-row keys
     expect(table.where('status', 'a')).toEqual([]);
   });
 
+  it('keeps keys of rows with far-apart ids (a restored snapshot) in arrival order through moves', () => {
+    const table = calls();
+    const far = 2 ** 40;
+    table.restore({ seq: far + 2, rows: [1, 2, far, far + 1, far + 2].map((id) => ({ id, ...call({ status: 'a' }) })) });
+    table.update(far, { status: 'b' });
+    table.update(1, { status: 'b' });
+    table.update(far, { status: 'a' });
+    expect(ids(table.where('status', 'a'))).toEqual([2, far, far + 1, far + 2]);
+    expect(table.first('status', 'a')!.id).toBe(2);
+    expect(table.first('status', 'b')!.id).toBe(1);
+    table.delete(2);
+    expect(table.first('status', 'a')!.id).toBe(far + 1);
+    expect(table.count('status', 'a')).toBe(3);
+  });
+
+  it('answers a key in arrival order after most of its rows left and some came back', () => {
+    const table = calls();
+    for (let i = 0; i < 300; i++) table.insert(call({ status: 'a' }));
+    for (let id = 1; id <= 250; id++) table.update(id, { status: 'b' });
+    for (const id of [7, 3]) table.update(id, { status: 'a' });
+    expect(table.count('status', 'a')).toBe(52);
+    expect(table.first('status', 'a')!.id).toBe(251);
+    expect(ids(table.where('status', 'a'))).toEqual([3, 7, ...Array.from({ length: 50 }, (_, i) => 251 + i)]);
+    for (let id = 251; id <= 300; id++) table.update(id, { status: 'b' });
+    expect(table.first('status', 'a')!.id).toBe(7);
+  });
+
   it('leaves a key alone when a row that is not under it is removed from it', () => {
     const table = calls();
     table.insert(call({ status: 'a' }));
