@@ -373,6 +373,21 @@ describe('Table indexes that name their fields, ordered rows and single-row keys
     expect(table.count('status', 'a')).toBe(3);
   });
 
+  it('keeps every row of a snapshot whose ids arrive out of order and far apart, through later inserts', () => {
+    const table = calls();
+    const restored = [5000, ...Array.from({ length: 4999 }, (_, i) => i + 1)];
+    table.restore({ seq: 5000, rows: restored.map((id) => ({ id, ...call() })) });
+    expect(table.size).toBe(5000);
+    expect(table.get(5000)!.id).toBe(5000);
+    expect(table.insert(call()).id).toBe(5001);
+    expect([table.get(4999)!.id, table.get(5000)!.id, table.get(5001)!.id]).toEqual([4999, 5000, 5001]);
+    table.delete(5000);
+    expect(table.get(5000)).toBeUndefined();
+    expect(table.size).toBe(5000);
+    expect(ids(table.all()).slice(-3)).toEqual([4998, 4999, 5001]);
+    expect(table.count('account', 1)).toBe(5000);
+  });
+
   it('answers a key in arrival order after most of its rows left and some came back', () => {
     const table = calls();
     for (let i = 0; i < 300; i++) table.insert(call({ status: 'a' }));

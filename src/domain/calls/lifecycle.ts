@@ -13,7 +13,7 @@ import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } 
 import { sampleValue, type Assistant } from '../assistants/schema.js';
 import type { AccountCtx } from '../context.js';
 import { callCosts } from './billing.js';
-import { UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
+import { NO_VALUES, UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
 
 export const CALL_RING_EVENT = 'call.ring';
 export const CALL_CONNECT_EVENT = 'call.connect';
@@ -47,12 +47,14 @@ const CLOSINGS = ["Perfect, you're all set. Thank you for your time, goodbye!", 
 const BRUSH_OFFS = ["Sorry, I can't talk right now.", 'Not interested, thanks.', 'Can you call back another time?'];
 const VOICEMAIL_GREETINGS = ["Hi, you've reached my voicemail. Please leave a message after the tone.", 'The person you are calling is not available. Please leave a message.'];
 
-function pick<T>(ctx: AccountCtx, list: readonly T[]): T {
-  return list[ctx.random.int(0, list.length - 1)]!;
+/** A seeded position in a phrase bank. */
+function index(ctx: AccountCtx, list: readonly unknown[]): number {
+  return ctx.random.int(0, list.length - 1);
 }
 
 /** Values collected during a call, typed per the assistant's post_call_schema. */
 function collectedVariables(ctx: AccountCtx, assistant: Assistant, goalMet: boolean): Record<string, unknown> {
+  if (assistant.post_call_schema.length === 0) return NO_VALUES;
   const values: Record<string, unknown> = {};
   for (const item of assistant.post_call_schema) {
     if (item.type === 'bool') values[item.name] = goalMet;
@@ -85,7 +87,7 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
     // A voicemail still ends `ended` (decisions: Call transitions).
     if (o.status === undefined && answeredBy === 'human') finalStatus = 'ended_by_assistant';
   }
-  return {
+  return ctx.callMemo.plan({
     kind,
     source,
     answered_by: answeredBy,
@@ -95,20 +97,37 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
     transcript: o.transcript ? transcriptOf(o.transcript) : defaultTranscript(ctx, assistant, kind, finalStatus, variables),
     variables: o.variables ?? null,
     evaluation: o.evaluation ?? null,
-  };
+  });
 }
 
+/**
+ * A transcript from the phrase banks. The picks are drawn in the order the lines read,
+ * then the text is looked up by its head and picks (calls with the same greeting share one).
+ */
 function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeName, status: CallStatus, variables: Record<string, unknown>): string {
   if (UNANSWERED_STATUSES.has(status)) return '';
-  const greeting = fillTemplate(assistant.initial_message, { ...assistant.variables, ...variables });
+  // The variables are merged only for a text that has a placeholder.
+  const fill = (text: string) => (text.includes('{{') ? fillTemplate(text, { ...assistant.variables, ...variables }) : text);
   if (kind === 'voicemail') {
-    const lines = [`Customer: ${pick(ctx, VOICEMAIL_GREETINGS)}`];
+    const greeting = index(ctx, VOICEMAIL_GREETINGS);
     // ARCHITECTURE §4: voicemail leaves voice_mail_message in the transcript.
-    if (assistant.voice_mail_message !== null) lines.push(`Assistant: ${fillTemplate(assistant.voice_mail_message, { ...assistant.variables, ...variables })}`);
-    return lines.join('\n');
+    if (assistant.voice_mail_message === null) return ctx.callMemo.text('voicemail', '', greeting, () => `Customer: ${VOICEMAIL_GREETINGS[greeting]!}`);
+    const message = fill(assistant.voice_mail_message);
+    return ctx.callMemo.text('voicemail-message', message, greeting, () => `Customer: ${VOICEMAIL_GREETINGS[greeting]!}\nAssistant: ${message}`);
   }
-  if (kind === 'goal-incomplete') return `Assistant: ${greeting}\nCustomer: ${pick(ctx, BRUSH_OFFS)}\nAssistant: No problem, I'll try another time. Goodbye!`;
-  return [`Assistant: ${greeting}`, `Customer: ${pick(ctx, OPENERS)}`, `Assistant: ${pick(ctx, PITCHES)}`, `Customer: ${pick(ctx, AGREEMENTS)}`, `Assistant: ${pick(ctx, CLOSINGS)}`].join('\n');
+  const greeting = fill(assistant.initial_message);
+  if (kind === 'goal-incomplete') {
+    const brushOff = index(ctx, BRUSH_OFFS);
+    return ctx.callMemo.text(kind, greeting, brushOff, () => `Assistant: ${greeting}\nCustomer: ${BRUSH_OFFS[brushOff]!}\nAssistant: No problem, I'll try another time. Goodbye!`);
+  }
+  const opener = index(ctx, OPENERS);
+  const pitch = index(ctx, PITCHES);
+  const agreement = index(ctx, AGREEMENTS);
+  const closing = index(ctx, CLOSINGS);
+  const combination = ((opener * PITCHES.length + pitch) * AGREEMENTS.length + agreement) * CLOSINGS.length + closing;
+  return ctx.callMemo.text('human', greeting, combination, () =>
+    [`Assistant: ${greeting}`, `Customer: ${OPENERS[opener]!}`, `Assistant: ${PITCHES[pitch]!}`, `Customer: ${AGREEMENTS[agreement]!}`, `Assistant: ${CLOSINGS[closing]!}`].join('\n'),
+  );
 }
 
 /** Moves a call to `status` and emits `call.status` (with `details`: what a watcher of the end wants to know). */
@@ -142,9 +161,9 @@ export interface NewCall {
 export function placeCall(ctx: AccountCtx, c: NewCall): Call {
   const now = ctx.now();
   if (c.assistant.status !== 'active') ctx.assistants.update(c.assistant.id, { status: 'active' });
-  const call = ctx.calls.insert(
-    callRow({
-      account_id: ctx.account.id,
+  const call = ctx.calls.insertRow((id, accountId) =>
+    callRow(id, {
+      account_id: accountId,
       assistant_id: c.assistant.id,
       assistant_name: c.assistant.name,
       campaign_id: c.campaign?.id ?? null,
@@ -204,8 +223,8 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
   if (!assistant) return call;
   const answered = !UNANSWERED_STATUSES.has(plan.final_status);
   const goalMet = plan.kind === 'human';
-  const variables = plan.variables ?? (plan.answered_by === 'human' ? collectedVariables(ctx, assistant, goalMet) : {});
-  const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' ? { ...variables } : {});
+  const variables = plan.variables ?? (plan.answered_by === 'human' ? collectedVariables(ctx, assistant, goalMet) : NO_VALUES);
+  const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' ? { ...variables } : NO_VALUES);
   const { carrier, total } = callCosts(ctx.account.rates, plan);
   if (total > 0) ctx.chargeAccount(total);
   const duration = answered ? plan.talk_seconds : 0;
