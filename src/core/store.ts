@@ -118,11 +118,14 @@ class RowsById<T extends Row> {
   }
 }
 
+/** Up to this many rows, a key holds them in a plain array of their exact number. */
+const SMALL = 8;
+
 /**
- * The rows of one index key once it holds two: in the order they arrived under it, a row
- * that left leaving a hole (undefined) until the holes outnumber the rows and the array
- * is compacted. Arrival order is what `first()` answers (a FIFO); a row that comes back
- * arrives again, at the end. Cheaper than a Set: a push, and a hole by position.
+ * The rows of one index key once it holds more than SMALL: in the order they arrived
+ * under it, a row that left leaving a hole (undefined) until the holes outnumber the rows
+ * and the array is compacted. Arrival order is what `first()` answers (a FIFO); a row that
+ * comes back arrives again, at the end. Cheaper than a Set: a push, and a hole by position.
  */
 class Bucket<T> {
   /** Rows before `head` are holes (`first()` has moved past them). */
@@ -156,8 +159,12 @@ export interface IndexOptions<T> {
 interface IndexEntry<T> {
   key: KeyOf<T>;
   monotone: ((row: T) => number) | undefined;
-  /** The rows of each key: the row itself while a key has one (most keys of a unique index), a Bucket from the second. */
-  map: Map<Key, T | Bucket<T>>;
+  /**
+   * The rows of each key: the row itself while a key has one (most keys of a unique
+   * index), an array of exactly its rows in arrival order up to SMALL (a number's few
+   * calls), then a Bucket.
+   */
+  map: Map<Key, T | T[] | Bucket<T>>;
   /** Each row's position in its key's Bucket. */
   positions: Positions;
   /** Built on the first `ordered()` of a key, kept while rows only arrive at its end. */
@@ -299,12 +306,12 @@ export class Table<T extends Row> {
   select(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
     const bucket = this.entry(index).map.get(key);
     if (bucket === undefined) return [];
-    if (!(bucket instanceof Bucket)) return keep && !keep(bucket) ? [] : [bucket];
+    if (!(bucket instanceof Bucket || Array.isArray(bucket))) return keep && !keep(bucket) ? [] : [bucket];
     const out: T[] = [];
     let ordered = true;
     let last = 0;
-    const rows = bucket.rows;
-    for (let i = bucket.head; i < rows.length; i++) {
+    const rows = bucket instanceof Bucket ? bucket.rows : bucket;
+    for (let i = bucket instanceof Bucket ? bucket.head : 0; i < rows.length; i++) {
       const row = rows[i];
       if (row === undefined || (keep && !keep(row))) continue;
       // A row re-indexed by an update arrives at the end.
@@ -318,7 +325,7 @@ export class Table<T extends Row> {
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
     const bucket = this.indexes.get(index)?.map.get(key);
-    return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : 1;
+    return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : Array.isArray(bucket) ? bucket.length : 1;
   }
 
   /**
@@ -346,6 +353,7 @@ export class Table<T extends Row> {
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
     const bucket = this.entry(index).map.get(key);
+    if (Array.isArray(bucket)) return bucket[0];
     if (!(bucket instanceof Bucket)) return bucket;
     const rows = bucket.rows;
     while (rows[bucket.head] === undefined) bucket.head++;
@@ -400,11 +408,19 @@ export class Table<T extends Row> {
       entry.positions.set(row.id, bucket.rows.length, this.rows.size);
       bucket.rows.push(row);
       bucket.live++;
-    } else if (bucket !== row) {
-      entry.positions.set(bucket.id, 0, this.rows.size);
-      entry.positions.set(row.id, 1, this.rows.size);
-      entry.map.set(key, new Bucket<T>([bucket, row], 2));
-    }
+    } else if (Array.isArray(bucket)) {
+      if (bucket.length < SMALL) {
+        // A new array of the exact length: a push would leave room for 16 more.
+        const rows = new Array<T>(bucket.length + 1);
+        for (let i = 0; i < bucket.length; i++) rows[i] = bucket[i]!;
+        rows[bucket.length] = row;
+        entry.map.set(key, rows);
+      } else {
+        const rows: (T | undefined)[] = [...bucket, row];
+        rows.forEach((r, i) => entry.positions.set(r!.id, i, this.rows.size));
+        entry.map.set(key, new Bucket<T>(rows, rows.length));
+      }
+    } else if (bucket !== row) entry.map.set(key, [bucket, row]);
     // Most keys are never read in order: skip the lookup while none is.
     const ordered = entry.ordered.size > 0 ? entry.ordered.get(key) : undefined;
     if (ordered) {
@@ -426,6 +442,11 @@ export class Table<T extends Row> {
       bucket.rows[position] = undefined;
       if (--bucket.live === 0) entry.map.delete(key);
       else if (bucket.rows.length >= 64 && bucket.live * 2 < bucket.rows.length) this.compact(entry, bucket);
+    } else if (Array.isArray(bucket)) {
+      const position = bucket.indexOf(row);
+      if (position < 0) return;
+      if (bucket.length === 2) entry.map.set(key, bucket[1 - position]!);
+      else bucket.splice(position, 1);
     } else if (bucket === row) entry.map.delete(key);
     else return;
     if (entry.ordered.size > 0) entry.ordered.delete(key);

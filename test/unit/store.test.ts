@@ -388,6 +388,25 @@ describe('Table indexes that name their fields, ordered rows and single-row keys
     expect(table.count('account', 1)).toBe(5000);
   });
 
+  it('keeps a key of a few rows in arrival order as rows leave and come back, across ten rows and back to one', () => {
+    const table = calls();
+    for (let i = 0; i < 5; i++) table.insert(call({ status: 'a' }));
+    table.update(1, { status: 'b' });
+    table.update(1, { status: 'a' });
+    expect([table.first('status', 'a')!.id, table.count('status', 'a')]).toEqual([2, 5]);
+    for (let i = 0; i < 5; i++) table.insert(call({ status: 'a' }));
+    expect([table.first('status', 'a')!.id, table.count('status', 'a')]).toEqual([2, 10]);
+    expect(ids(table.where('status', 'a'))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const id of [2, 3, 4, 5, 6, 7, 8, 9, 10]) table.update(id, { status: 'b' });
+    expect([table.first('status', 'a')!.id, table.count('status', 'a'), table.first('status', 'b')!.id]).toEqual([1, 1, 2]);
+    for (const id of [2, 3, 4]) table.update(id, { status: 'c' });
+    table.update(3, { status: 'b' });
+    expect(ids(table.where('status', 'b'))).toEqual([3, 5, 6, 7, 8, 9, 10]);
+    expect(table.first('status', 'b')!.id).toBe(5);
+    table.delete(1);
+    expect([table.first('status', 'a'), table.count('status', 'a')]).toEqual([undefined, 0]);
+  });
+
   it('answers a key in arrival order after most of its rows left and some came back', () => {
     const table = calls();
     for (let i = 0; i < 300; i++) table.insert(call({ status: 'a' }));
