@@ -128,13 +128,26 @@ const SMALL = 8;
  * comes back arrives again, at the end. Cheaper than a Set: a push, and a hole by position.
  */
 class Bucket<T> {
-  /** Rows before `head` are holes (`first()` has moved past them). */
+  /** Slots before `head` are holes (`first()` has moved past them). */
   head = 0;
+  /** Slots from `end` on are free: compaction moves rows down in place, so the array is allocated once. */
+  end: number;
 
   constructor(
-    public rows: (T | undefined)[],
+    readonly rows: (T | undefined)[],
     public live: number,
-  ) {}
+  ) {
+    this.end = rows.length;
+  }
+
+  /** Adds a row at the end; answers its position. */
+  push(row: T): number {
+    const at = this.end++;
+    if (at < this.rows.length) this.rows[at] = row;
+    else this.rows.push(row);
+    this.live++;
+    return at;
+  }
 }
 
 /**
@@ -154,15 +167,22 @@ export interface IndexOptions<T> {
   fields?: readonly (keyof T)[];
   /** A value that usually grows with the id (a creation time): `range()` binary-searches it while it does. */
   monotone?: (row: T) => number;
+  /**
+   * Few keys that rows move between (an account's calls by status): each key holds its
+   * rows in a growing bucket from the first and keeps it when emptied, instead of the
+   * compact forms a key of a few rows takes (which suit the many keys of a unique index).
+   */
+  fewKeys?: boolean;
 }
 
 interface IndexEntry<T> {
   key: KeyOf<T>;
+  fewKeys: boolean;
   monotone: ((row: T) => number) | undefined;
   /**
    * The rows of each key: the row itself while a key has one (most keys of a unique
    * index), an array of exactly its rows in arrival order up to SMALL (a number's few
-   * calls), then a Bucket.
+   * calls), then a Bucket; with `fewKeys`, a Bucket from the first row.
    */
   map: Map<Key, T | T[] | Bucket<T>>;
   /** Each row's position in its key's Bucket. */
@@ -188,6 +208,7 @@ export class Table<T extends Row> {
   private readonly byField = new Map<string, number>();
   /** The indexes declared without fields: every update re-keys them. */
   private everyUpdate = 0;
+  private readonly before: (Key | null | undefined)[] = [];
   private observer: TableObserver<T> | undefined;
 
   constructor(readonly name: string) {}
@@ -208,7 +229,7 @@ export class Table<T extends Row> {
    */
   index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
     if (this.entries.length >= 30) throw new Error(`${this.name} has too many indexes`);
-    const entry: IndexEntry<T> = { key, monotone: options.monotone, map: new Map(), positions: new Positions(), ordered: new Map() };
+    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: new Map(), positions: new Positions(), ordered: new Map() };
     const bit = 1 << this.entries.length;
     this.indexes.set(name, entry);
     this.entries.push(entry);
@@ -265,8 +286,9 @@ export class Table<T extends Row> {
       return row;
     }
     const entries = this.entries;
-    const before: (Key | null | undefined)[] = [];
-    for (let i = 0; i < entries.length; i++) before.push((touched >> i) & 1 ? entries[i]!.key(row) : undefined);
+    // The old keys go in a scratch array of the table's (an update runs to its end before the next).
+    const before = this.before;
+    for (let i = 0; i < entries.length; i++) before[i] = (touched >> i) & 1 ? entries[i]!.key(row) : undefined;
     Object.assign(row, patch);
     this.observer?.put(row);
     for (let i = 0; i < entries.length; i++) {
@@ -311,7 +333,8 @@ export class Table<T extends Row> {
     let ordered = true;
     let last = 0;
     const rows = bucket instanceof Bucket ? bucket.rows : bucket;
-    for (let i = bucket instanceof Bucket ? bucket.head : 0; i < rows.length; i++) {
+    const end = bucket instanceof Bucket ? bucket.end : bucket.length;
+    for (let i = bucket instanceof Bucket ? bucket.head : 0; i < end; i++) {
       const row = rows[i];
       if (row === undefined || (keep && !keep(row))) continue;
       // A row re-indexed by an update arrives at the end.
@@ -346,8 +369,8 @@ export class Table<T extends Row> {
   }
 
   /** Every key an index holds rows under (in the order the keys first appeared). */
-  keys(index: string): IterableIterator<Key> {
-    return this.entry(index).map.keys();
+  *keys(index: string): IterableIterator<Key> {
+    for (const [key, bucket] of this.entry(index).map) if (!(bucket instanceof Bucket) || bucket.live > 0) yield key;
   }
 
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
@@ -355,6 +378,7 @@ export class Table<T extends Row> {
     const bucket = this.entry(index).map.get(key);
     if (Array.isArray(bucket)) return bucket[0];
     if (!(bucket instanceof Bucket)) return bucket;
+    if (bucket.live === 0) return undefined;
     const rows = bucket.rows;
     while (rows[bucket.head] === undefined) bucket.head++;
     return rows[bucket.head];
@@ -403,12 +427,13 @@ export class Table<T extends Row> {
   private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
     const bucket = entry.map.get(key);
-    if (bucket === undefined) entry.map.set(key, row);
-    else if (bucket instanceof Bucket) {
-      entry.positions.set(row.id, bucket.rows.length, this.rows.size);
-      bucket.rows.push(row);
-      bucket.live++;
-    } else if (Array.isArray(bucket)) {
+    if (bucket === undefined) {
+      if (entry.fewKeys) {
+        entry.positions.set(row.id, 0, this.rows.size);
+        entry.map.set(key, new Bucket<T>([row], 1));
+      } else entry.map.set(key, row);
+    } else if (bucket instanceof Bucket) entry.positions.set(row.id, bucket.push(row), this.rows.size);
+    else if (Array.isArray(bucket)) {
       if (bucket.length < SMALL) {
         // A new array of the exact length: a push would leave room for 16 more.
         const rows = new Array<T>(bucket.length + 1);
@@ -440,8 +465,14 @@ export class Table<T extends Row> {
       const position = entry.positions.get(row.id);
       if (bucket.rows[position] !== row) return;
       bucket.rows[position] = undefined;
-      if (--bucket.live === 0) entry.map.delete(key);
-      else if (bucket.rows.length >= 64 && bucket.live * 2 < bucket.rows.length) this.compact(entry, bucket);
+      if (--bucket.live > 0) {
+        if (bucket.end >= 64 && bucket.live * 2 < bucket.end) this.compact(entry, bucket);
+      } else if (entry.fewKeys) {
+        // Kept under its key (keys() skips it): a status whose rows come and go, as the
+        // dialer's do, would otherwise rebuild its key again and again. Every slot is a hole.
+        bucket.head = 0;
+        bucket.end = 0;
+      } else entry.map.delete(key);
     } else if (Array.isArray(bucket)) {
       const position = bucket.indexOf(row);
       if (position < 0) return;
@@ -452,17 +483,19 @@ export class Table<T extends Row> {
     if (entry.ordered.size > 0) entry.ordered.delete(key);
   }
 
-  /** Drops a bucket's holes, keeping the rows in arrival order. */
+  /** Drops a bucket's holes in place, keeping the rows in arrival order. */
   private compact(entry: IndexEntry<T>, bucket: Bucket<T>): void {
-    const rows: T[] = [];
-    for (let i = bucket.head; i < bucket.rows.length; i++) {
-      const row = bucket.rows[i];
+    const rows = bucket.rows;
+    let kept = 0;
+    for (let i = bucket.head; i < bucket.end; i++) {
+      const row = rows[i];
       if (row === undefined) continue;
-      entry.positions.set(row.id, rows.length, this.rows.size);
-      rows.push(row);
+      entry.positions.set(row.id, kept, this.rows.size);
+      rows[kept++] = row;
     }
-    bucket.rows = rows;
+    rows.fill(undefined, kept, bucket.end);
     bucket.head = 0;
+    bucket.end = kept;
   }
 }
 

@@ -147,7 +147,11 @@ export interface AccountCtx {
   sendWebhook(kind: WebhookKind, url: string, payload: unknown): void;
   /** The scripted outcome of the next attempt to a number (ARCHITECTURE §4 Scripted outcomes). */
   nextOutcome(dial: DialContext): { outcome: Outcome; source: OutcomeSource };
-  /** Emits a state change on `sim.events`, stamped with the clock time and the account. */
+  /**
+   * Emits a state change on `sim.events`, stamped with the clock time and the account
+   * (`account_id` first in its data). Data that already starts with the account's
+   * `account_id` is used as it is, without a copy (the dialer's events).
+   */
   emit(type: string, data: Record<string, unknown>): void;
   /** Takes `micros` from the account's balance. */
   chargeAccount(micros: number): void;
@@ -206,7 +210,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     sendWebhook: (kind, url, payload) => void webhooks.send({ account_id: account.id, kind, url, payload }),
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
     nextOutcome: (dial) => outcomes.next(dial),
-    emit: (type, data) => events.emit(type, clock.now(), { account_id: account.id, ...data }),
+    emit: (type, data) => events.emit(type, clock.now(), data.account_id === account.id ? data : { account_id: account.id, ...data }),
     chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
     setRecent: (field, times) => void db.accounts.update(account.id, { [field]: times }),
   };

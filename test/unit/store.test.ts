@@ -407,6 +407,22 @@ describe('Table indexes that name their fields, ordered rows and single-row keys
     expect([table.first('status', 'a'), table.count('status', 'a')]).toEqual([undefined, 0]);
   });
 
+  it('answers the same from an index of few keys: emptied keys are not listed, and fill again in arrival order', () => {
+    const table = new Table<Call>('calls').index('status', (c) => c.status, { fields: ['status'], fewKeys: true });
+    for (let i = 0; i < 3; i++) table.insert(call({ status: 'a' }));
+    for (let i = 0; i < 100; i++) table.insert(call({ status: 'b' }));
+    for (let id = 1; id <= 3; id++) table.update(id, { status: 'b' });
+    expect([...table.keys('status')]).toEqual(['b']);
+    expect([table.count('status', 'a'), table.first('status', 'a'), table.where('status', 'a')]).toEqual([0, undefined, []]);
+    for (let id = 103; id >= 4; id--) table.update(id, { status: 'a' });
+    expect([...table.keys('status')].sort()).toEqual(['a', 'b']);
+    expect(table.first('status', 'a')!.id).toBe(103);
+    expect(ids(table.where('status', 'a'))).toEqual(Array.from({ length: 100 }, (_, i) => i + 4));
+    expect(ids(table.where('status', 'b'))).toEqual([1, 2, 3]);
+    expect(table.first('status', 'b')!.id).toBe(1);
+    expect(table.ordered('status', 'b').rows.map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+
   it('answers a key in arrival order after most of its rows left and some came back', () => {
     const table = calls();
     for (let i = 0; i < 300; i++) table.insert(call({ status: 'a' }));

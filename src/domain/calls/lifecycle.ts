@@ -71,7 +71,7 @@ function transcriptOf(lines: NonNullable<OutcomeObject['transcript']>): string {
 }
 
 /** The course of a call from its scripted outcome, with seeded defaults for what the script leaves out. */
-export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome, source: OutcomeSource, variables: Record<string, unknown>): CallPlan {
+export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome, source: OutcomeSource, variables: CallVariables): CallPlan {
   const o: OutcomeObject = typeof outcome === 'string' ? { kind: outcome } : outcome;
   const kind = o.kind ?? 'human';
   const answeredBy = o.answered_by ?? (kind === 'voicemail' ? 'machine' : kind === 'human' || kind === 'goal-incomplete' ? 'human' : 'unknown');
@@ -100,14 +100,20 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
   });
 }
 
+/** The variables a call's texts are filled from: the call's input variables, then the lead's over them. */
+interface CallVariables {
+  input: Record<string, unknown>;
+  lead: Record<string, unknown> | null;
+}
+
 /**
  * A transcript from the phrase banks. The picks are drawn in the order the lines read,
  * then the text is looked up by its head and picks (calls with the same greeting share one).
  */
-function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeName, status: CallStatus, variables: Record<string, unknown>): string {
+function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeName, status: CallStatus, variables: CallVariables): string {
   if (UNANSWERED_STATUSES.has(status)) return '';
   // The variables are merged only for a text that has a placeholder.
-  const fill = (text: string) => (text.includes('{{') ? fillTemplate(text, { ...assistant.variables, ...variables }) : text);
+  const fill = (text: string) => (text.includes('{{') ? fillTemplate(text, { ...assistant.variables, ...variables.input, ...variables.lead }) : text);
   if (kind === 'voicemail') {
     const greeting = index(ctx, VOICEMAIL_GREETINGS);
     // ARCHITECTURE §4: voicemail leaves voice_mail_message in the transcript.
@@ -130,10 +136,19 @@ function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeN
   );
 }
 
-/** Moves a call to `status` and emits `call.status` (with `details`: what a watcher of the end wants to know). */
-function setStatus(ctx: AccountCtx, call: Call, status: CallStatus, patch: Partial<Call> = {}, details: Record<string, unknown> = {}): Call {
-  const updated = ctx.calls.update(call.id, { status, updated_at: ctx.now(), ...patch });
-  ctx.emit('call.status', { call_id: call.id, status, campaign_id: call.campaign_id, lead_id: call.lead_id, ...details });
+/** The `call.status` event of a call moving to `status` (what a watcher of the end wants to know is added by finishCall). */
+function statusEvent(ctx: AccountCtx, call: Call, status: CallStatus) {
+  return { account_id: ctx.account.id, call_id: call.id, status, campaign_id: call.campaign_id, lead_id: call.lead_id };
+}
+
+/**
+ * Applies a patch that moves a call to `patch.status` (stamped with `updated_at`) and
+ * emits `call.status` with `event`. Each caller builds its patch and event whole: the
+ * dialer moves every call through here three or four times.
+ */
+function setStatus(ctx: AccountCtx, call: Call, patch: Partial<Call> & { status: CallStatus; updated_at: number }, event: Record<string, unknown>): Call {
+  const updated = ctx.calls.update(call.id, patch);
+  ctx.emit('call.status', event);
   return updated;
 }
 
@@ -177,14 +192,14 @@ export function placeCall(ctx: AccountCtx, c: NewCall): Call {
       created_at: now,
     }),
   );
-  ctx.emit('call.status', { call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id, type: call.type, phone_number: call.client_phone_number });
+  ctx.emit('call.status', { account_id: ctx.account.id, call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id, type: call.type, phone_number: call.client_phone_number });
   return scheduleCall(ctx, call, c.assistant, { phone_number: c.client_phone_number, campaign_id: call.campaign_id, lead_variables: c.lead_variables ?? null });
 }
 
 /** Decides an initiated call's outcome and schedules its ring. */
 export function scheduleCall(ctx: AccountCtx, call: Call, assistant: Assistant, dial: DialContext): Call {
   const { outcome, source } = ctx.nextOutcome(dial);
-  const plan = planCall(ctx, assistant, outcome, source, { ...call.input_variables, ...dial.lead_variables });
+  const plan = planCall(ctx, assistant, outcome, source, { input: call.input_variables, lead: dial.lead_variables });
   const eventId = ctx.schedule<CallEventPayload>(ctx.now() + DIAL_SECONDS * 1000, CALL_RING_EVENT, { account_id: ctx.account.id, call_id: call.id });
   return ctx.calls.update(call.id, { plan, event_id: eventId });
 }
@@ -203,13 +218,14 @@ export function endsAtRing(call: Call & { plan: CallPlan }): boolean {
 /** `initiated` -> `ringing`; the outcome shows after the ring time. */
 export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
   const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, { account_id: ctx.account.id, call_id: call.id });
-  setStatus(ctx, call, 'ringing', { event_id: eventId });
+  setStatus(ctx, call, { status: 'ringing', updated_at: ctx.now(), event_id: eventId }, statusEvent(ctx, call, 'ringing'));
 }
 
 /** The ring ends answered: `in-progress` until the talk time is over. */
 export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
   const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.talk_seconds * 1000, CALL_END_EVENT, { account_id: ctx.account.id, call_id: call.id });
-  setStatus(ctx, call, 'in-progress', { event_id: eventId, answered_at: ctx.now(), answered_by: call.plan.answered_by });
+  const now = ctx.now();
+  setStatus(ctx, call, { status: 'in-progress', updated_at: now, event_id: eventId, answered_at: now, answered_by: call.plan.answered_by }, statusEvent(ctx, call, 'in-progress'));
 }
 
 /**
@@ -228,13 +244,16 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
   const { carrier, total } = callCosts(ctx.account.rates, plan);
   if (total > 0) ctx.chargeAccount(total);
   const duration = answered ? plan.talk_seconds : 0;
+  const status = plan.final_status;
+  const now = ctx.now();
   return setStatus(
     ctx,
     call,
-    plan.final_status,
     {
+      status,
+      updated_at: now,
       event_id: null,
-      ended_at: ctx.now(),
+      ended_at: now,
       duration,
       answered_by: plan.answered_by,
       transcript: plan.transcript ?? '',
@@ -244,7 +263,7 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
       total_cost_micros: total,
       recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
     },
-    { ended: true, answered_by: plan.answered_by, duration, total_cost: fromMicros(total) },
+    { ...statusEvent(ctx, call, status), ended: true, answered_by: plan.answered_by, duration, total_cost: fromMicros(total) },
   );
 }
 
