@@ -61,7 +61,8 @@ export class Database {
     .index('account', (l) => l.account_id, { fields: ['account_id'], fewKeys: true })
     .index('campaign', (l) => l.campaign_id, { fields: ['campaign_id'], fewKeys: true })
     .index('campaign_status', (l) => campaignStatusKey(l.campaign_id, l.status), { fields: ['campaign_id', 'status'], fewKeys: true })
-    .index('campaign_number', (l) => `${l.campaign_id}:${l.phone_number}`, { fields: ['campaign_id', 'phone_number'] });
+    // Keyed by the number alone, the row's own string (a key per lead joining the campaign would be a second string per lead).
+    .index('number', (l) => l.phone_number, { fields: ['phone_number'] });
   readonly secondaryContacts = new Table<SecondaryContact>('secondary_contacts')
     .index('account', (c) => c.account_id)
     .index('lead', (c) => c.lead_id);

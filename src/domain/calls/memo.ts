@@ -10,8 +10,12 @@ import { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus } from '..
 import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
 import type { CallPlan } from './schema.js';
 
-/** How many texts and plans one memo keeps at most (a few MB). */
-const LIMIT = 65_536;
+/**
+ * How many texts and plans one memo keeps at most: enough for every plan of the default
+ * phrase banks' human calls (8 ring times, 196 talk times, 120 transcripts per greeting).
+ * What it keeps beyond the calls' own copies is its maps (about 10 MB when full).
+ */
+const LIMIT = 262_144;
 
 const KINDS: readonly OutcomeName[] = ['human', 'goal-incomplete', 'voicemail', 'busy', 'no-answer', 'failed'];
 const SOURCES: readonly OutcomeSource[] = ['rule', 'magic', 'default'];

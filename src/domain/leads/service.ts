@@ -54,7 +54,7 @@ function ownCampaign(ctx: AccountCtx, id: number, bag: ErrorBag): Campaign | und
 }
 
 function isDuplicate(ctx: AccountCtx, campaignId: number, phone: string, selfId?: number): boolean {
-  return ctx.leads.where('campaign_number', `${campaignId}:${phone}`).some((l) => l.id !== selfId);
+  return ctx.leads.where('number', phone).some((l) => l.campaign_id === campaignId && l.id !== selfId);
 }
 
 /**
