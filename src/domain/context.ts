@@ -86,6 +86,11 @@ export class Scoped<T extends Owned> {
     return this.table.insert({ ...data, account_id: this.accountId } as Omit<T, 'id'>);
   }
 
+  /** The id the next insert will take. */
+  nextId(): number {
+    return this.table.nextId;
+  }
+
   /** Inserts the row `build` makes for the next id and this account (see `Table.insertRow`). */
   insertRow(build: (id: number, accountId: number) => T): T {
     const accountId = this.accountId;

@@ -176,6 +176,12 @@ export interface NewCall {
 export function placeCall(ctx: AccountCtx, c: NewCall): Call {
   const now = ctx.now();
   if (c.assistant.status !== 'active') ctx.assistants.update(c.assistant.id, { status: 'active' });
+  // The outcome and the ring are decided for the id the call will take, so the row is stored once, whole.
+  const { plan, eventId } = decideCall(ctx, ctx.calls.nextId(), c.assistant, c.input_variables, {
+    phone_number: c.client_phone_number,
+    campaign_id: c.campaign?.id ?? null,
+    lead_variables: c.lead_variables ?? null,
+  });
   const call = ctx.calls.insertRow((id, accountId) =>
     callRow(id, {
       account_id: accountId,
@@ -189,18 +195,26 @@ export function placeCall(ctx: AccountCtx, c: NewCall): Call {
       assistant_phone_number: c.assistant_phone_number,
       client_phone_number: c.client_phone_number,
       input_variables: c.input_variables,
+      plan,
+      event_id: eventId,
       created_at: now,
     }),
   );
   ctx.emit('call.status', { account_id: ctx.account.id, call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id, type: call.type, phone_number: call.client_phone_number });
-  return scheduleCall(ctx, call, c.assistant, { phone_number: c.client_phone_number, campaign_id: call.campaign_id, lead_variables: c.lead_variables ?? null });
+  return call;
 }
 
-/** Decides an initiated call's outcome and schedules its ring. */
-export function scheduleCall(ctx: AccountCtx, call: Call, assistant: Assistant, dial: DialContext): Call {
+/** A new call's outcome from the outcome script, and its ring one second later on the clock. */
+function decideCall(ctx: AccountCtx, callId: number, assistant: Assistant, input: Record<string, unknown>, dial: DialContext): { plan: CallPlan; eventId: number } {
   const { outcome, source } = ctx.nextOutcome(dial);
-  const plan = planCall(ctx, assistant, outcome, source, { input: call.input_variables, lead: dial.lead_variables });
-  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + DIAL_SECONDS * 1000, CALL_RING_EVENT, { account_id: ctx.account.id, call_id: call.id });
+  const plan = planCall(ctx, assistant, outcome, source, { input, lead: dial.lead_variables });
+  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + DIAL_SECONDS * 1000, CALL_RING_EVENT, { account_id: ctx.account.id, call_id: callId });
+  return { plan, eventId };
+}
+
+/** Decides the outcome of an initiated call that has none yet and schedules its ring. */
+export function scheduleCall(ctx: AccountCtx, call: Call, assistant: Assistant, dial: DialContext): Call {
+  const { plan, eventId } = decideCall(ctx, call.id, assistant, call.input_variables, dial);
   return ctx.calls.update(call.id, { plan, event_id: eventId });
 }
 
