@@ -134,7 +134,7 @@ class Bucket<T> {
   end: number;
 
   constructor(
-    readonly rows: (T | undefined)[],
+    public rows: (T | undefined)[],
     public live: number,
   ) {
     this.end = rows.length;
@@ -469,9 +469,11 @@ export class Table<T extends Row> {
         if (bucket.end >= 64 && bucket.live * 2 < bucket.end) this.compact(entry, bucket);
       } else if (entry.fewKeys) {
         // Kept under its key (keys() skips it): a status whose rows come and go, as the
-        // dialer's do, would otherwise rebuild its key again and again. Every slot is a hole.
+        // dialer's do, would otherwise rebuild its key again and again. Every slot is a hole;
+        // a large array is let go (a drained queue of a million leads).
         bucket.head = 0;
         bucket.end = 0;
+        if (bucket.rows.length > 64) bucket.rows = [];
       } else entry.map.delete(key);
     } else if (Array.isArray(bucket)) {
       const position = bucket.indexOf(row);
@@ -494,6 +496,8 @@ export class Table<T extends Row> {
       rows[kept++] = row;
     }
     rows.fill(undefined, kept, bucket.end);
+    // An array far larger than what it holds gives the rest back.
+    if (rows.length > 1024 && kept * 4 < rows.length) rows.length = kept * 2;
     bucket.head = 0;
     bucket.end = kept;
   }

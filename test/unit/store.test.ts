@@ -421,6 +421,10 @@ describe('Table indexes that name their fields, ordered rows and single-row keys
     expect(ids(table.where('status', 'b'))).toEqual([1, 2, 3]);
     expect(table.first('status', 'b')!.id).toBe(1);
     expect(table.ordered('status', 'b').rows.map((r) => r.id)).toEqual([1, 2, 3]);
+    for (let id = 4; id <= 103; id++) table.update(id, { status: 'b' });
+    expect([...table.keys('status')]).toEqual(['b']);
+    table.update(50, { status: 'a' });
+    expect([table.first('status', 'a')!.id, table.count('status', 'a'), table.count('status', 'b')]).toEqual([50, 1, 102]);
   });
 
   it('answers a key in arrival order after most of its rows left and some came back', () => {
