@@ -368,7 +368,7 @@ export class Table<T extends Row> {
     return ordered;
   }
 
-  /** Every key an index holds rows under (in the order the keys first appeared). */
+  /** Every key an index holds rows under, in the order the keys first appeared (an emptied key of an index of few keys keeps its place). */
   *keys(index: string): IterableIterator<Key> {
     for (const [key, bucket] of this.entry(index).map) if (!(bucket instanceof Bucket) || bucket.live > 0) yield key;
   }

@@ -23,8 +23,11 @@ const SOURCES: readonly OutcomeSource[] = ['rule', 'magic', 'default'];
 /** The plan's fields other than its texts as one integer, or undefined when a number is out of range. */
 function planShape(kind: OutcomeName, source: OutcomeSource, answeredBy: AnsweredBy, finalStatus: CallStatus, ring: number, talk: number): number | undefined {
   if (!(ring >= 0 && ring < 65_536 && talk >= 0 && talk < 1_048_576 && Number.isInteger(ring) && Number.isInteger(talk))) return undefined;
-  const small = ((KINDS.indexOf(kind) * 4 + SOURCES.indexOf(source)) * 4 + ANSWERED_BY.indexOf(answeredBy)) * 16 + CALL_STATUSES.indexOf(finalStatus);
-  return (small * 65_536 + ring) * 1_048_576 + talk;
+  const parts = [KINDS.indexOf(kind), SOURCES.indexOf(source), ANSWERED_BY.indexOf(answeredBy), CALL_STATUSES.indexOf(finalStatus)];
+  // A value these lists do not know (a new outcome name) is never packed with another's number.
+  if (parts.some((part) => part < 0) || CALL_STATUSES.length > 16) return undefined;
+  const [k, s, a, f] = parts as [number, number, number, number];
+  return ((((k * 4 + s) * 4 + a) * 16 + f) * 65_536 + ring) * 1_048_576 + talk;
 }
 
 export class CallMemo {
