@@ -448,6 +448,62 @@ describe('Table indexes that name their fields, ordered rows and single-row keys
   });
 });
 
+describe('Table indexes against a plain model under random changes', () => {
+  interface Item {
+    id: number;
+    group: number;
+    state: number;
+  }
+  it.each([false, true])('answers what arrival-ordered lists per key answer (few keys: %s), through inserts, moves and deletes', async (fewKeys) => {
+    const { SeededRandom } = await import('../../src/core/random.js');
+    const random = new SeededRandom(fewKeys ? 11 : 12);
+    const table = new Table<Item>('items')
+      .index('group', (r) => r.group, { fields: ['group'], fewKeys })
+      .index('group_state', (r) => `${r.group}:${r.state}`, { fields: ['group', 'state'], fewKeys });
+    // The model: each key's ids in the order they arrived under it.
+    const model = new Map<string, number[]>();
+    const at = (index: string, key: string | number) => model.get(`${index}/${key}`) ?? [];
+    const move = (row: Item, from: Item | undefined) => {
+      for (const [index, key, old] of [
+        ['group', row.group, from?.group],
+        ['group_state', `${row.group}:${row.state}`, from ? `${from.group}:${from.state}` : undefined],
+      ] as const) {
+        if (old === key) continue;
+        if (old !== undefined) model.set(`${index}/${old}`, at(index, old).filter((id) => id !== row.id));
+        model.set(`${index}/${key}`, [...at(index, key), row.id]);
+      }
+    };
+    for (let step = 0; step < 6000; step++) {
+      const action = random.int(0, 9);
+      const live = table.all();
+      if (action < 3 || live.length === 0) {
+        const row = table.insert({ group: random.int(0, 3), state: random.int(0, 4) });
+        move(row, undefined);
+      } else if (action < 9) {
+        const row = live[random.int(0, live.length - 1)]!;
+        const before = { ...row };
+        table.update(row.id, random.int(0, 3) === 0 ? { group: random.int(0, 3) } : { state: random.int(0, 4) });
+        move(row, before);
+      } else {
+        const row = live[random.int(0, live.length - 1)]!;
+        table.delete(row.id);
+        for (const key of [`group/${row.group}`, `group_state/${row.group}:${row.state}`]) model.set(key, (model.get(key) ?? []).filter((id) => id !== row.id));
+      }
+      if (step % 50 !== 0) continue;
+      for (let group = 0; group < 4; group++) {
+        for (const [index, key] of [['group', group], ...[0, 1, 2, 3, 4].map((state) => ['group_state', `${group}:${state}`])] as [string, string | number][]) {
+          const expected = at(index, key);
+          expect(table.count(index, key)).toBe(expected.length);
+          expect(table.first(index, key)?.id).toBe(expected[0]);
+          expect(ids(table.where(index, key))).toEqual([...expected].sort((a, b) => a - b));
+        }
+      }
+      const listed = [...table.keys('group_state')].sort();
+      expect(listed).toEqual([...model].filter(([k, v]) => k.startsWith('group_state/') && v.length > 0).map(([k]) => k.slice('group_state/'.length)).sort());
+    }
+  });
+});
+
 describe('lowerBound', () => {
   it('finds the first position at or above a value, both ends included', () => {
     const rows = [{ at: 1 }, { at: 3 }, { at: 3 }, { at: 7 }];
