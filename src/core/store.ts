@@ -27,13 +27,17 @@ export interface TableObserver<T> {
 type KeyOf<T> = (row: T) => string | number | null | undefined;
 type Key = string | number;
 
+/** The positions of an index that has needed none yet: never written (its length is 0). */
+const NO_POSITIONS = new Int32Array(0);
+
 /**
  * Where each row sits in its key's bucket, by row id: a typed array while ids are dense
  * (every table's ids count up from 1), a Map for ids far beyond the table's size (a
  * restored snapshot may hold any positive ids). No hashing on the dialer's path.
  */
 class Positions {
-  private dense = new Int32Array(64);
+  /** Empty until the index's first key holds two rows (most indexes of a fresh simulator never do). */
+  private dense = NO_POSITIONS;
   private sparse: Map<number, number> | undefined;
 
   get(id: number): number {
@@ -47,7 +51,7 @@ class Positions {
 
   /** Widens the dense array to hold `id` unless that would be far larger than the table. */
   private grow(id: number, rows: number): boolean {
-    let length = this.dense.length;
+    let length = Math.max(64, this.dense.length);
     while (length <= id) length *= 2;
     if (length > 4 * rows + 1024) return false;
     const dense = new Int32Array(length);
