@@ -373,8 +373,10 @@ export class Table<T extends Row> {
   }
 
   /** Every key an index holds rows under, in the order the keys first appeared (an emptied key of an index of few keys keeps its place). */
-  *keys(index: string): IterableIterator<Key> {
-    for (const [key, bucket] of this.entry(index).map) if (!(bucket instanceof Bucket) || bucket.live > 0) yield key;
+  keys(index: string): IterableIterator<Key> {
+    const entry = this.entry(index);
+    // Only an index of few keys keeps emptied keys; any other holds rows under each of its keys.
+    return entry.fewKeys ? liveKeys(entry.map) : entry.map.keys();
   }
 
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
@@ -505,6 +507,11 @@ export class Table<T extends Row> {
     bucket.head = 0;
     bucket.end = kept;
   }
+}
+
+/** The keys of an index of few keys that hold rows now. */
+function* liveKeys<T>(map: Map<Key, T | T[] | Bucket<T>>): IterableIterator<Key> {
+  for (const [key, bucket] of map) if (!(bucket instanceof Bucket) || bucket.live > 0) yield key;
 }
 
 function isMonotone<T>(rows: readonly T[], value: (row: T) => number): boolean {
