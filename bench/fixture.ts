@@ -47,9 +47,9 @@ export async function seededCalls(calls: number, leads = 10): Promise<Seeded> {
   for (let i = 0; i < calls; i++) {
     const created = start + i * 10_000;
     const inbound = i % 10 === 9;
-    ctx.calls.insert(
-      callRow({
-        account_id: 1,
+    ctx.calls.insertRow((id, accountId) =>
+      callRow(id, {
+        account_id: accountId,
         assistant_id: assistant.data.id,
         assistant_name: ASSISTANT.name,
         campaign_id: inbound ? null : campaign.data.id,

@@ -3,7 +3,7 @@
  * weigh on another's) and prints their JSON lines, then one summary line.
  *
  *   npm run bench                          every bench, 100,000 leads for the dialer (under 3 minutes)
- *   npm run bench -- --leads 1000000       the dialer at 1M leads (opt-in: minutes, ~1 GB)
+ *   npm run bench -- --leads 1000000       the dialer at 1M leads (opt-in: about 2 minutes, ~2.2 GB)
  *   npm run bench -- --only dialer,pages   some of them (http, msw, pages, dialer)
  *   npm run bench -- --only persist        the state-file bench (opt-in: 100k leads + 220k calls, several minutes)
  *   npm run bench -- --cpu-prof            each bench process writes a .cpuprofile to bench/profiles/

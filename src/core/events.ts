@@ -106,10 +106,10 @@ export class EventBus {
       this.journal[this.start] = event;
       this.start = (this.start + 1) % this.limit;
     }
-    for (const key of [type, '*']) {
-      const set = this.listeners.get(key);
-      if (set) for (const listener of set) listener(event);
-    }
+    const typed = this.listeners.get(type);
+    if (typed) for (const listener of typed) listener(event);
+    const all = this.listeners.get('*');
+    if (all) for (const listener of all) listener(event);
   }
 
   /**

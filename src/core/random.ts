@@ -20,7 +20,17 @@ function splitmix32(seed: number): () => number {
 
 /** sfc32: small, fast, and its state serialises as four numbers. */
 class Sfc32 implements Randomizer {
-  state: RandomState = [0, 0, 0, 0];
+  /** The four state words, kept unboxed (a draw allocates nothing). */
+  private readonly words = new Uint32Array(4);
+
+  get state(): RandomState {
+    const [a, b, c, d] = this.words;
+    return [a!, b!, c!, d!];
+  }
+
+  set state(state: RandomState) {
+    this.words.set(state);
+  }
 
   // faker calls next() and seed() detached from the object, so they are bound fields.
   seed = (seed: number | number[]): void => {
@@ -33,14 +43,16 @@ class Sfc32 implements Randomizer {
   };
 
   nextUint32 = (): number => {
-    let [a, b, c, d] = this.state;
+    const w = this.words;
+    const a = w[0]!;
+    const b = w[1]!;
+    const c = w[2]!;
+    const d = w[3]!;
     const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = (b ^ (b >>> 9)) >>> 0;
-    b = (c + (c << 3)) >>> 0;
-    c = ((c << 21) | (c >>> 11)) >>> 0;
-    c = (c + t) >>> 0;
-    this.state = [a, b, c, d];
+    w[3] = d + 1;
+    w[0] = b ^ (b >>> 9);
+    w[1] = c + (c << 3);
+    w[2] = (((c << 21) | (c >>> 11)) >>> 0) + t;
     return t;
   };
 
@@ -120,11 +132,11 @@ export class SeededRandom {
   }
 
   get state(): RandomState {
-    return [...this.generator.state];
+    return this.generator.state;
   }
 
   set state(state: RandomState) {
-    this.generator.state = [...state];
+    this.generator.state = state;
   }
 }
 

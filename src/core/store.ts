@@ -27,47 +27,130 @@ export interface TableObserver<T> {
 type KeyOf<T> = (row: T) => string | number | null | undefined;
 type Key = string | number;
 
+/** The positions of an index that has needed none yet: never written (its length is 0). */
+const NO_POSITIONS = new Int32Array(0);
+
 /**
- * The rows of one index key in the order they arrived, for `first()`: reading the
- * first element of a Set after many deletions from its front is O(n) in V8, so a FIFO
- * needs its own queue. Entries that left the key (or came back later) are skipped by
- * position and compacted away.
+ * Where each row sits in its key's bucket, by row id: a typed array while ids are dense
+ * (every table's ids count up from 1), a Map for ids far beyond the table's size (a
+ * restored snapshot may hold any positive ids). No hashing on the dialer's path.
  */
-class KeyQueue<T> {
-  private items: T[] = [];
-  private head = 0;
-  private readonly position = new Map<T, number>();
+class Positions {
+  /** Empty until the index's first key holds two rows (most indexes of a fresh simulator never do). */
+  private dense = NO_POSITIONS;
+  private sparse: Map<number, number> | undefined;
 
-  constructor(rows: Iterable<T>) {
-    for (const row of rows) this.push(row);
+  get(id: number): number {
+    return id < this.dense.length ? this.dense[id]! : (this.sparse?.get(id) ?? -1);
   }
 
-  push(row: T): void {
-    this.position.set(row, this.items.length);
-    this.items.push(row);
+  set(id: number, position: number, rows: number): void {
+    if (id >= this.dense.length && !this.grow(id, rows)) (this.sparse ??= new Map()).set(id, position);
+    else this.dense[id] = position;
   }
 
-  remove(row: T): void {
-    this.position.delete(row);
-  }
-
-  first(): T | undefined {
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) this.compact();
-    while (this.head < this.items.length) {
-      const row = this.items[this.head]!;
-      if (this.position.get(row) === this.head) return row;
-      this.head++;
+  /** Widens the dense array to hold `id` unless that would be far larger than the table. */
+  private grow(id: number, rows: number): boolean {
+    let length = Math.max(64, this.dense.length);
+    while (length <= id) length *= 2;
+    if (length > 4 * rows + 1024) return false;
+    const dense = new Int32Array(length);
+    dense.set(this.dense);
+    this.dense = dense;
+    if (this.sparse) {
+      for (const [sparseId, position] of this.sparse) {
+        if (sparseId >= length) continue;
+        dense[sparseId] = position;
+        this.sparse.delete(sparseId);
+      }
     }
-    return undefined;
+    return true;
+  }
+}
+
+/**
+ * A table's rows by id: an array indexed by id while ids are dense (a table's own ids
+ * count up from 1), a Map for ids far beyond the table's size (a restored snapshot may
+ * hold any positive ids). Cheaper than a Map of every row, and already in id order.
+ */
+class RowsById<T extends Row> {
+  private dense: (T | undefined)[] = [];
+  private sparse: Map<number, T> | undefined;
+  size = 0;
+
+  get(id: number): T | undefined {
+    return id < this.dense.length ? this.dense[id] : this.sparse?.get(id);
   }
 
-  /** Drops the entries before the head and the stale ones, keeping each live row once, in order. */
-  private compact(): void {
-    const live = this.items.filter((row, i) => i >= this.head && this.position.get(row) === i);
-    this.items = live;
-    this.head = 0;
-    this.position.clear();
-    live.forEach((row, i) => this.position.set(row, i));
+  set(row: T): void {
+    const id = row.id;
+    if (this.get(id) === undefined) this.size++;
+    const dense = this.dense;
+    if (id < dense.length) dense[id] = row;
+    else if (id <= 2 * this.size + 1024) {
+      // Rows the Map held for ids the array now reaches move into it.
+      const sparse = this.sparse;
+      while (dense.length < id) {
+        const moved = sparse?.get(dense.length);
+        if (moved !== undefined) sparse!.delete(moved.id);
+        dense.push(moved);
+      }
+      sparse?.delete(id);
+      dense.push(row);
+    } else (this.sparse ??= new Map()).set(id, row);
+  }
+
+  delete(id: number): void {
+    if (this.get(id) === undefined) return;
+    this.size--;
+    if (id < this.dense.length) this.dense[id] = undefined;
+    else this.sparse!.delete(id);
+  }
+
+  /** Every row in ascending id order. */
+  all(): T[] {
+    const out: T[] = [];
+    for (const row of this.dense) if (row !== undefined) out.push(row);
+    if (this.sparse && this.sparse.size > 0) out.push(...[...this.sparse.values()].sort((a, b) => a.id - b.id));
+    return out;
+  }
+
+  clear(): void {
+    this.dense = [];
+    this.sparse = undefined;
+    this.size = 0;
+  }
+}
+
+/** Up to this many rows, a key holds them in a plain array of their exact number. */
+const SMALL = 8;
+
+/**
+ * The rows of one index key once it holds more than SMALL: in the order they arrived
+ * under it, a row that left leaving a hole (undefined) until the holes outnumber the rows
+ * and the array is compacted. Arrival order is what `first()` answers (a FIFO); a row that
+ * comes back arrives again, at the end. Cheaper than a Set: a push, and a hole by position.
+ */
+class Bucket<T> {
+  /** Slots before `head` are holes (`first()` has moved past them). */
+  head = 0;
+  /** Slots from `end` on are free: compaction moves rows down in place, so the array is allocated once. */
+  end: number;
+
+  constructor(
+    public rows: (T | undefined)[],
+    public live: number,
+  ) {
+    this.end = rows.length;
+  }
+
+  /** Adds a row at the end; answers its position. */
+  push(row: T): number {
+    const at = this.end++;
+    if (at < this.rows.length) this.rows[at] = row;
+    else this.rows.push(row);
+    this.live++;
+    return at;
   }
 }
 
@@ -88,16 +171,26 @@ export interface IndexOptions<T> {
   fields?: readonly (keyof T)[];
   /** A value that usually grows with the id (a creation time): `range()` binary-searches it while it does. */
   monotone?: (row: T) => number;
+  /**
+   * Few keys that rows move between (an account's calls by status): each key holds its
+   * rows in a growing bucket from the first and keeps it when emptied, instead of the
+   * compact forms a key of a few rows takes (which suit the many keys of a unique index).
+   */
+  fewKeys?: boolean;
 }
 
 interface IndexEntry<T> {
   key: KeyOf<T>;
-  fields: readonly (keyof T)[] | undefined;
+  fewKeys: boolean;
   monotone: ((row: T) => number) | undefined;
-  /** The rows of each key: the row itself while a key has one (most keys of a unique index), a Set from the second. */
-  map: Map<Key, Bucket<T>>;
-  /** Built on the first `first()` of a key, then kept current. */
-  queues: Map<Key, KeyQueue<T>>;
+  /**
+   * The rows of each key: the row itself while a key has one (most keys of a unique
+   * index), an array of exactly its rows in arrival order up to SMALL (a number's few
+   * calls), then a Bucket; with `fewKeys`, a Bucket from the first row.
+   */
+  map: Map<Key, T | T[] | Bucket<T>>;
+  /** Each row's position in its key's Bucket. */
+  positions: Positions;
   /** Built on the first `ordered()` of a key, kept while rows only arrive at its end. */
   ordered: Map<Key, OrderedRows<T>>;
 }
@@ -111,9 +204,15 @@ interface IndexEntry<T> {
  * assistants.where('account', 1) // [a]
  */
 export class Table<T extends Row> {
-  private rows = new Map<number, T>();
+  private readonly rows = new RowsById<T>();
   private seq = 0;
   private readonly indexes = new Map<string, IndexEntry<T>>();
+  /** The indexes in declaration order, and by field the bit mask of those whose key reads it. */
+  private readonly entries: IndexEntry<T>[] = [];
+  private readonly byField = new Map<string, number>();
+  /** The indexes declared without fields: every update re-keys them. */
+  private everyUpdate = 0;
+  private readonly before: (Key | null | undefined)[] = [];
   private observer: TableObserver<T> | undefined;
 
   constructor(readonly name: string) {}
@@ -133,9 +232,14 @@ export class Table<T extends Row> {
    * row). Naming the `fields` the key reads spares every update that touches none of them.
    */
   index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
-    const entry: IndexEntry<T> = { key, fields: options.fields, monotone: options.monotone, map: new Map(), queues: new Map(), ordered: new Map() };
+    if (this.entries.length >= 30) throw new Error(`${this.name} has too many indexes`);
+    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: new Map(), positions: new Positions(), ordered: new Map() };
+    const bit = 1 << this.entries.length;
     this.indexes.set(name, entry);
-    for (const row of this.rows.values()) this.addToIndex(entry, key(row), row);
+    this.entries.push(entry);
+    if (options.fields) for (const field of options.fields) this.byField.set(field as string, (this.byField.get(field as string) ?? 0) | bit);
+    else this.everyUpdate |= bit;
+    for (const row of this.rows.all()) this.addToIndex(entry, key(row), row);
     return this;
   }
 
@@ -150,9 +254,21 @@ export class Table<T extends Row> {
 
   /** Inserts a row, giving it the next id. */
   insert(data: Omit<T, 'id'>): T {
-    const row = { id: ++this.seq, ...data } as T;
-    this.rows.set(row.id, row);
-    for (const entry of this.indexes.values()) this.addToIndex(entry, entry.key(row), row);
+    return this.insertRow((id) => ({ id, ...data }) as T);
+  }
+
+  /**
+   * Inserts the row `build` makes for the next id. A table of many rows builds each as
+   * one object literal (id first): no copy of its fields, and the row takes no more
+   * memory than its fields.
+   * @example calls.insertRow((id) => callRow(id, fields))
+   */
+  insertRow(build: (id: number) => T): T {
+    const row = build(this.seq + 1);
+    if (row.id !== this.seq + 1) throw new Error(`${this.name}: a new row takes the id ${this.seq + 1}`);
+    this.seq++;
+    this.rows.set(row);
+    for (const entry of this.entries) this.addToIndex(entry, entry.key(row), row);
     this.observer?.put(row);
     return row;
   }
@@ -166,19 +282,23 @@ export class Table<T extends Row> {
     const row = this.rows.get(id);
     if (!row) throw new Error(`${this.name} ${id} does not exist`);
     // Only the indexes whose key reads a patched field can move (most updates touch none).
-    let touched: IndexEntry<T>[] | undefined;
-    let before: (Key | null | undefined)[] | undefined;
-    for (const entry of this.indexes.values()) {
-      if (entry.fields && !entry.fields.some((field) => field in patch)) continue;
-      (touched ??= []).push(entry);
-      (before ??= []).push(entry.key(row));
+    let touched = this.everyUpdate;
+    for (const field in patch) touched |= this.byField.get(field) ?? 0;
+    if (touched === 0) {
+      Object.assign(row, patch);
+      this.observer?.put(row);
+      return row;
     }
+    const entries = this.entries;
+    // The old keys go in a scratch array of the table's (an update runs to its end before the next).
+    const before = this.before;
+    for (let i = 0; i < entries.length; i++) before[i] = (touched >> i) & 1 ? entries[i]!.key(row) : undefined;
     Object.assign(row, patch);
     this.observer?.put(row);
-    if (!touched) return row;
-    for (let i = 0; i < touched.length; i++) {
-      const entry = touched[i]!;
-      const old = before![i];
+    for (let i = 0; i < entries.length; i++) {
+      if (!((touched >> i) & 1)) continue;
+      const entry = entries[i]!;
+      const old = before[i];
       const now = entry.key(row);
       if (old !== now) {
         this.removeFromIndex(entry, old, row);
@@ -195,7 +315,7 @@ export class Table<T extends Row> {
     const row = this.rows.get(id);
     if (!row) return undefined;
     this.rows.delete(id);
-    for (const entry of this.indexes.values()) this.removeFromIndex(entry, entry.key(row), row);
+    for (const entry of this.entries) this.removeFromIndex(entry, entry.key(row), row);
     this.observer?.delete(id);
     return row;
   }
@@ -210,16 +330,18 @@ export class Table<T extends Row> {
    * over the index (no intermediate copies: list queries at 50k rows stay in a few ms).
    */
   select(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
-    const entry = this.indexes.get(index);
-    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
-    const bucket = entry.map.get(key);
-    if (!bucket) return [];
+    const bucket = this.entry(index).map.get(key);
+    if (bucket === undefined) return [];
+    if (!(bucket instanceof Bucket || Array.isArray(bucket))) return keep && !keep(bucket) ? [] : [bucket];
     const out: T[] = [];
     let ordered = true;
     let last = 0;
-    for (const row of rowsOf(bucket)) {
-      if (keep && !keep(row)) continue;
-      // Sets keep insertion order; a row re-indexed by an update lands at the end.
+    const rows = bucket instanceof Bucket ? bucket.rows : bucket;
+    const end = bucket instanceof Bucket ? bucket.end : bucket.length;
+    for (let i = bucket instanceof Bucket ? bucket.head : 0; i < end; i++) {
+      const row = rows[i];
+      if (row === undefined || (keep && !keep(row))) continue;
+      // A row re-indexed by an update arrives at the end.
       if (row.id < last) ordered = false;
       last = row.id;
       out.push(row);
@@ -229,7 +351,8 @@ export class Table<T extends Row> {
 
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
-    return sizeOf(this.indexes.get(index)?.map.get(key));
+    const bucket = this.indexes.get(index)?.map.get(key);
+    return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : Array.isArray(bucket) ? bucket.length : 1;
   }
 
   /**
@@ -238,54 +361,46 @@ export class Table<T extends Row> {
    * monotone value never decreases along it.
    */
   ordered(index: string, key: string | number): { rows: readonly T[]; monotone: boolean } {
-    const entry = this.indexes.get(index);
-    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    const entry = this.entry(index);
     let ordered = entry.ordered.get(key);
     if (!ordered) {
-      const bucket = entry.map.get(key);
-      if (!bucket) return { rows: [], monotone: true };
-      const rows = [...rowsOf(bucket)];
-      let sorted = true;
-      for (let i = 1; i < rows.length && sorted; i++) sorted = rows[i - 1]!.id < rows[i]!.id;
-      if (!sorted) rows.sort((a, b) => a.id - b.id);
+      const rows = this.select(index, key);
+      if (rows.length === 0) return { rows: [], monotone: true };
       ordered = { rows, monotone: entry.monotone ? isMonotone(rows, entry.monotone) : false };
       entry.ordered.set(key, ordered);
     }
     return ordered;
   }
 
-  /** Every key an index holds rows under (in the order the keys first appeared). */
+  /** Every key an index holds rows under, in the order the keys first appeared (an emptied key of an index of few keys keeps its place). */
   keys(index: string): IterableIterator<Key> {
-    const entry = this.indexes.get(index);
-    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
-    return entry.map.keys();
+    const entry = this.entry(index);
+    // Only an index of few keys keeps emptied keys; any other holds rows under each of its keys.
+    return entry.fewKeys ? liveKeys(entry.map) : entry.map.keys();
   }
 
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
-    const entry = this.indexes.get(index);
-    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
-    let queue = entry.queues.get(key);
-    if (!queue) {
-      const bucket = entry.map.get(key);
-      if (!bucket) return undefined;
-      queue = new KeyQueue(rowsOf(bucket));
-      entry.queues.set(key, queue);
-    }
-    return queue.first();
+    const bucket = this.entry(index).map.get(key);
+    if (Array.isArray(bucket)) return bucket[0];
+    if (!(bucket instanceof Bucket)) return bucket;
+    if (bucket.live === 0) return undefined;
+    const rows = bucket.rows;
+    while (rows[bucket.head] === undefined) bucket.head++;
+    return rows[bucket.head];
   }
 
   /** Every row in ascending id order. */
   all(): T[] {
-    return [...this.rows.values()].sort((a, b) => a.id - b.id);
+    return this.rows.all();
   }
 
   clear(): void {
     this.rows.clear();
     this.seq = 0;
-    for (const entry of this.indexes.values()) {
+    for (const entry of this.entries) {
       entry.map.clear();
-      entry.queues.clear();
+      entry.positions = new Positions();
       entry.ordered.clear();
     }
     this.observer?.clear();
@@ -303,20 +418,41 @@ export class Table<T extends Row> {
     this.clear();
     this.seq = snapshot.seq;
     for (const row of owned ? snapshot.rows : structuredClone(snapshot.rows)) {
-      this.rows.set(row.id, row);
-      for (const entry of this.indexes.values()) this.addToIndex(entry, entry.key(row), row);
+      this.rows.set(row);
+      for (const entry of this.entries) this.addToIndex(entry, entry.key(row), row);
       this.observer?.put(row);
     }
+  }
+
+  private entry(index: string): IndexEntry<T> {
+    const entry = this.indexes.get(index);
+    if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    return entry;
   }
 
   private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
     if (key === null || key === undefined) return;
     const bucket = entry.map.get(key);
-    if (bucket === undefined) entry.map.set(key, row);
-    else if (bucket instanceof Set) bucket.add(row);
-    else if (bucket !== row) entry.map.set(key, new Set([bucket, row]));
-    // Most keys are never read as a queue or in order: skip the lookups while none is.
-    if (entry.queues.size > 0) entry.queues.get(key)?.push(row);
+    if (bucket === undefined) {
+      if (entry.fewKeys) {
+        entry.positions.set(row.id, 0, this.rows.size);
+        entry.map.set(key, new Bucket<T>([row], 1));
+      } else entry.map.set(key, row);
+    } else if (bucket instanceof Bucket) entry.positions.set(row.id, bucket.push(row), this.rows.size);
+    else if (Array.isArray(bucket)) {
+      if (bucket.length < SMALL) {
+        // A new array of the exact length: a push would leave room for 16 more.
+        const rows = new Array<T>(bucket.length + 1);
+        for (let i = 0; i < bucket.length; i++) rows[i] = bucket[i]!;
+        rows[bucket.length] = row;
+        entry.map.set(key, rows);
+      } else {
+        const rows: (T | undefined)[] = [...bucket, row];
+        rows.forEach((r, i) => entry.positions.set(r!.id, i, this.rows.size));
+        entry.map.set(key, new Bucket<T>(rows, rows.length));
+      }
+    } else if (bucket !== row) entry.map.set(key, [bucket, row]);
+    // Most keys are never read in order: skip the lookup while none is.
     const ordered = entry.ordered.size > 0 ? entry.ordered.get(key) : undefined;
     if (ordered) {
       const last = ordered.rows[ordered.rows.length - 1];
@@ -331,32 +467,51 @@ export class Table<T extends Row> {
     if (key === null || key === undefined) return;
     const bucket = entry.map.get(key);
     if (bucket === undefined) return;
-    let empty: boolean;
-    if (bucket instanceof Set) {
-      bucket.delete(row);
-      empty = bucket.size === 0;
-    } else {
-      if (bucket !== row) return;
-      empty = true;
-    }
-    if (entry.queues.size > 0) entry.queues.get(key)?.remove(row);
+    if (bucket instanceof Bucket) {
+      const position = entry.positions.get(row.id);
+      if (bucket.rows[position] !== row) return;
+      bucket.rows[position] = undefined;
+      if (--bucket.live > 0) {
+        if (bucket.end >= 64 && bucket.live * 2 < bucket.end) this.compact(entry, bucket);
+      } else if (entry.fewKeys) {
+        // Kept under its key (keys() skips it): a status whose rows come and go, as the
+        // dialer's do, would otherwise rebuild its key again and again. Every slot is a hole;
+        // a large array is let go (a drained queue of a million leads).
+        bucket.head = 0;
+        bucket.end = 0;
+        if (bucket.rows.length > 64) bucket.rows = [];
+      } else entry.map.delete(key);
+    } else if (Array.isArray(bucket)) {
+      const position = bucket.indexOf(row);
+      if (position < 0) return;
+      if (bucket.length === 2) entry.map.set(key, bucket[1 - position]!);
+      else bucket.splice(position, 1);
+    } else if (bucket === row) entry.map.delete(key);
+    else return;
     if (entry.ordered.size > 0) entry.ordered.delete(key);
-    if (empty) {
-      entry.map.delete(key);
-      if (entry.queues.size > 0) entry.queues.delete(key);
+  }
+
+  /** Drops a bucket's holes in place, keeping the rows in arrival order. */
+  private compact(entry: IndexEntry<T>, bucket: Bucket<T>): void {
+    const rows = bucket.rows;
+    let kept = 0;
+    for (let i = bucket.head; i < bucket.end; i++) {
+      const row = rows[i];
+      if (row === undefined) continue;
+      entry.positions.set(row.id, kept, this.rows.size);
+      rows[kept++] = row;
     }
+    rows.fill(undefined, kept, bucket.end);
+    // An array far larger than what it holds gives the rest back.
+    if (rows.length > 1024 && kept * 4 < rows.length) rows.length = kept * 2;
+    bucket.head = 0;
+    bucket.end = kept;
   }
 }
 
-/** The rows of one index key: one row alone, or a Set (in insertion order) once a second arrives. */
-type Bucket<T> = T | Set<T>;
-
-function rowsOf<T>(bucket: Bucket<T>): Iterable<T> {
-  return bucket instanceof Set ? bucket : [bucket];
-}
-
-function sizeOf<T>(bucket: Bucket<T> | undefined): number {
-  return bucket === undefined ? 0 : bucket instanceof Set ? bucket.size : 1;
+/** The keys of an index of few keys that hold rows now. */
+function* liveKeys<T>(map: Map<Key, T | T[] | Bucket<T>>): IterableIterator<Key> {
+  for (const [key, bucket] of map) if (!(bucket instanceof Bucket) || bucket.live > 0) yield key;
 }
 
 function isMonotone<T>(rows: readonly T[], value: (row: T) => number): boolean {

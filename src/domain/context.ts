@@ -12,6 +12,7 @@ import type { WebhookKind } from '../engine/webhooks.js';
 import type { Account } from './accounts/schema.js';
 import type { Assistant } from './assistants/schema.js';
 import { catalog, type Catalog } from './catalog/data.js';
+import { CallMemo } from './calls/memo.js';
 import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
 import type { SimState } from './state.js';
@@ -85,6 +86,21 @@ export class Scoped<T extends Owned> {
     return this.table.insert({ ...data, account_id: this.accountId } as Omit<T, 'id'>);
   }
 
+  /** The id the next insert will take. */
+  nextId(): number {
+    return this.table.nextId;
+  }
+
+  /** Inserts the row `build` makes for the next id and this account (see `Table.insertRow`). */
+  insertRow(build: (id: number, accountId: number) => T): T {
+    const accountId = this.accountId;
+    return this.table.insertRow((id) => {
+      const row = build(id, accountId);
+      if (row.account_id !== accountId) throw new Error(`${this.table.name}: a row of account ${accountId} was built for account ${row.account_id}`);
+      return row;
+    });
+  }
+
   update(id: number, patch: Partial<Omit<T, 'id' | 'account_id'>>): T {
     if (!this.get(id)) throw new Error(`${this.table.name} ${id} is not in account ${this.accountId}`);
     return this.table.update(id, patch as Partial<Omit<T, 'id'>>);
@@ -104,6 +120,8 @@ export interface AccountCtx {
   readonly random: SeededRandom;
   /** The simulator's seed (for values derived from it without drawing from `random`). */
   readonly seed: number;
+  /** Transcripts and plans that many calls share, stored once (calls/memo). */
+  readonly callMemo: CallMemo;
   now(): number;
   /** Schedules a clock event (timers are data: ARCHITECTURE §2); a periodic one does not keep run-until-idle busy. */
   schedule<P>(at: number, type: string, payload: P, options?: { periodic?: boolean }): number;
@@ -134,7 +152,11 @@ export interface AccountCtx {
   sendWebhook(kind: WebhookKind, url: string, payload: unknown): void;
   /** The scripted outcome of the next attempt to a number (ARCHITECTURE §4 Scripted outcomes). */
   nextOutcome(dial: DialContext): { outcome: Outcome; source: OutcomeSource };
-  /** Emits a state change on `sim.events`, stamped with the clock time and the account. */
+  /**
+   * Emits a state change on `sim.events`, stamped with the clock time and the account
+   * (`account_id` first in its data). Data that already starts with the account's
+   * `account_id` is used as it is, without a copy (the dialer's events).
+   */
   emit(type: string, data: Record<string, unknown>): void;
   /** Takes `micros` from the account's balance. */
   chargeAccount(micros: number): void;
@@ -165,6 +187,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     catalog,
     random,
     seed: random.seed,
+    callMemo: new CallMemo(),
     now: () => clock.now(),
     schedule: (at, type, payload, options) => clock.schedule(at, type, payload, options),
     cancel: (eventId) => void clock.cancel(eventId),
@@ -192,7 +215,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     sendWebhook: (kind, url, payload) => void webhooks.send({ account_id: account.id, kind, url, payload }),
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
     nextOutcome: (dial) => outcomes.next(dial),
-    emit: (type, data) => events.emit(type, clock.now(), { account_id: account.id, ...data }),
+    emit: (type, data) => events.emit(type, clock.now(), data.account_id === account.id ? data : { account_id: account.id, ...data }),
     chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
     setRecent: (field, times) => void db.accounts.update(account.id, { [field]: times }),
   };

@@ -58,21 +58,22 @@ export class Database {
     .index('assistant', (c) => c.assistant_id);
   // Each index names the fields its key reads: the dialer's many lead updates re-key only campaign_status.
   readonly leads = new Table<Lead>('leads')
-    .index('account', (l) => l.account_id, { fields: ['account_id'] })
-    .index('campaign', (l) => l.campaign_id, { fields: ['campaign_id'] })
-    .index('campaign_status', (l) => campaignStatusKey(l.campaign_id, l.status), { fields: ['campaign_id', 'status'] })
-    .index('campaign_number', (l) => `${l.campaign_id}:${l.phone_number}`, { fields: ['campaign_id', 'phone_number'] });
+    .index('account', (l) => l.account_id, { fields: ['account_id'], fewKeys: true })
+    .index('campaign', (l) => l.campaign_id, { fields: ['campaign_id'], fewKeys: true })
+    .index('campaign_status', (l) => campaignStatusKey(l.campaign_id, l.status), { fields: ['campaign_id', 'status'], fewKeys: true })
+    // Keyed by the number alone, the row's own string (a key per lead joining the campaign would be a second string per lead).
+    .index('number', (l) => l.phone_number, { fields: ['phone_number'] });
   readonly secondaryContacts = new Table<SecondaryContact>('secondary_contacts')
     .index('account', (c) => c.account_id)
     .index('lead', (c) => c.lead_id);
   // List calls reads a page from the newest end of the narrowest of these (calls/service listCallsPage);
   // created_at grows with the id unless a record was inserted back-dated, so date filters binary-search it.
   readonly calls = new Table<Call>('calls')
-    .index('account', (c) => c.account_id, { fields: ['account_id', 'created_at'], monotone: callCreatedAt })
-    .index('assistant', (c) => c.assistant_id, { fields: ['assistant_id', 'created_at'], monotone: callCreatedAt })
-    .index('campaign', (c) => c.campaign_id, { fields: ['campaign_id', 'created_at'], monotone: callCreatedAt })
-    .index('account_status', (c) => callStatusKey(c.account_id, c.status), { fields: ['account_id', 'status', 'created_at'], monotone: callCreatedAt })
-    .index('account_type', (c) => callTypeKey(c.account_id, c.type), { fields: ['account_id', 'type', 'created_at'], monotone: callCreatedAt })
+    .index('account', (c) => c.account_id, { fields: ['account_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
+    .index('assistant', (c) => c.assistant_id, { fields: ['assistant_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
+    .index('campaign', (c) => c.campaign_id, { fields: ['campaign_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
+    .index('account_status', (c) => callStatusKey(c.account_id, c.status), { fields: ['account_id', 'status', 'created_at'], monotone: callCreatedAt, fewKeys: true })
+    .index('account_type', (c) => callTypeKey(c.account_id, c.type), { fields: ['account_id', 'type', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('account_number', (c) => callNumberKey(c.account_id, c.client_phone_number), { fields: ['account_id', 'client_phone_number', 'created_at'], monotone: callCreatedAt });
   readonly conversations = new Table<Conversation>('conversations')
     .index('account', (c) => c.account_id)

@@ -21,6 +21,13 @@ describe('SeededRandom', () => {
     expect(draws(new SeededRandom(7))).toEqual(draws(new SeededRandom(7)));
   });
 
+  it('draws the values every earlier version drew from seed 7 (answers and state files depend on them)', () => {
+    const random = new SeededRandom(7);
+    expect([random.int(0, 1_000_000), random.int(0, 1_000_000), random.next(), random.uuid()]).toEqual([753535, 689370, 0.9176275781355798, 'e90fd022-d62c-4078-b4cf-bb84efcb448a']);
+    expect(SeededRandom.derive(7, 'x', 3).int(0, 999)).toBe(176);
+    expect(random.state).toEqual([60214690, 1605241473, 2264351590, 3618576897]);
+  });
+
   it('draws the same uuids from the same seed', () => {
     const a = new SeededRandom(42);
     const b = new SeededRandom(42);

@@ -358,12 +358,149 @@ describe('Table indexes that name their fields, ordered rows and single-row keys
     expect(table.where('status', 'a')).toEqual([]);
   });
 
+  it('keeps keys of rows with far-apart ids (a restored snapshot) in arrival order through moves', () => {
+    const table = calls();
+    const far = 2 ** 40;
+    table.restore({ seq: far + 2, rows: [1, 2, far, far + 1, far + 2].map((id) => ({ id, ...call({ status: 'a' }) })) });
+    table.update(far, { status: 'b' });
+    table.update(1, { status: 'b' });
+    table.update(far, { status: 'a' });
+    expect(ids(table.where('status', 'a'))).toEqual([2, far, far + 1, far + 2]);
+    expect(table.first('status', 'a')!.id).toBe(2);
+    expect(table.first('status', 'b')!.id).toBe(1);
+    table.delete(2);
+    expect(table.first('status', 'a')!.id).toBe(far + 1);
+    expect(table.count('status', 'a')).toBe(3);
+  });
+
+  it('keeps every row of a snapshot whose ids arrive out of order and far apart, through later inserts', () => {
+    const table = calls();
+    const restored = [5000, ...Array.from({ length: 4999 }, (_, i) => i + 1)];
+    table.restore({ seq: 5000, rows: restored.map((id) => ({ id, ...call() })) });
+    expect(table.size).toBe(5000);
+    expect(table.get(5000)!.id).toBe(5000);
+    expect(table.insert(call()).id).toBe(5001);
+    expect([table.get(4999)!.id, table.get(5000)!.id, table.get(5001)!.id]).toEqual([4999, 5000, 5001]);
+    table.delete(5000);
+    expect(table.get(5000)).toBeUndefined();
+    expect(table.size).toBe(5000);
+    expect(ids(table.all()).slice(-3)).toEqual([4998, 4999, 5001]);
+    expect(table.count('account', 1)).toBe(5000);
+  });
+
+  it('keeps a key of a few rows in arrival order as rows leave and come back, across ten rows and back to one', () => {
+    const table = calls();
+    for (let i = 0; i < 5; i++) table.insert(call({ status: 'a' }));
+    table.update(1, { status: 'b' });
+    table.update(1, { status: 'a' });
+    expect([table.first('status', 'a')!.id, table.count('status', 'a')]).toEqual([2, 5]);
+    for (let i = 0; i < 5; i++) table.insert(call({ status: 'a' }));
+    expect([table.first('status', 'a')!.id, table.count('status', 'a')]).toEqual([2, 10]);
+    expect(ids(table.where('status', 'a'))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const id of [2, 3, 4, 5, 6, 7, 8, 9, 10]) table.update(id, { status: 'b' });
+    expect([table.first('status', 'a')!.id, table.count('status', 'a'), table.first('status', 'b')!.id]).toEqual([1, 1, 2]);
+    for (const id of [2, 3, 4]) table.update(id, { status: 'c' });
+    table.update(3, { status: 'b' });
+    expect(ids(table.where('status', 'b'))).toEqual([3, 5, 6, 7, 8, 9, 10]);
+    expect(table.first('status', 'b')!.id).toBe(5);
+    table.delete(1);
+    expect([table.first('status', 'a'), table.count('status', 'a')]).toEqual([undefined, 0]);
+  });
+
+  it('answers the same from an index of few keys: emptied keys are not listed, and fill again in arrival order', () => {
+    const table = new Table<Call>('calls').index('status', (c) => c.status, { fields: ['status'], fewKeys: true });
+    for (let i = 0; i < 3; i++) table.insert(call({ status: 'a' }));
+    for (let i = 0; i < 100; i++) table.insert(call({ status: 'b' }));
+    for (let id = 1; id <= 3; id++) table.update(id, { status: 'b' });
+    expect([...table.keys('status')]).toEqual(['b']);
+    expect([table.count('status', 'a'), table.first('status', 'a'), table.where('status', 'a')]).toEqual([0, undefined, []]);
+    for (let id = 103; id >= 4; id--) table.update(id, { status: 'a' });
+    expect([...table.keys('status')].sort()).toEqual(['a', 'b']);
+    expect(table.first('status', 'a')!.id).toBe(103);
+    expect(ids(table.where('status', 'a'))).toEqual(Array.from({ length: 100 }, (_, i) => i + 4));
+    expect(ids(table.where('status', 'b'))).toEqual([1, 2, 3]);
+    expect(table.first('status', 'b')!.id).toBe(1);
+    expect(table.ordered('status', 'b').rows.map((r) => r.id)).toEqual([1, 2, 3]);
+    for (let id = 4; id <= 103; id++) table.update(id, { status: 'b' });
+    expect([...table.keys('status')]).toEqual(['b']);
+    table.update(50, { status: 'a' });
+    expect([table.first('status', 'a')!.id, table.count('status', 'a'), table.count('status', 'b')]).toEqual([50, 1, 102]);
+  });
+
+  it('answers a key in arrival order after most of its rows left and some came back', () => {
+    const table = calls();
+    for (let i = 0; i < 300; i++) table.insert(call({ status: 'a' }));
+    for (let id = 1; id <= 250; id++) table.update(id, { status: 'b' });
+    for (const id of [7, 3]) table.update(id, { status: 'a' });
+    expect(table.count('status', 'a')).toBe(52);
+    expect(table.first('status', 'a')!.id).toBe(251);
+    expect(ids(table.where('status', 'a'))).toEqual([3, 7, ...Array.from({ length: 50 }, (_, i) => 251 + i)]);
+    for (let id = 251; id <= 300; id++) table.update(id, { status: 'b' });
+    expect(table.first('status', 'a')!.id).toBe(7);
+  });
+
   it('leaves a key alone when a row that is not under it is removed from it', () => {
     const table = calls();
     table.insert(call({ status: 'a' }));
     table.insert(call({ status: 'b' }));
     table.update(2, { status: 'c' });
     expect(ids(table.where('status', 'a'))).toEqual([1]);
+  });
+});
+
+describe('Table indexes against a plain model under random changes', () => {
+  interface Item {
+    id: number;
+    group: number;
+    state: number;
+  }
+  it.each([false, true])('answers what arrival-ordered lists per key answer (few keys: %s), through inserts, moves and deletes', async (fewKeys) => {
+    const { SeededRandom } = await import('../../src/core/random.js');
+    const random = new SeededRandom(fewKeys ? 11 : 12);
+    const table = new Table<Item>('items')
+      .index('group', (r) => r.group, { fields: ['group'], fewKeys })
+      .index('group_state', (r) => `${r.group}:${r.state}`, { fields: ['group', 'state'], fewKeys });
+    // The model: each key's ids in the order they arrived under it.
+    const model = new Map<string, number[]>();
+    const at = (index: string, key: string | number) => model.get(`${index}/${key}`) ?? [];
+    const move = (row: Item, from: Item | undefined) => {
+      for (const [index, key, old] of [
+        ['group', row.group, from?.group],
+        ['group_state', `${row.group}:${row.state}`, from ? `${from.group}:${from.state}` : undefined],
+      ] as const) {
+        if (old === key) continue;
+        if (old !== undefined) model.set(`${index}/${old}`, at(index, old).filter((id) => id !== row.id));
+        model.set(`${index}/${key}`, [...at(index, key), row.id]);
+      }
+    };
+    for (let step = 0; step < 6000; step++) {
+      const action = random.int(0, 9);
+      const live = table.all();
+      if (action < 3 || live.length === 0) {
+        const row = table.insert({ group: random.int(0, 3), state: random.int(0, 4) });
+        move(row, undefined);
+      } else if (action < 9) {
+        const row = live[random.int(0, live.length - 1)]!;
+        const before = { ...row };
+        table.update(row.id, random.int(0, 3) === 0 ? { group: random.int(0, 3) } : { state: random.int(0, 4) });
+        move(row, before);
+      } else {
+        const row = live[random.int(0, live.length - 1)]!;
+        table.delete(row.id);
+        for (const key of [`group/${row.group}`, `group_state/${row.group}:${row.state}`]) model.set(key, (model.get(key) ?? []).filter((id) => id !== row.id));
+      }
+      if (step % 50 !== 0) continue;
+      for (let group = 0; group < 4; group++) {
+        for (const [index, key] of [['group', group], ...[0, 1, 2, 3, 4].map((state) => ['group_state', `${group}:${state}`])] as [string, string | number][]) {
+          const expected = at(index, key);
+          expect(table.count(index, key)).toBe(expected.length);
+          expect(table.first(index, key)?.id).toBe(expected[0]);
+          expect(ids(table.where(index, key))).toEqual([...expected].sort((a, b) => a - b));
+        }
+      }
+      const listed = [...table.keys('group_state')].sort();
+      expect(listed).toEqual([...model].filter(([k, v]) => k.startsWith('group_state/') && v.length > 0).map(([k]) => k.slice('group_state/'.length)).sort());
+    }
   });
 });
 

@@ -13,7 +13,7 @@ import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } 
 import { sampleValue, type Assistant } from '../assistants/schema.js';
 import type { AccountCtx } from '../context.js';
 import { callCosts } from './billing.js';
-import { UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
+import { NO_VALUES, UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
 
 export const CALL_RING_EVENT = 'call.ring';
 export const CALL_CONNECT_EVENT = 'call.connect';
@@ -47,12 +47,14 @@ const CLOSINGS = ["Perfect, you're all set. Thank you for your time, goodbye!", 
 const BRUSH_OFFS = ["Sorry, I can't talk right now.", 'Not interested, thanks.', 'Can you call back another time?'];
 const VOICEMAIL_GREETINGS = ["Hi, you've reached my voicemail. Please leave a message after the tone.", 'The person you are calling is not available. Please leave a message.'];
 
-function pick<T>(ctx: AccountCtx, list: readonly T[]): T {
-  return list[ctx.random.int(0, list.length - 1)]!;
+/** A seeded position in a phrase bank. */
+function index(ctx: AccountCtx, list: readonly unknown[]): number {
+  return ctx.random.int(0, list.length - 1);
 }
 
 /** Values collected during a call, typed per the assistant's post_call_schema. */
 function collectedVariables(ctx: AccountCtx, assistant: Assistant, goalMet: boolean): Record<string, unknown> {
+  if (assistant.post_call_schema.length === 0) return NO_VALUES;
   const values: Record<string, unknown> = {};
   for (const item of assistant.post_call_schema) {
     if (item.type === 'bool') values[item.name] = goalMet;
@@ -69,7 +71,7 @@ function transcriptOf(lines: NonNullable<OutcomeObject['transcript']>): string {
 }
 
 /** The course of a call from its scripted outcome, with seeded defaults for what the script leaves out. */
-export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome, source: OutcomeSource, variables: Record<string, unknown>): CallPlan {
+export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome, source: OutcomeSource, variables: CallVariables): CallPlan {
   const o: OutcomeObject = typeof outcome === 'string' ? { kind: outcome } : outcome;
   const kind = o.kind ?? 'human';
   const answeredBy = o.answered_by ?? (kind === 'voicemail' ? 'machine' : kind === 'human' || kind === 'goal-incomplete' ? 'human' : 'unknown');
@@ -85,7 +87,7 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
     // A voicemail still ends `ended` (decisions: Call transitions).
     if (o.status === undefined && answeredBy === 'human') finalStatus = 'ended_by_assistant';
   }
-  return {
+  return ctx.callMemo.plan({
     kind,
     source,
     answered_by: answeredBy,
@@ -95,26 +97,58 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
     transcript: o.transcript ? transcriptOf(o.transcript) : defaultTranscript(ctx, assistant, kind, finalStatus, variables),
     variables: o.variables ?? null,
     evaluation: o.evaluation ?? null,
-  };
+  });
 }
 
-function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeName, status: CallStatus, variables: Record<string, unknown>): string {
+/** The variables a call's texts are filled from: the call's input variables, then the lead's over them. */
+interface CallVariables {
+  input: Record<string, unknown>;
+  lead: Record<string, unknown> | null;
+}
+
+/**
+ * A transcript from the phrase banks. The picks are drawn in the order the lines read,
+ * then the text is looked up by its head and picks (calls with the same greeting share one).
+ */
+function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeName, status: CallStatus, variables: CallVariables): string {
   if (UNANSWERED_STATUSES.has(status)) return '';
-  const greeting = fillTemplate(assistant.initial_message, { ...assistant.variables, ...variables });
+  // The variables are merged only for a text that has a placeholder.
+  const fill = (text: string) => (text.includes('{{') ? fillTemplate(text, { ...assistant.variables, ...variables.input, ...variables.lead }) : text);
   if (kind === 'voicemail') {
-    const lines = [`Customer: ${pick(ctx, VOICEMAIL_GREETINGS)}`];
+    const greeting = index(ctx, VOICEMAIL_GREETINGS);
     // ARCHITECTURE §4: voicemail leaves voice_mail_message in the transcript.
-    if (assistant.voice_mail_message !== null) lines.push(`Assistant: ${fillTemplate(assistant.voice_mail_message, { ...assistant.variables, ...variables })}`);
-    return lines.join('\n');
+    if (assistant.voice_mail_message === null) return ctx.callMemo.text('voicemail', '', greeting, () => `Customer: ${VOICEMAIL_GREETINGS[greeting]!}`);
+    const message = fill(assistant.voice_mail_message);
+    return ctx.callMemo.text('voicemail-message', message, greeting, () => `Customer: ${VOICEMAIL_GREETINGS[greeting]!}\nAssistant: ${message}`);
   }
-  if (kind === 'goal-incomplete') return `Assistant: ${greeting}\nCustomer: ${pick(ctx, BRUSH_OFFS)}\nAssistant: No problem, I'll try another time. Goodbye!`;
-  return [`Assistant: ${greeting}`, `Customer: ${pick(ctx, OPENERS)}`, `Assistant: ${pick(ctx, PITCHES)}`, `Customer: ${pick(ctx, AGREEMENTS)}`, `Assistant: ${pick(ctx, CLOSINGS)}`].join('\n');
+  const greeting = fill(assistant.initial_message);
+  if (kind === 'goal-incomplete') {
+    const brushOff = index(ctx, BRUSH_OFFS);
+    return ctx.callMemo.text(kind, greeting, brushOff, () => `Assistant: ${greeting}\nCustomer: ${BRUSH_OFFS[brushOff]!}\nAssistant: No problem, I'll try another time. Goodbye!`);
+  }
+  const opener = index(ctx, OPENERS);
+  const pitch = index(ctx, PITCHES);
+  const agreement = index(ctx, AGREEMENTS);
+  const closing = index(ctx, CLOSINGS);
+  const combination = ((opener * PITCHES.length + pitch) * AGREEMENTS.length + agreement) * CLOSINGS.length + closing;
+  return ctx.callMemo.text('human', greeting, combination, () =>
+    [`Assistant: ${greeting}`, `Customer: ${OPENERS[opener]!}`, `Assistant: ${PITCHES[pitch]!}`, `Customer: ${AGREEMENTS[agreement]!}`, `Assistant: ${CLOSINGS[closing]!}`].join('\n'),
+  );
 }
 
-/** Moves a call to `status` and emits `call.status` (with `details`: what a watcher of the end wants to know). */
-function setStatus(ctx: AccountCtx, call: Call, status: CallStatus, patch: Partial<Call> = {}, details: Record<string, unknown> = {}): Call {
-  const updated = ctx.calls.update(call.id, { status, updated_at: ctx.now(), ...patch });
-  ctx.emit('call.status', { call_id: call.id, status, campaign_id: call.campaign_id, lead_id: call.lead_id, ...details });
+/** The `call.status` event of a call moving to `status` (what a watcher of the end wants to know is added by finishCall). */
+function statusEvent(ctx: AccountCtx, call: Call, status: CallStatus) {
+  return { account_id: ctx.account.id, call_id: call.id, status, campaign_id: call.campaign_id, lead_id: call.lead_id };
+}
+
+/**
+ * Applies a patch that moves a call to `patch.status` (stamped with `updated_at`) and
+ * emits `call.status` with `event`. Each caller builds its patch and event whole: the
+ * dialer moves every call through here three or four times.
+ */
+function setStatus(ctx: AccountCtx, call: Call, patch: Partial<Call> & { status: CallStatus; updated_at: number }, event: Record<string, unknown>): Call {
+  const updated = ctx.calls.update(call.id, patch);
+  ctx.emit('call.status', event);
   return updated;
 }
 
@@ -142,9 +176,15 @@ export interface NewCall {
 export function placeCall(ctx: AccountCtx, c: NewCall): Call {
   const now = ctx.now();
   if (c.assistant.status !== 'active') ctx.assistants.update(c.assistant.id, { status: 'active' });
-  const call = ctx.calls.insert(
-    callRow({
-      account_id: ctx.account.id,
+  // The outcome and the ring are decided for the id the call will take, so the row is stored once, whole.
+  const { plan, eventId } = decideCall(ctx, ctx.calls.nextId(), c.assistant, c.input_variables, {
+    phone_number: c.client_phone_number,
+    campaign_id: c.campaign?.id ?? null,
+    lead_variables: c.lead_variables ?? null,
+  });
+  const call = ctx.calls.insertRow((id, accountId) =>
+    callRow(id, {
+      account_id: accountId,
       assistant_id: c.assistant.id,
       assistant_name: c.assistant.name,
       campaign_id: c.campaign?.id ?? null,
@@ -155,18 +195,26 @@ export function placeCall(ctx: AccountCtx, c: NewCall): Call {
       assistant_phone_number: c.assistant_phone_number,
       client_phone_number: c.client_phone_number,
       input_variables: c.input_variables,
+      plan,
+      event_id: eventId,
       created_at: now,
     }),
   );
-  ctx.emit('call.status', { call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id, type: call.type, phone_number: call.client_phone_number });
-  return scheduleCall(ctx, call, c.assistant, { phone_number: c.client_phone_number, campaign_id: call.campaign_id, lead_variables: c.lead_variables ?? null });
+  ctx.emit('call.status', { account_id: ctx.account.id, call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id, type: call.type, phone_number: call.client_phone_number });
+  return call;
 }
 
-/** Decides an initiated call's outcome and schedules its ring. */
-export function scheduleCall(ctx: AccountCtx, call: Call, assistant: Assistant, dial: DialContext): Call {
+/** A new call's outcome from the outcome script, and its ring one second later on the clock. */
+function decideCall(ctx: AccountCtx, callId: number, assistant: Assistant, input: Record<string, unknown>, dial: DialContext): { plan: CallPlan; eventId: number } {
   const { outcome, source } = ctx.nextOutcome(dial);
-  const plan = planCall(ctx, assistant, outcome, source, { ...call.input_variables, ...dial.lead_variables });
-  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + DIAL_SECONDS * 1000, CALL_RING_EVENT, { account_id: ctx.account.id, call_id: call.id });
+  const plan = planCall(ctx, assistant, outcome, source, { input, lead: dial.lead_variables });
+  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + DIAL_SECONDS * 1000, CALL_RING_EVENT, { account_id: ctx.account.id, call_id: callId });
+  return { plan, eventId };
+}
+
+/** Decides the outcome of an initiated call that has none yet and schedules its ring. */
+export function scheduleCall(ctx: AccountCtx, call: Call, assistant: Assistant, dial: DialContext): Call {
+  const { plan, eventId } = decideCall(ctx, call.id, assistant, call.input_variables, dial);
   return ctx.calls.update(call.id, { plan, event_id: eventId });
 }
 
@@ -184,13 +232,14 @@ export function endsAtRing(call: Call & { plan: CallPlan }): boolean {
 /** `initiated` -> `ringing`; the outcome shows after the ring time. */
 export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
   const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, { account_id: ctx.account.id, call_id: call.id });
-  setStatus(ctx, call, 'ringing', { event_id: eventId });
+  setStatus(ctx, call, { status: 'ringing', updated_at: ctx.now(), event_id: eventId }, statusEvent(ctx, call, 'ringing'));
 }
 
 /** The ring ends answered: `in-progress` until the talk time is over. */
 export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
   const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.talk_seconds * 1000, CALL_END_EVENT, { account_id: ctx.account.id, call_id: call.id });
-  setStatus(ctx, call, 'in-progress', { event_id: eventId, answered_at: ctx.now(), answered_by: call.plan.answered_by });
+  const now = ctx.now();
+  setStatus(ctx, call, { status: 'in-progress', updated_at: now, event_id: eventId, answered_at: now, answered_by: call.plan.answered_by }, statusEvent(ctx, call, 'in-progress'));
 }
 
 /**
@@ -204,18 +253,21 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
   if (!assistant) return call;
   const answered = !UNANSWERED_STATUSES.has(plan.final_status);
   const goalMet = plan.kind === 'human';
-  const variables = plan.variables ?? (plan.answered_by === 'human' ? collectedVariables(ctx, assistant, goalMet) : {});
-  const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' ? { ...variables } : {});
+  const variables = plan.variables ?? (plan.answered_by === 'human' ? collectedVariables(ctx, assistant, goalMet) : NO_VALUES);
+  const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' ? { ...variables } : NO_VALUES);
   const { carrier, total } = callCosts(ctx.account.rates, plan);
   if (total > 0) ctx.chargeAccount(total);
   const duration = answered ? plan.talk_seconds : 0;
+  const status = plan.final_status;
+  const now = ctx.now();
   return setStatus(
     ctx,
     call,
-    plan.final_status,
     {
+      status,
+      updated_at: now,
       event_id: null,
-      ended_at: ctx.now(),
+      ended_at: now,
       duration,
       answered_by: plan.answered_by,
       transcript: plan.transcript ?? '',
@@ -225,7 +277,7 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
       total_cost_micros: total,
       recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
     },
-    { ended: true, answered_by: plan.answered_by, duration, total_cost: fromMicros(total) },
+    { ...statusEvent(ctx, call, status), ended: true, answered_by: plan.answered_by, duration, total_cost: fromMicros(total) },
   );
 }
 

@@ -211,9 +211,9 @@ export function insertCall(state: SimState, input: InsertCallInput): Call {
   if (created === undefined) bag.add('created_at', 'The created at must be an ISO 8601 time.');
   bag.throwIfAny();
   const number = assistant!.phone_number_id === null ? undefined : ctx.phoneNumbers.get(assistant!.phone_number_id);
-  return ctx.calls.insert(
-    callRow({
-      account_id: ctx.account.id,
+  return ctx.calls.insertRow((id, accountId) =>
+    callRow(id, {
+      account_id: accountId,
       assistant_id: assistant!.id,
       assistant_name: assistant!.name,
       campaign_id: campaign?.id ?? null,

@@ -13,7 +13,7 @@ import { placeCall } from '../calls/lifecycle.js';
 import type { Call } from '../calls/schema.js';
 import type { AccountCtx } from '../context.js';
 import { changeLead } from '../leads/records.js';
-import { campaignStatusKey, DIALABLE_LEAD_STATUSES, type Lead } from '../leads/schema.js';
+import { campaignStatusKey, DIALABLE_LEAD_STATUSES, type Lead, type SecondaryContact } from '../leads/schema.js';
 import type { PhoneNumber } from '../phone-numbers/schema.js';
 import { usableNumber } from '../phone-numbers/service.js';
 import type { Campaign, CampaignStatus } from './schema.js';
@@ -80,43 +80,46 @@ function idle(ctx: AccountCtx, campaign: Campaign, reason: string): Campaign {
   return ctx.campaigns.update(campaign.id, { idle_reason: reason });
 }
 
-/** The caller number of the next dial: the campaign's caller ids in rotation, skipping those out of service. */
-function nextCaller(ctx: AccountCtx, campaign: Campaign, assistant: Assistant): string | undefined {
-  const ids = callerIds(campaign, assistant);
+/**
+ * The caller number of the next dial and the rotation after it: the campaign's caller
+ * ids in rotation, skipping those out of service.
+ */
+function nextCaller(ctx: AccountCtx, campaign: Campaign, assistant: Assistant): { number: string; rotation: number } | undefined {
+  if (campaign.phone_number_ids.length === 0) {
+    // The assistant's number alone (callerIds), without building a list of one per dial.
+    const number = usableNumber(ctx, assistant.phone_number_id);
+    return number && { number: number.phone_number, rotation: campaign.rotation + 1 };
+  }
+  const ids = campaign.phone_number_ids;
   for (let i = 0; i < ids.length; i++) {
     const number = usableNumber(ctx, ids[(campaign.rotation + i) % ids.length]!);
-    if (number) {
-      ctx.campaigns.update(campaign.id, { rotation: campaign.rotation + i + 1 });
-      return number.phone_number;
-    }
+    if (number) return { number: number.phone_number, rotation: campaign.rotation + i + 1 };
   }
   return undefined;
 }
 
-/** The number the lead's current attempt dials next, and its contact when it is not the primary. */
-function target(ctx: AccountCtx, lead: Lead): { phone: string; contactId: number | null } {
-  if (lead.chain < 0) return { phone: lead.phone_number, contactId: null };
-  const contact = ctx.secondaryContacts.where('lead', lead.id).find((c) => c.position === lead.chain);
-  return contact ? { phone: contact.phone_number, contactId: contact.id } : { phone: lead.phone_number, contactId: null };
+/** The secondary contact the lead's current attempt dials, when it is not the primary. */
+function targetContact(ctx: AccountCtx, lead: Lead): SecondaryContact | undefined {
+  return lead.chain < 0 ? undefined : ctx.secondaryContacts.where('lead', lead.id).find((c) => c.position === lead.chain);
 }
 
-/** Places the call of a scheduled lead (`processing`) and takes a slot. */
-function dialLead(ctx: AccountCtx, campaign: Campaign, assistant: Assistant, lead: Lead, caller: string): void {
-  const { phone, contactId } = target(ctx, lead);
+/** Places the call of a scheduled lead (`processing`) from `caller`, moving the rotation on, and takes a slot. */
+function dialLead(ctx: AccountCtx, campaign: Campaign, assistant: Assistant, lead: Lead, caller: { number: string; rotation: number }): void {
+  const contact = targetContact(ctx, lead);
   changeLead(ctx, lead, { status: 'processing' });
-  if (contactId !== null) ctx.secondaryContacts.update(contactId, { status: 'processing', updated_at: ctx.now() });
+  if (contact) ctx.secondaryContacts.update(contact.id, { status: 'processing', updated_at: ctx.now() });
   placeCall(ctx, {
     assistant,
-    assistant_phone_number: caller,
-    client_phone_number: phone,
+    assistant_phone_number: caller.number,
+    client_phone_number: contact ? contact.phone_number : lead.phone_number,
     type: 'outbound',
     campaign,
     lead_id: lead.id,
-    contact_id: contactId,
+    contact_id: contact ? contact.id : null,
     input_variables: lead.variables,
     lead_variables: lead.variables,
   });
-  ctx.campaigns.update(campaign.id, { in_flight: campaign.in_flight + 1 });
+  ctx.campaigns.update(campaign.id, { rotation: caller.rotation, in_flight: campaign.in_flight + 1 });
 }
 
 /** Completes a running campaign with nothing left to dial, when `mark_complete_when_no_leads`. */
@@ -140,7 +143,8 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
   }
   if (campaign.status !== 'in-progress') return;
   // decisions: Lead transitions: created -> scheduled when a started campaign queues it.
-  for (const lead of ctx.leads.where('campaign_status', campaignStatusKey(campaign.id, 'created'))) changeLead(ctx, lead, { status: 'scheduled' });
+  const created = campaignStatusKey(campaign.id, 'created');
+  if (ctx.leads.countOwnKey('campaign_status', created) > 0) for (const lead of ctx.leads.where('campaign_status', created)) changeLead(ctx, lead, { status: 'scheduled' });
 
   const assistant = ctx.assistants.get(campaign.assistant_id);
   // A retry that fell due is dialed first, straight from `rescheduled` (decisions: Lead transitions).
@@ -172,9 +176,9 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
       break;
     }
     if (campaign.idle_reason !== null) campaign = ctx.campaigns.update(campaign.id, { idle_reason: null });
-    dialLead(ctx, ctx.campaigns.get(campaign.id)!, assistant, lead, caller);
+    // Rows are updated in place: `campaign` is the row, current after each dial.
+    dialLead(ctx, campaign, assistant, lead, caller);
     preferred = undefined;
-    campaign = ctx.campaigns.get(campaign.id)!;
   }
   // A due retry that could not be dialed now waits in the queue.
   if (preferred) changeLead(ctx, preferred, { status: 'scheduled' });
@@ -197,9 +201,10 @@ export function campaignCallEnded(ctx: AccountCtx, call: Call): void {
 function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call): void {
   const human = call.answered_by === 'human';
   if (call.contact_id !== null) ctx.secondaryContacts.update(call.contact_id, { status: human ? 'completed' : 'created', updated_at: ctx.now() });
-  const contacts = ctx.secondaryContacts.where('lead', lead.id);
+  // The lead's contacts are its account's: counted by their own key, without listing them.
+  const contacts = ctx.secondaryContacts.countOwnKey('lead', lead.id);
   const nextContact = lead.chain + 1;
-  if (!human && nextContact < contacts.length) {
+  if (!human && nextContact < contacts) {
     // decisions: secondary contacts are dialed, in order, when the primary's attempt is not answered by a human.
     changeLead(ctx, lead, { status: 'scheduled', chain: nextContact });
     return;

@@ -8,14 +8,17 @@ import type { AccountCtx } from '../context.js';
 import type { Lead } from './schema.js';
 
 /**
- * Updates a lead; a new status is stamped and emitted on `sim.events` (`lead.status`).
+ * Updates a lead, stamping `updated_at` into `patch` (give a literal of its own); a new
+ * status is emitted on `sim.events` (`lead.status`).
  * @example changeLead(ctx, lead, { status: 'scheduled' })
  */
 export function changeLead(ctx: AccountCtx, lead: Lead, patch: Partial<Omit<Lead, 'id' | 'account_id'>>): Lead {
   // Rows are updated in place: read the old status first.
   const before = lead.status;
-  const updated = ctx.leads.update(lead.id, { ...patch, updated_at: ctx.now() });
-  if (updated.status !== before) ctx.emit('lead.status', { lead_id: lead.id, campaign_id: updated.campaign_id, status: updated.status });
+  // The caller's patch is a literal of its own: stamped in place rather than copied.
+  patch.updated_at = ctx.now();
+  const updated = ctx.leads.update(lead.id, patch);
+  if (updated.status !== before) ctx.emit('lead.status', { account_id: ctx.account.id, lead_id: lead.id, campaign_id: updated.campaign_id, status: updated.status });
   return updated;
 }
 

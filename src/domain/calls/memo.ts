@@ -1,0 +1,73 @@
+/**
+ * Values that many calls hold alike, stored once: default transcripts (a greeting and a
+ * few picks from phrase banks) and call plans (most unanswered and voicemail calls have
+ * one of a handful). A campaign of a million leads would otherwise hold a million copies
+ * of the same few hundred texts. Shared values are never written to: a call changes by
+ * patches that replace its fields. Bounded, so a stream of unique texts (templates filled
+ * with each lead's variables) costs no more than storing them.
+ */
+import { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus } from '../../core/vocabulary.js';
+import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
+import type { CallPlan } from './schema.js';
+
+/**
+ * How many texts and plans one memo keeps at most: enough for every plan of the default
+ * phrase banks' human calls (8 ring times, 196 talk times, 120 transcripts per greeting).
+ * What it keeps beyond the calls' own copies is its maps (about 10 MB when full).
+ */
+const LIMIT = 262_144;
+
+const KINDS: readonly OutcomeName[] = ['human', 'goal-incomplete', 'voicemail', 'busy', 'no-answer', 'failed'];
+const SOURCES: readonly OutcomeSource[] = ['rule', 'magic', 'default'];
+
+/** The plan's fields other than its texts as one integer, or undefined when a number is out of range. */
+function planShape(kind: OutcomeName, source: OutcomeSource, answeredBy: AnsweredBy, finalStatus: CallStatus, ring: number, talk: number): number | undefined {
+  if (!(ring >= 0 && ring < 65_536 && talk >= 0 && talk < 1_048_576 && Number.isInteger(ring) && Number.isInteger(talk))) return undefined;
+  const parts = [KINDS.indexOf(kind), SOURCES.indexOf(source), ANSWERED_BY.indexOf(answeredBy), CALL_STATUSES.indexOf(finalStatus)];
+  // A value these lists do not know (a new outcome name) is never packed with another's number.
+  if (parts.some((part) => part < 0) || CALL_STATUSES.length > 16) return undefined;
+  const [k, s, a, f] = parts as [number, number, number, number];
+  return ((((k * 4 + s) * 4 + a) * 16 + f) * 65_536 + ring) * 1_048_576 + talk;
+}
+
+export class CallMemo {
+  /** Texts by kind of text, by their variable head (a filled greeting), by the picks' combination. */
+  private readonly texts = new Map<string, Map<string, string[]>>();
+  /** Plans without scripted variables or evaluation, by transcript, by shape. */
+  private readonly plans = new Map<string, Map<number, CallPlan>>();
+  private size = 0;
+
+  /**
+   * The text of one kind with this head and combination of picks, built by `build` the
+   * first time.
+   * @example memo.text('human', greeting, combination, () => lines.join('\n'))
+   */
+  text(kind: string, head: string, combination: number, build: () => string): string {
+    let heads = this.texts.get(kind);
+    if (!heads) this.texts.set(kind, (heads = new Map()));
+    let built = heads.get(head);
+    const known = built?.[combination];
+    if (known !== undefined) return known;
+    const text = build();
+    if (this.size >= LIMIT) return text;
+    if (!built) heads.set(head, (built = []));
+    built[combination] = text;
+    this.size++;
+    return text;
+  }
+
+  /** A plan equal to `plan` that another call already holds, else `plan` (kept for the next). */
+  plan(plan: CallPlan): CallPlan {
+    if (plan.variables !== null || plan.evaluation !== null || plan.transcript === null) return plan;
+    const shape = planShape(plan.kind, plan.source, plan.answered_by, plan.final_status, plan.ring_seconds, plan.talk_seconds);
+    if (shape === undefined) return plan;
+    let shapes = this.plans.get(plan.transcript);
+    const known = shapes?.get(shape);
+    if (known) return known;
+    if (this.size >= LIMIT) return plan;
+    if (!shapes) this.plans.set(plan.transcript, (shapes = new Map()));
+    shapes.set(shape, plan);
+    this.size++;
+    return plan;
+  }
+}
