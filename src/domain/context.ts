@@ -82,7 +82,7 @@ export class Scoped<T extends Owned> {
   }
 
   insert(data: Omit<T, 'id' | 'account_id'>): T {
-    return this.table.insert({ ...data, account_id: this.accountId } as Omit<T, 'id'>);
+    return this.table.insertOwned(data, this.accountId);
   }
 
   update(id: number, patch: Partial<Omit<T, 'id' | 'account_id'>>): T {
