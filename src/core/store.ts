@@ -187,6 +187,7 @@ export class Table<T extends Row> {
   private readonly indexes = new Map<string, IndexEntry<T>>();
   private observer: TableObserver<T> | undefined;
   private fills: DeferredFills | undefined;
+  private removed = 0;
 
   constructor(readonly name: string) {}
 
@@ -200,6 +201,14 @@ export class Table<T extends Row> {
   observe(observer: TableObserver<T> | undefined): void {
     this.observer = observer;
     this.fills?.runAtOnce(observer !== undefined);
+  }
+
+  /**
+   * How many times rows have left the table (a deletion, an emptying, a restore): a reader
+   * that keeps counts of its own and catches up with new ids (`lastId`) starts over when it moved.
+   */
+  get removals(): number {
+    return this.removed;
   }
 
   /** The highest id ever given (the sequence), for readers that walk ids in order. */
@@ -293,6 +302,7 @@ export class Table<T extends Row> {
     const row = this.rows.get(id);
     if (!row) return undefined;
     this.rows.delete(id);
+    this.removed++;
     for (const entry of this.indexes.values()) this.removeFromIndex(entry, entry.key(row), row);
     this.observer?.delete(id);
     return row;
@@ -388,6 +398,7 @@ export class Table<T extends Row> {
 
   clear(): void {
     this.rows.clear();
+    this.removed++;
     this.seq = 0;
     for (const entry of this.indexes.values()) {
       entry.map.clear();
