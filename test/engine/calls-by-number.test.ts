@@ -90,3 +90,69 @@ describe('list calls by a partial number', () => {
     expect(await list({ phone_number: long })).toEqual(expected(long, 1, 15));
   });
 });
+
+describe('list calls by several filters, some of which every call passes', () => {
+  let assistant: number;
+  let campaign: number;
+
+  beforeAll(async () => {
+    sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' });
+    const created = await sim.handle({
+      method: 'POST',
+      path: '/user/assistant',
+      headers: AUTH,
+      body: JSON.stringify({ name: 'A', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'UTC', initial_message: 'Hi', system_prompt: 'S', llm_model_id: 1 }),
+    });
+    assistant = (created.body as { data: { id: number } }).data.id;
+    campaign = ((await sim.handle({ method: 'POST', path: '/user/campaign', headers: AUTH, body: JSON.stringify({ name: 'C', assistant_id: assistant }) })).body as { data: { id: number } }).data.id;
+    const ctx = sim.accountScope(1)!;
+    const start = Date.parse('2026-03-02T09:00:00Z');
+    for (let i = 0; i < 3000; i++) {
+      ctx.calls.insert(
+        callRow({
+          account_id: 1,
+          // Every call has the assistant and the number's area; the campaign, type and status vary.
+          assistant_id: assistant,
+          assistant_name: 'A',
+          campaign_id: i % 4 === 0 ? null : campaign,
+          type: i % 4 === 0 ? 'inbound' : 'outbound',
+          assistant_phone_number: '+14155550100',
+          client_phone_number: `+1212300${String(i % 300).padStart(4, '0')}`,
+          status: i % 3 === 0 ? 'busy' : 'completed',
+          created_at: start + i * 60_000,
+        }),
+      );
+    }
+  });
+
+  const queries = (): Record<string, string>[] => [
+    { assistant_id: String(assistant) },
+    { assistant_id: String(assistant), phone_number: '1212300' },
+    { assistant_id: String(assistant), phone_number: '0029' },
+    { status: 'completed', phone_number: '+1212' },
+    { type: 'outbound', campaign_id: String(campaign), phone_number: '1212300', date_from: '2026-03-03' },
+    { status: 'busy', type: 'inbound', assistant_id: String(assistant), campaign_id: String(campaign) },
+    { status: 'completed', type: 'outbound', phone_number: '1212300', assistant_id: String(assistant), campaign_id: String(campaign), date_from: '2026-03-02', date_to: '2026-03-03' },
+  ];
+
+  it('answers the total and the page of a plain filter over every call', async () => {
+    for (const query of queries()) {
+      const matching = sim.db.calls
+        .all()
+        .filter(
+          (c) =>
+            (query.status === undefined || c.status === query.status) &&
+            (query.type === undefined || c.type === query.type) &&
+            (query.assistant_id === undefined || c.assistant_id === Number(query.assistant_id)) &&
+            (query.campaign_id === undefined || c.campaign_id === Number(query.campaign_id)) &&
+            (query.phone_number === undefined || c.client_phone_number.includes(query.phone_number.replace(/\D/g, ''))) &&
+            (query.date_from === undefined || c.created_at >= Date.parse(`${query.date_from}T00:00:00Z`)) &&
+            (query.date_to === undefined || c.created_at < Date.parse(`${query.date_to}T00:00:00Z`) + 86_400_000),
+        )
+        .reverse();
+      for (const page of [1, 4]) {
+        expect(await list({ ...query, page: String(page), per_page: '20' }), JSON.stringify(query)).toEqual({ ids: matching.slice((page - 1) * 20, page * 20).map((c) => c.id), total: matching.length });
+      }
+    }
+  });
+});

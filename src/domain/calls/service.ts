@@ -97,12 +97,17 @@ export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
     hi = lowerBound(rows, createdAt, to);
   }
   const phone = q.phone_number === undefined ? undefined : partialNumberFilter(q.phone_number);
+  // A filter that every call of the account passes (its index holds as many calls as the account) is left unchecked: counted, not guessed.
+  const all = ctx.calls.countOwnKey('account', account);
+  const needed = (covers: string, index: string, key: number) => chosen.covers !== covers && ctx.calls.countOwnKey(index, key) < all;
   const checks: ((c: Call) => boolean)[] = [];
-  if (q.status !== undefined && chosen.covers !== 'status') checks.push((c) => c.status === q.status);
-  if (q.type !== undefined && chosen.covers !== 'type') checks.push((c) => c.type === q.type);
-  if (q.assistant_id !== undefined && chosen.covers !== 'assistant') checks.push((c) => c.assistant_id === q.assistant_id);
-  if (q.campaign_id !== undefined && chosen.covers !== 'campaign') checks.push((c) => c.campaign_id === q.campaign_id);
-  if (phone !== undefined) checks.push((c) => phone(c.client_phone_number));
+  if (q.status !== undefined && needed('status', 'account_status', callStatusKey(account, q.status))) checks.push((c) => c.status === q.status);
+  if (q.type !== undefined && needed('type', 'account_type', callTypeKey(account, q.type))) checks.push((c) => c.type === q.type);
+  if (q.assistant_id !== undefined && needed('assistant', 'assistant', q.assistant_id)) checks.push((c) => c.assistant_id === q.assistant_id);
+  if (q.campaign_id !== undefined && needed('campaign', 'campaign', q.campaign_id)) checks.push((c) => c.campaign_id === q.campaign_id);
+  // With other filters, a partial number that every call's number holds is left unchecked too (alone, it has its own path below).
+  const phoneEverywhere = phone !== undefined && (chosen.covers !== 'account' || dated || checks.length > 0) && numberCounts(ctx).count(partialNumberNeedle(q.phone_number!)) === all;
+  if (phone !== undefined && !phoneEverywhere) checks.push((c) => phone(c.client_phone_number));
   if (dated && !monotone) checks.push((c) => c.created_at >= from && c.created_at < to);
 
   const skip = (q.page - 1) * q.per_page;
@@ -120,7 +125,14 @@ export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
     for (let i = hi - 1 - skip; i >= lo && page.length < q.per_page; i--) page.push(rows[i]!);
     return { rows: page, total: hi - lo };
   }
-  const keep = checks.length === 1 ? checks[0]! : (c: Call) => checks.every((check) => check(c));
+  // A plain loop: `every` would build a closure for each row.
+  const keep =
+    checks.length === 1
+      ? checks[0]!
+      : (c: Call) => {
+          for (let i = 0; i < checks.length; i++) if (!checks[i]!(c)) return false;
+          return true;
+        };
   const page: Call[] = [];
   let total = 0;
   for (let i = hi - 1; i >= lo; i--) {
