@@ -187,12 +187,14 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
     try {
       const original = req.originalUrl;
       const at = original.indexOf('?');
+      // A fragment is no part of the query (as `new URL` reads it).
+      const end = at < 0 ? -1 : original.indexOf('#', at);
       const upload = uploads(req);
       const simRequest: SimRequest = {
         method: req.method,
         path: simPath,
         // Read from the URL, not `req.query`: the host's query parser setting must not change what the core sees.
-        query: at < 0 ? {} : foldQuery(new URLSearchParams(original.slice(at + 1))),
+        query: at < 0 ? {} : foldQuery(new URLSearchParams(original.slice(at + 1, end < 0 ? undefined : end))),
         headers: req.headers,
         ...requestBody(req as ExpressRequest, upload),
         url: `${req.protocol}://${req.get('host') ?? 'localhost'}${original}`,

@@ -409,6 +409,7 @@ export class Table<T extends Row> {
   }
 
   snapshot(): TableSnapshot<T> {
+    // Before `seq` is read (`all()` would settle only after it).
     this.fills?.settle();
     return { seq: this.seq, rows: structuredClone(this.all()) };
   }

@@ -37,6 +37,17 @@ describe('account fixtures', () => {
     expect(fixtureRows(lazy)).toEqual(fixtureRows(eager));
   });
 
+  it('are in a snapshot taken before anything read them, with their tables\' sequences', () => {
+    const db = createSimulator({ seed: 3, startAt: START }).snapshot().db;
+    expect(FIXTURE_TABLES.map((name) => [db[name]!.seq, db[name]!.rows.length])).toEqual([
+      [3, 3],
+      [20, 20],
+      [3, 3],
+      [2, 2],
+      [4, 4],
+    ]);
+  });
+
   it('keep the creation time and the name the account had then', async () => {
     const sim = createSimulator({ seed: 3, startAt: START });
     await meanwhile(sim);
