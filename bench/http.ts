@@ -24,7 +24,9 @@ interface Served {
 }
 
 function serve(mode: 'sim' | 'bare', env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [...process.execArgv, new URL('./http-server.ts', import.meta.url).pathname, mode], {
+  // Under `--cpu-prof` each server writes a profile of its own (http-sim, http-bare) when it is stopped.
+  const execArgv = process.execArgv.map((arg, i, all) => (all[i - 1] === '--cpu-prof-name' ? `http-${mode}.cpuprofile` : arg));
+  const child = spawn(process.execPath, [...execArgv, new URL('./http-server.ts', import.meta.url).pathname, mode], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

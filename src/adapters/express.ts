@@ -6,7 +6,7 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { COMMON_MESSAGES, errorMessageOf } from '../core/errors.js';
 import { foldQuery, type SimRequest } from '../core/http.js';
 import { isMultipart } from '../core/multipart.js';
@@ -146,82 +146,99 @@ function requestBody(req: ExpressRequest, upload: boolean): Pick<SimRequest, 'bo
  */
 export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMiddleware {
   const basePath = normaliseBasePath(options.basePath);
-  const router = express.Router();
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const uploads = (req: IncomingMessage) => isMultipart(req.headers['content-type']);
-  // Reads the raw body unless a host parser already consumed the stream (body-parser then passes the request on untouched):
-  // uploads as bytes (their size counts bytes, and a binary file is no text), everything else as text.
-  const form = express.raw({ type: uploads, limit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT });
-  const raw = express.text({ type: (req) => !uploads(req), limit });
+  // Uploads are read as bytes (their size counts bytes, and a binary file is no text), everything else as text;
+  // a parser skips a stream a host parser has already consumed (body-parser then passes the request on untouched).
+  const form = express.raw({ type: () => true, limit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT });
+  const raw = express.text({ type: () => true, limit });
   // A whole snapshot may be far larger than any API body: only its control route reads that much.
   const rawState = express.text({ type: () => true, limit: options.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT });
-  const read = (req: Request, res: Response, simPath: string, done: (error?: unknown) => void) =>
-    req.method === 'PUT' && simPath === '/__sim/state'
-      ? rawState(req, res, done)
-      : form(req, res, (error?: unknown) => (error === undefined ? raw(req, res, done) : done(error)));
-  const started = new WeakMap<object, number>();
   const inBase = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
-  router.use((req: Request, _res: Response, next: NextFunction) => {
-    // When the request began, for the log line of an answer given before the core (a body-reading failure).
-    started.set(req, performance.now());
-    next();
-  });
-  // The dashboard: one static page with no data in it; everything it shows comes from the control API and the stream.
-  router.get(`${basePath}/__sim/ui`, (_req: Request, res: Response) => {
-    res.status(200).set({ 'content-security-policy': DASHBOARD_CSP, 'cache-control': 'no-store' }).type('text/html').send(dashboardPage());
-  });
-  // The event stream answers WebSocket upgrades (event-stream.ts); a plain GET is told so.
-  router.get(`${basePath}/__sim/events`, (req: Request, res: Response) => {
-    const at = `${req.baseUrl}${basePath}/__sim/events`;
-    res.status(426).set('upgrade', 'websocket').json({ message: `GET ${at} is a WebSocket stream: connect with a WebSocket client (ws://${req.headers.host ?? 'host'}${at}).` });
-  });
-  const logAnswer = (req: Request, status: number, body: unknown) => {
+  // The dashboard's and the stream's paths, matched as Express routes match: case-insensitively, a trailing slash allowed.
+  const uiPath = `${basePath}/__sim/ui`.toLowerCase();
+  const eventsPath = `${basePath}/__sim/events`.toLowerCase();
+  const isPath = (path: string, wanted: string) => {
+    const lower = path.toLowerCase();
+    return lower === wanted || lower === `${wanted}/`;
+  };
+
+  const logAnswer = (req: Request, started: number, status: number, body: unknown) => {
     if (!options.onRequest) return;
     const error = errorMessageOf(status, body);
     options.onRequest({
       method: req.method,
       path: `${req.baseUrl}${req.path}`,
       status,
-      duration_ms: Math.round((performance.now() - (started.get(req) ?? performance.now())) * 10) / 10,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
       ...(error !== null && { error }),
     });
   };
-  router.use((req: Request, res: Response, next: NextFunction) => {
-    // Outside the base path: the host's own routes (or its 404) answer.
-    if (!inBase(req.path)) return next();
-    const simPath = req.path.slice(basePath.length) || '/';
-    read(req, res, simPath, async (error?: unknown) => {
-      if (error !== undefined) return next(error);
-      try {
-        const url = new URL(req.originalUrl, 'http://localhost');
-        const simRequest: SimRequest = {
-          method: req.method,
-          path: simPath,
-          // Read from the URL, not `req.query`: the host's query parser setting must not change what the core sees.
-          query: foldQuery(url.searchParams),
-          headers: req.headers,
-          ...requestBody(req as ExpressRequest, uploads(req)),
-          url: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`,
-        };
-        const response = await sim.handle(simRequest);
-        options.beforeAnswer?.();
-        res.status(response.status).set(response.headers ?? {}).type('application/json').send(JSON.stringify(response.body));
-        logAnswer(req, response.status, response.body);
-      } catch (failure) {
-        next(failure);
-      }
-    });
-  });
   // Body-reading failures (too large, bad encoding) keep the platform's shape A; nothing reached the core, so nothing changed.
-  router.use((error: BodyReadError, req: Request, res: Response, next: NextFunction) => {
+  const refuseBody = (error: unknown, req: Request, res: Response, started: number, next: MiddlewareNext) => {
     // An answer already on its way cannot be replaced (Express closes the connection); another failure is the host's.
     if (res.headersSent || !isBodyReadError(error)) return next(error);
     const { status, message } = bodyReadAnswer(error);
     const body = { message };
     res.status(status).json(body);
-    logAnswer(req, status, body);
-  });
-  return router as unknown as VoxsimMiddleware;
+    logAnswer(req, started, status, body);
+  };
+  const answer = async (req: Request, res: Response, simPath: string, started: number, next: MiddlewareNext) => {
+    try {
+      const original = req.originalUrl;
+      const at = original.indexOf('?');
+      // A fragment is no part of the query (as `new URL` reads it).
+      const end = at < 0 ? -1 : original.indexOf('#', at);
+      const upload = uploads(req);
+      const simRequest: SimRequest = {
+        method: req.method,
+        path: simPath,
+        // Read from the URL, not `req.query`: the host's query parser setting must not change what the core sees.
+        query: at < 0 ? {} : foldQuery(new URLSearchParams(original.slice(at + 1, end < 0 ? undefined : end))),
+        headers: req.headers,
+        ...requestBody(req as ExpressRequest, upload),
+        url: `${req.protocol}://${req.get('host') ?? 'localhost'}${original}`,
+      };
+      const response = await sim.handle(simRequest);
+      options.beforeAnswer?.();
+      if (response.headers) res.set(response.headers);
+      res.status(response.status).type('application/json').send(JSON.stringify(response.body));
+      logAnswer(req, started, response.status, response.body);
+    } catch (failure) {
+      next(failure);
+    }
+  };
+  // A plain function rather than an Express router: a request passes one function, not a stack of layers.
+  const handle = (req: Request, res: Response, next: MiddlewareNext) => {
+    // When the request began, for the log line (a body-reading failure is answered before the core).
+    const started = options.onRequest ? performance.now() : 0;
+    const path = req.path;
+    const get = req.method === 'GET' || req.method === 'HEAD';
+    // The dashboard: one static page with no data in it; everything it shows comes from the control API and the stream.
+    if (get && isPath(path, uiPath)) {
+      res.status(200).set({ 'content-security-policy': DASHBOARD_CSP, 'cache-control': 'no-store' }).type('text/html').send(dashboardPage());
+      return;
+    }
+    // The event stream answers WebSocket upgrades (event-stream.ts); a plain GET is told so.
+    if (get && isPath(path, eventsPath)) {
+      const at = `${req.baseUrl}${basePath}/__sim/events`;
+      res.status(426).set('upgrade', 'websocket').json({ message: `GET ${at} is a WebSocket stream: connect with a WebSocket client (ws://${req.headers.host ?? 'host'}${at}).` });
+      return;
+    }
+    // Outside the base path: the host's own routes (or its 404) answer.
+    if (!inBase(path)) return next();
+    const simPath = path.slice(basePath.length) || '/';
+    // A request without a body (no length, no chunks) has nothing to read: the core gets it at once.
+    if (!hasBody(req)) return void answer(req, res, simPath, started, next);
+    const parser = req.method === 'PUT' && simPath === '/__sim/state' ? rawState : uploads(req) ? form : raw;
+    parser(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, simPath, started, next) : refuseBody(error, req, res, started, next)));
+  };
+  return handle as unknown as VoxsimMiddleware;
+}
+
+/** Whether a request carries a body, exactly as body-parser decides it (type-is): chunks, or any numeric length, `0` included. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
 }
 
 /**

@@ -92,6 +92,18 @@ export class Control {
     private readonly applyScenario: ScenarioApplier,
   ) {}
 
+  /** Each group of operations, built on its first use: most simulators never use most of them. */
+  private readonly groups = new Map<string, unknown>();
+
+  private once<T>(name: string, build: () => T): T {
+    let group = this.groups.get(name) as T | undefined;
+    if (group === undefined) {
+      group = build();
+      this.groups.set(name, group);
+    }
+    return group;
+  }
+
   /** `GET /__sim/health`. */
   health(): HealthAnswer {
     return { ok: true, version: VERSION, now: formatControlTime(this.sim.clock.now()) };
@@ -114,220 +126,252 @@ export class Control {
     return overview(this.sim, limit);
   }
 
-  readonly events = {
-    /**
-     * `GET /__sim/events` (WebSocket): calls `listener` with the journal's events after
-     * `since` that pass the filters (`type` prefixes, `account_id`), then with every new
-     * one; `stop()` ends it. Invalid filters: 422 shape B.
-     * @example const sub = sim.control.events.subscribe({ type: ['call.'], since: 0 }, (e) => log.push(e)); sub.stop()
-     */
-    subscribe: (input: In<typeof EventStreamQuery>, listener: SimEventListener): Subscription => {
-      const query = parseInput(EventStreamQuery, input, 'control');
-      return this.sim.events.subscribe({ types: query.type, accountId: query.account_id, since: query.since }, listener);
-    },
-    /** Validates stream filters without subscribing (so a transport can refuse them before it upgrades). */
-    filters: (input: In<typeof EventStreamQuery>) => parseInput(EventStreamQuery, input, 'control'),
-  };
+  get events() {
+    return this.once('events', () => ({
+      /**
+       * `GET /__sim/events` (WebSocket): calls `listener` with the journal's events after
+       * `since` that pass the filters (`type` prefixes, `account_id`), then with every new
+       * one; `stop()` ends it. Invalid filters: 422 shape B.
+       * @example const sub = sim.control.events.subscribe({ type: ['call.'], since: 0 }, (e) => log.push(e)); sub.stop()
+       */
+      subscribe: (input: In<typeof EventStreamQuery>, listener: SimEventListener): Subscription => {
+        const query = parseInput(EventStreamQuery, input, 'control');
+        return this.sim.events.subscribe({ types: query.type, accountId: query.account_id, since: query.since }, listener);
+      },
+      /** Validates stream filters without subscribing (so a transport can refuse them before it upgrades). */
+      filters: (input: In<typeof EventStreamQuery>) => parseInput(EventStreamQuery, input, 'control'),
+    }));
+  }
 
-  readonly requests = {
-    /** `GET /__sim/requests?limit`: the latest requests, oldest first. */
-    list: (input: In<typeof RequestsQuery> = {}): RequestsAnswer => {
-      const { limit } = parseInput(RequestsQuery, input, 'control');
-      const { data, evicted } = this.sim.requests(limit);
-      return { data: data.map((e) => ({ ...e, at: formatControlTime(e.at) })), evicted };
-    },
-  };
+  get requests() {
+    return this.once('requests', () => ({
+      /** `GET /__sim/requests?limit`: the latest requests, oldest first. */
+      list: (input: In<typeof RequestsQuery> = {}): RequestsAnswer => {
+        const { limit } = parseInput(RequestsQuery, input, 'control');
+        const { data, evicted } = this.sim.requests(limit);
+        return { data: data.map((e) => ({ ...e, at: formatControlTime(e.at) })), evicted };
+      },
+    }));
+  }
 
-  readonly scenario = {
-    /**
-     * `POST /__sim/scenario`: loads a scenario given as YAML or JSON text (never a file
-     * path) or as an object, without its steps. A scenario that fails leaves the state
-     * as it was.
-     */
-    load: async (source: string | Record<string, unknown>) => {
-      const backup = this.sim.snapshot();
-      try {
-        return await this.applyScenario(source);
-      } catch (error) {
-        this.sim.restore(backup);
-        throw shapeB({ scenario: [(error as Error).message] });
-      }
-    },
-  };
+  get scenario() {
+    return this.once('scenario', () => ({
+      /**
+       * `POST /__sim/scenario`: loads a scenario given as YAML or JSON text (never a file
+       * path) or as an object, without its steps. A scenario that fails leaves the state
+       * as it was.
+       */
+      load: async (source: string | Record<string, unknown>) => {
+        const backup = this.sim.snapshot();
+        try {
+          return await this.applyScenario(source);
+        } catch (error) {
+          this.sim.restore(backup);
+          throw shapeB({ scenario: [(error as Error).message] });
+        }
+      },
+    }));
+  }
 
-  readonly state = {
-    /** `GET /__sim/state`: the whole state (store, clock, pending events, scripts). */
-    get: () => this.sim.snapshot(),
-    /** `PUT /__sim/state`: replaces the whole state with a snapshot. */
-    put: (snapshot: SimulatorSnapshot | Record<string, unknown>): StateRestored => {
-      if (snapshot.format !== SNAPSHOT_FORMAT) throw shapeB({ format: [`The format must be "${SNAPSHOT_FORMAT}" (the body of GET /__sim/state).`] });
-      const backup = this.sim.snapshot();
-      try {
-        this.sim.restore(snapshot as unknown as SimulatorSnapshot);
-      } catch {
-        // A rejected request changes nothing.
-        this.sim.restore(backup);
-        throw shapeB({ state: ['The snapshot is damaged and could not be restored.'] });
-      }
-      return { ok: true, now: formatControlTime(this.sim.clock.now()) };
-    },
-  };
+  get state() {
+    return this.once('state', () => ({
+      /** `GET /__sim/state`: the whole state (store, clock, pending events, scripts). */
+      get: () => this.sim.snapshot(),
+      /** `PUT /__sim/state`: replaces the whole state with a snapshot. */
+      put: (snapshot: SimulatorSnapshot | Record<string, unknown>): StateRestored => {
+        if (snapshot.format !== SNAPSHOT_FORMAT) throw shapeB({ format: [`The format must be "${SNAPSHOT_FORMAT}" (the body of GET /__sim/state).`] });
+        const backup = this.sim.snapshot();
+        try {
+          this.sim.restore(snapshot as unknown as SimulatorSnapshot);
+        } catch {
+          // A rejected request changes nothing.
+          this.sim.restore(backup);
+          throw shapeB({ state: ['The snapshot is damaged and could not be restored.'] });
+        }
+        return { ok: true, now: formatControlTime(this.sim.clock.now()) };
+      },
+    }));
+  }
 
-  readonly clock = {
-    /** `GET /__sim/clock`. */
-    get: () => serialiseClock(this.sim.clock),
-    /** `POST /__sim/clock/advance` with `{by}` or `{to}`. */
-    advance: async (input: In<typeof AdvanceBody>) => {
-      const body = parseInput(AdvanceBody, input, 'control');
-      const now = this.sim.clock.now();
-      if (body.to !== undefined && parseInstant(body.to)! < now) {
-        throw shapeB({ to: ['The to may not be before the current simulated time.'] });
-      }
-      // One move is bounded, so a single request cannot keep the server busy for ever.
-      if (body.to !== undefined && parseInstant(body.to)! - now > MAX_MOVE_MS) throw shapeB({ to: [CLOCK_MESSAGES.horizon('to')] });
-      if (body.by !== undefined && parseDuration(body.by) > MAX_MOVE_MS) throw shapeB({ by: [CLOCK_MESSAGES.horizon('by')] });
-      const ran = body.to !== undefined ? await this.sim.clock.advanceTo(parseInstant(body.to)!) : await this.sim.clock.advance(body.by!);
-      return serialiseClockMove(this.sim.clock, ran);
-    },
-    /** `POST /__sim/clock/run-until-idle`. */
-    runUntilIdle: async (input: In<typeof RunUntilIdleBody> = {}): Promise<RunUntilIdleAnswer> => {
-      const body = parseInput(RunUntilIdleBody, input, 'control');
-      const ran = await this.sim.clock.runUntilIdle(body.max_events === undefined ? {} : { maxEvents: body.max_events });
-      // Periodic events (renewals) never let the queue become idle; they are reported, not run.
-      return { ...serialiseClockMove(this.sim.clock, ran), periodic_pending: this.sim.clock.periodicCount };
-    },
-    /** `PUT /__sim/clock`: manual, or realtime at `speed`. */
-    setMode: (input: In<typeof ClockModeBody>) => {
-      const body = parseInput(ClockModeBody, input, 'control');
-      this.sim.clock.setMode(body.mode, body.speed);
-      return serialiseClock(this.sim.clock);
-    },
-  };
+  get clock() {
+    return this.once('clock', () => ({
+      /** `GET /__sim/clock`. */
+      get: () => serialiseClock(this.sim.clock),
+      /** `POST /__sim/clock/advance` with `{by}` or `{to}`. */
+      advance: async (input: In<typeof AdvanceBody>) => {
+        const body = parseInput(AdvanceBody, input, 'control');
+        const now = this.sim.clock.now();
+        if (body.to !== undefined && parseInstant(body.to)! < now) {
+          throw shapeB({ to: ['The to may not be before the current simulated time.'] });
+        }
+        // One move is bounded, so a single request cannot keep the server busy for ever.
+        if (body.to !== undefined && parseInstant(body.to)! - now > MAX_MOVE_MS) throw shapeB({ to: [CLOCK_MESSAGES.horizon('to')] });
+        if (body.by !== undefined && parseDuration(body.by) > MAX_MOVE_MS) throw shapeB({ by: [CLOCK_MESSAGES.horizon('by')] });
+        const ran = body.to !== undefined ? await this.sim.clock.advanceTo(parseInstant(body.to)!) : await this.sim.clock.advance(body.by!);
+        return serialiseClockMove(this.sim.clock, ran);
+      },
+      /** `POST /__sim/clock/run-until-idle`. */
+      runUntilIdle: async (input: In<typeof RunUntilIdleBody> = {}): Promise<RunUntilIdleAnswer> => {
+        const body = parseInput(RunUntilIdleBody, input, 'control');
+        const ran = await this.sim.clock.runUntilIdle(body.max_events === undefined ? {} : { maxEvents: body.max_events });
+        // Periodic events (renewals) never let the queue become idle; they are reported, not run.
+        return { ...serialiseClockMove(this.sim.clock, ran), periodic_pending: this.sim.clock.periodicCount };
+      },
+      /** `PUT /__sim/clock`: manual, or realtime at `speed`. */
+      setMode: (input: In<typeof ClockModeBody>) => {
+        const body = parseInput(ClockModeBody, input, 'control');
+        this.sim.clock.setMode(body.mode, body.speed);
+        return serialiseClock(this.sim.clock);
+      },
+    }));
+  }
 
-  readonly accounts = {
-    /** `POST /__sim/accounts`. */
-    create: (input: In<typeof AccountInput> = {}) => serialiseAccount(createAccount(this.sim, parseInput(AccountInput, input, 'control'))),
-    /** `GET /__sim/accounts`. */
-    list: () => ({ data: this.sim.db.accounts.all().map(serialiseAccount) }),
-    /** `PATCH /__sim/accounts/{id}`. */
-    patch: (id: number, input: In<typeof AccountPatch>) => {
-      const account = patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'));
-      // decisions: Balance and dialing: a raised balance resumes the campaigns that paused for it.
-      resumeAfterTopUp(this.sim.accountScope(account.id)!);
-      return serialiseAccount(account);
-    },
-  };
+  get accounts() {
+    return this.once('accounts', () => ({
+      /** `POST /__sim/accounts`. */
+      create: (input: In<typeof AccountInput> = {}) => serialiseAccount(createAccount(this.sim, parseInput(AccountInput, input, 'control'))),
+      /** `GET /__sim/accounts`. */
+      list: () => ({ data: this.sim.db.accounts.all().map(serialiseAccount) }),
+      /** `PATCH /__sim/accounts/{id}`. */
+      patch: (id: number, input: In<typeof AccountPatch>) => {
+        const account = patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'));
+        // decisions: Balance and dialing: a raised balance resumes the campaigns that paused for it.
+        resumeAfterTopUp(this.sim.accountScope(account.id)!);
+        return serialiseAccount(account);
+      },
+    }));
+  }
 
-  readonly phoneNumbers = {
-    /** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
-    add: (input: In<typeof InsertNumberBody>) => serialisePhoneNumber(insertPhoneNumber(this.sim, parseInput(InsertNumberBody, input, 'control'))),
-  };
+  get phoneNumbers() {
+    return this.once('phoneNumbers', () => ({
+      /** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
+      add: (input: In<typeof InsertNumberBody>) => serialisePhoneNumber(insertPhoneNumber(this.sim, parseInput(InsertNumberBody, input, 'control'))),
+    }));
+  }
 
-  readonly calls = {
-    /** `POST /__sim/calls`: a finished call record, as `GET /user/calls/{id}` shows it. */
-    insert: (input: In<typeof InsertCallBody>) => serialiseCall(insertCall(this.sim, parseInput(InsertCallBody, input, 'control'))),
-    /** `POST /__sim/calls/inbound`: `{to, from}` rings the inbound assistant of `to`. */
-    inbound: (input: In<typeof InboundCallBody>) => ({ call_id: ringInbound(this.sim, parseInput(InboundCallBody, input, 'control')).id }),
-  };
+  get calls() {
+    return this.once('calls', () => ({
+      /** `POST /__sim/calls`: a finished call record, as `GET /user/calls/{id}` shows it. */
+      insert: (input: In<typeof InsertCallBody>) => serialiseCall(insertCall(this.sim, parseInput(InsertCallBody, input, 'control'))),
+      /** `POST /__sim/calls/inbound`: `{to, from}` rings the inbound assistant of `to`. */
+      inbound: (input: In<typeof InboundCallBody>) => ({ call_id: ringInbound(this.sim, parseInput(InboundCallBody, input, 'control')).id }),
+    }));
+  }
 
-  readonly outcomes = {
-    /** `PUT /__sim/outcomes`: replaces every outcome rule. */
-    set: (input: In<typeof OutcomeRulesBody>) => {
-      this.sim.outcomes.set(input.rules);
-      return { rules: this.sim.outcomes.list() };
-    },
-    /** `GET /__sim/outcomes`. */
-    list: () => ({ rules: this.sim.outcomes.list() }),
-    /** Adds a rule for one dialed number: `forNumber('+15551230003', ['voicemail', 'human'])`. */
-    forNumber: (phoneNumber: string, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { phone_number: phoneNumber }, outcomes }),
-    /** Adds a rule for every number a campaign dials. */
-    forCampaign: (campaignId: number, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { campaign_id: campaignId }, outcomes }),
-    /** Adds a rule for leads whose variables include these values. */
-    forLeadVariables: (variables: Record<string, unknown>, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { lead_variables: variables }, outcomes }),
-  };
+  get outcomes() {
+    return this.once('outcomes', () => ({
+      /** `PUT /__sim/outcomes`: replaces every outcome rule. */
+      set: (input: In<typeof OutcomeRulesBody>) => {
+        this.sim.outcomes.set(input.rules);
+        return { rules: this.sim.outcomes.list() };
+      },
+      /** `GET /__sim/outcomes`. */
+      list: () => ({ rules: this.sim.outcomes.list() }),
+      /** Adds a rule for one dialed number: `forNumber('+15551230003', ['voicemail', 'human'])`. */
+      forNumber: (phoneNumber: string, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { phone_number: phoneNumber }, outcomes }),
+      /** Adds a rule for every number a campaign dials. */
+      forCampaign: (campaignId: number, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { campaign_id: campaignId }, outcomes }),
+      /** Adds a rule for leads whose variables include these values. */
+      forLeadVariables: (variables: Record<string, unknown>, outcomes: OutcomesInput) => this.addOutcomeRule({ match: { lead_variables: variables }, outcomes }),
+    }));
+  }
 
-  readonly charges = {
-    /** `GET /__sim/charges?account_id`: monthly number charges, oldest first. */
-    list: (input: In<typeof ChargesQuery> = {}) => {
-      const { account_id } = parseInput(ChargesQuery, input, 'control');
-      return { data: this.sim.db.charges.all().filter((c) => account_id === undefined || c.account_id === account_id).map(serialiseCharge) };
-    },
-  };
+  get charges() {
+    return this.once('charges', () => ({
+      /** `GET /__sim/charges?account_id`: monthly number charges, oldest first. */
+      list: (input: In<typeof ChargesQuery> = {}) => {
+        const { account_id } = parseInput(ChargesQuery, input, 'control');
+        return { data: this.sim.db.charges.all().filter((c) => account_id === undefined || c.account_id === account_id).map(serialiseCharge) };
+      },
+    }));
+  }
 
-  readonly documents = {
-    /**
-     * `GET /__sim/documents?account_id&knowledgebase_id`: knowledge base documents with
-     * their stored source (URL, links, link limit, file name and size), in id order.
-     */
-    list: (input: In<typeof DocumentsQuery> = {}) => {
-      const { account_id, knowledgebase_id } = parseInput(DocumentsQuery, input, 'control');
-      const keep = (d: { account_id: number; knowledgebase_id: number }) =>
-        (account_id === undefined || d.account_id === account_id) && (knowledgebase_id === undefined || d.knowledgebase_id === knowledgebase_id);
-      return { data: this.sim.db.documents.all().filter(keep).map(serialiseStoredDocument) };
-    },
-  };
+  get documents() {
+    return this.once('documents', () => ({
+      /**
+       * `GET /__sim/documents?account_id&knowledgebase_id`: knowledge base documents with
+       * their stored source (URL, links, link limit, file name and size), in id order.
+       */
+      list: (input: In<typeof DocumentsQuery> = {}) => {
+        const { account_id, knowledgebase_id } = parseInput(DocumentsQuery, input, 'control');
+        const keep = (d: { account_id: number; knowledgebase_id: number }) =>
+          (account_id === undefined || d.account_id === account_id) && (knowledgebase_id === undefined || d.knowledgebase_id === knowledgebase_id);
+        return { data: this.sim.db.documents.all().filter(keep).map(serialiseStoredDocument) };
+      },
+    }));
+  }
 
-  readonly sms = {
-    /** `GET /__sim/sms?account_id`: the SMS sent, in id order (live-platform C.6). Reads only. */
-    list: (input: In<typeof ChargesQuery> = {}) => {
-      const { account_id } = parseInput(ChargesQuery, input, 'control');
-      return { data: this.sim.db.sms.all().filter((m) => account_id === undefined || m.account_id === account_id).map(serialiseSms) };
-    },
-  };
+  get sms() {
+    return this.once('sms', () => ({
+      /** `GET /__sim/sms?account_id`: the SMS sent, in id order (live-platform C.6). Reads only. */
+      list: (input: In<typeof ChargesQuery> = {}) => {
+        const { account_id } = parseInput(ChargesQuery, input, 'control');
+        return { data: this.sim.db.sms.all().filter((m) => account_id === undefined || m.account_id === account_id).map(serialiseSms) };
+      },
+    }));
+  }
 
-  readonly webhooks = {
-    /** `POST /__sim/webhooks/failures`: the next `times` matching attempts fail `with` a status, "timeout" or "refused". */
-    failNext: (input: In<typeof WebhookFailureBody>) => serialiseFailureRule(this.sim.webhooks.failNext(parseInput(WebhookFailureBody, input, 'control'))),
-    /** `GET /__sim/webhooks/failures`. */
-    failures: () => ({ data: this.sim.webhooks.failureRules().map(serialiseFailureRule) }),
-    /** `DELETE /__sim/webhooks/failures`. */
-    clearFailures: (): OkAnswer => {
-      this.sim.webhooks.clearFailures();
-      return { ok: true };
-    },
-    /** `GET /__sim/webhooks/deliveries?kind&state`: the journal, oldest first, with how many were evicted. */
-    deliveries: (input: In<typeof DeliveriesQuery> = {}) => {
-      const query = parseInput(DeliveriesQuery, input, 'control');
-      return { data: this.sim.webhooks.deliveries(query).map(serialiseDelivery), evicted: this.sim.webhooks.evicted };
-    },
-  };
+  get webhooks() {
+    return this.once('webhooks', () => ({
+      /** `POST /__sim/webhooks/failures`: the next `times` matching attempts fail `with` a status, "timeout" or "refused". */
+      failNext: (input: In<typeof WebhookFailureBody>) => serialiseFailureRule(this.sim.webhooks.failNext(parseInput(WebhookFailureBody, input, 'control'))),
+      /** `GET /__sim/webhooks/failures`. */
+      failures: () => ({ data: this.sim.webhooks.failureRules().map(serialiseFailureRule) }),
+      /** `DELETE /__sim/webhooks/failures`. */
+      clearFailures: (): OkAnswer => {
+        this.sim.webhooks.clearFailures();
+        return { ok: true };
+      },
+      /** `GET /__sim/webhooks/deliveries?kind&state`: the journal, oldest first, with how many were evicted. */
+      deliveries: (input: In<typeof DeliveriesQuery> = {}) => {
+        const query = parseInput(DeliveriesQuery, input, 'control');
+        return { data: this.sim.webhooks.deliveries(query).map(serialiseDelivery), evicted: this.sim.webhooks.evicted };
+      },
+    }));
+  }
 
-  readonly replies = {
-    /** `PUT /__sim/replies`: replaces every reply rule. */
-    set: (input: In<typeof ReplyRulesBody>) => {
-      this.sim.replies.set(input.rules);
-      return { rules: this.sim.replies.list() };
-    },
-    /** `GET /__sim/replies`. */
-    list: () => ({ rules: this.sim.replies.list() }),
-  };
+  get replies() {
+    return this.once('replies', () => ({
+      /** `PUT /__sim/replies`: replaces every reply rule. */
+      set: (input: In<typeof ReplyRulesBody>) => {
+        this.sim.replies.set(input.rules);
+        return { rules: this.sim.replies.list() };
+      },
+      /** `GET /__sim/replies`. */
+      list: () => ({ rules: this.sim.replies.list() }),
+    }));
+  }
 
-  readonly msgapp = {
-    /** `POST /__sim/msgapp/inbound`: a customer message to a sender. */
-    inbound: (input: In<typeof InboundBody>) => receiveCustomerMessage(this.sim, parseInput(InboundBody, input, 'control')),
-    /** `PATCH /__sim/msgapp/senders/{id}`: `{online?, assistant_id?}`. */
-    patchSender: (id: number, input: In<typeof SenderPatchBody>) => {
-      const sender = patchSender(this.sim, id, parseInput(SenderPatchBody, input, 'control'));
-      return { ...serialiseSender(sender), assistant_id: sender.assistant_id };
-    },
-  };
+  get msgapp() {
+    return this.once('msgapp', () => ({
+      /** `POST /__sim/msgapp/inbound`: a customer message to a sender. */
+      inbound: (input: In<typeof InboundBody>) => receiveCustomerMessage(this.sim, parseInput(InboundBody, input, 'control')),
+      /** `PATCH /__sim/msgapp/senders/{id}`: `{online?, assistant_id?}`. */
+      patchSender: (id: number, input: In<typeof SenderPatchBody>) => {
+        const sender = patchSender(this.sim, id, parseInput(SenderPatchBody, input, 'control'));
+        return { ...serialiseSender(sender), assistant_id: sender.assistant_id };
+      },
+    }));
+  }
 
-  readonly faults = {
-    /**
-     * `POST /__sim/faults`: the next `times` requests to `method path` (a route pattern
-     * such as `/user/assistant/:id`, or a concrete path) that pass authentication and
-     * validation fail with the route's documented failure, changing nothing. Control
-     * routes are never faulted.
-     */
-    add: (input: In<typeof FaultBody>) => this.sim.faults.add(parseInput(FaultBody, input, 'control')),
-    /** `GET /__sim/faults`. */
-    list: () => ({ data: this.sim.faults.list() }),
-    /** `DELETE /__sim/faults`. */
-    clear: (): OkAnswer => {
-      this.sim.faults.clear();
-      return { ok: true };
-    },
-  };
+  get faults() {
+    return this.once('faults', () => ({
+      /**
+       * `POST /__sim/faults`: the next `times` requests to `method path` (a route pattern
+       * such as `/user/assistant/:id`, or a concrete path) that pass authentication and
+       * validation fail with the route's documented failure, changing nothing. Control
+       * routes are never faulted.
+       */
+      add: (input: In<typeof FaultBody>) => this.sim.faults.add(parseInput(FaultBody, input, 'control')),
+      /** `GET /__sim/faults`. */
+      list: () => ({ data: this.sim.faults.list() }),
+      /** `DELETE /__sim/faults`. */
+      clear: (): OkAnswer => {
+        this.sim.faults.clear();
+        return { ok: true };
+      },
+    }));
+  }
 
   private addOutcomeRule(rule: In<typeof OutcomeRuleSchema>) {
     this.sim.outcomes.add(rule);

@@ -33,6 +33,11 @@ export class CountedRules<R extends CountedRule> {
     return { ...rule };
   }
 
+  /** How many rules are in force (a request path checks it before looking for a match). */
+  get size(): number {
+    return this.rules.length;
+  }
+
   /** Copies of the rules still in force, oldest first. */
   list(): R[] {
     return this.rules.map((r) => ({ ...r }));

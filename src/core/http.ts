@@ -126,6 +126,9 @@ export function selfPath(request: SimRequest): string {
 export function header(request: SimRequest, name: string): string | undefined {
   const headers = request.headers ?? {};
   const wanted = name.toLowerCase();
+  // Adapters hand over Node's headers, whose names are lower case already: no walk over them.
+  const direct = headers[wanted];
+  if (direct !== undefined) return Array.isArray(direct) ? direct[0] : direct;
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() === wanted) return Array.isArray(value) ? value[0] : value;
   }

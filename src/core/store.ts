@@ -179,6 +179,24 @@ export interface IndexOptions<T> {
   fewKeys?: boolean;
 }
 
+/**
+ * The maps of an index until their first entry, shared and never written: most indexes of
+ * a simulator built for one test stay empty, and an empty Map each (three per index, some
+ * 140 in all) would be most of a new simulator's memory and build time. A write replaces
+ * it with the index's own map first (`own`).
+ */
+const UNUSED: ReadonlyMap<unknown, unknown> = new Map();
+
+/** The shared empty map, typed as any index map (reads only until `own`). */
+function unused<K, V>(): Map<K, V> {
+  return UNUSED as Map<K, V>;
+}
+
+/** An index's own map in place of the shared empty one, to write to. */
+function own<K, V>(map: Map<K, V>): Map<K, V> {
+  return (map as Map<unknown, unknown>) === UNUSED ? new Map() : map;
+}
+
 interface IndexEntry<T> {
   key: KeyOf<T>;
   fewKeys: boolean;
@@ -193,6 +211,59 @@ interface IndexEntry<T> {
   positions: Positions;
   /** Built on the first `ordered()` of a key, kept while rows only arrive at its end. */
   ordered: Map<Key, OrderedRows<T>>;
+}
+
+/**
+ * Rows whose writing waits until a table they go to is used: the fixtures every new
+ * account gets (knowledge bases, documents, tools, senders, templates) cost most of a new
+ * simulator, and most simulators built for one test never read them. A fill runs before
+ * the first use (a read, a write, a snapshot) of any table that shares the queue, after the
+ * fills queued before it, so every row gets the id and the values it would have had
+ * written at once; a fill captures what it reads (the time, the account's name) when queued.
+ * While a table of the queue is observed (a state file), fills run when queued.
+ * @example
+ * const fills = new DeferredFills()
+ * const tools = new Table<Tool>('tools').fillFrom(fills)
+ * fills.add(() => tools.insert(fixtureTool))
+ * tools.size // 1: the fill ran first
+ */
+export class DeferredFills {
+  private fills: (() => void)[] = [];
+  private running = false;
+  private atOnce = false;
+
+  /** Queues `fill` after the others (runs it now while the tables are observed). */
+  add(fill: () => void): void {
+    this.fills.push(fill);
+    if (this.atOnce) this.settle();
+  }
+
+  /**
+   * While on, fills run when queued: an observer (the state file's change log) must see
+   * the rows with the change that made them, not with a later one a kill could lose.
+   */
+  runAtOnce(on: boolean): void {
+    this.atOnce = on;
+    if (on) this.settle();
+  }
+
+  /** Runs every queued fill, oldest first. */
+  settle(): void {
+    if (this.running || this.fills.length === 0) return;
+    this.running = true;
+    try {
+      // A fill's writes settle their table again: `running` makes that a no-op.
+      for (let i = 0; i < this.fills.length; i++) this.fills[i]!();
+    } finally {
+      this.fills = [];
+      this.running = false;
+    }
+  }
+
+  /** Drops the queued fills unrun (the tables they would fill are being emptied or replaced). */
+  clear(): void {
+    this.fills = [];
+  }
 }
 
 /**
@@ -214,16 +285,34 @@ export class Table<T extends Row> {
   private everyUpdate = 0;
   private readonly before: (Key | null | undefined)[] = [];
   private observer: TableObserver<T> | undefined;
+  private fills: DeferredFills | undefined;
+  private removed = 0;
 
   constructor(readonly name: string) {}
+
+  /** Runs the fills queued in `fills` before any use of this table (see `DeferredFills`). */
+  fillFrom(fills: DeferredFills): this {
+    this.fills = fills;
+    return this;
+  }
 
   /** Reports every later change to `observer` (one at a time; undefined stops reporting). */
   observe(observer: TableObserver<T> | undefined): void {
     this.observer = observer;
+    this.fills?.runAtOnce(observer !== undefined);
+  }
+
+  /**
+   * How many times rows have left the table (a deletion, an emptying, a restore): a reader
+   * that keeps counts of its own and catches up with new ids (`lastId`) starts over when it moved.
+   */
+  get removals(): number {
+    return this.removed;
   }
 
   /** The highest id ever given (the sequence), for readers that walk ids in order. */
   get lastId(): number {
+    this.fills?.settle();
     return this.seq;
   }
 
@@ -233,7 +322,7 @@ export class Table<T extends Row> {
    */
   index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
     if (this.entries.length >= 30) throw new Error(`${this.name} has too many indexes`);
-    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: new Map(), positions: new Positions(), ordered: new Map() };
+    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: unused(), positions: new Positions(), ordered: unused() };
     const bit = 1 << this.entries.length;
     this.indexes.set(name, entry);
     this.entries.push(entry);
@@ -244,11 +333,13 @@ export class Table<T extends Row> {
   }
 
   get size(): number {
+    this.fills?.settle();
     return this.rows.size;
   }
 
   /** The id the next insert will take. */
   get nextId(): number {
+    this.fills?.settle();
     return this.seq + 1;
   }
 
@@ -264,21 +355,37 @@ export class Table<T extends Row> {
    * @example calls.insertRow((id) => callRow(id, fields))
    */
   insertRow(build: (id: number) => T): T {
+    this.fills?.settle();
     const row = build(this.seq + 1);
     if (row.id !== this.seq + 1) throw new Error(`${this.name}: a new row takes the id ${this.seq + 1}`);
     this.seq++;
+    return this.add(row);
+  }
+
+  private add(row: T): T {
     this.rows.set(row);
     for (const entry of this.entries) this.addToIndex(entry, entry.key(row), row);
     this.observer?.put(row);
     return row;
   }
 
+  /**
+   * Inserts a row of one account: `insert({ ...data, account_id })` with one copy of
+   * `data` instead of two (the same fields in the same order).
+   */
+  insertOwned(data: Omit<T, 'id' | 'account_id'>, accountId: number): T {
+    this.fills?.settle();
+    return this.add({ id: ++this.seq, ...data, account_id: accountId } as unknown as T);
+  }
+
   get(id: number): T | undefined {
+    this.fills?.settle();
     return this.rows.get(id);
   }
 
   /** Applies `patch` to a row and keeps the indexes current. */
   update(id: number, patch: Partial<Omit<T, 'id'>>): T {
+    this.fills?.settle();
     const row = this.rows.get(id);
     if (!row) throw new Error(`${this.name} ${id} does not exist`);
     // Only the indexes whose key reads a patched field can move (most updates touch none).
@@ -312,9 +419,11 @@ export class Table<T extends Row> {
   }
 
   delete(id: number): T | undefined {
+    this.fills?.settle();
     const row = this.rows.get(id);
     if (!row) return undefined;
     this.rows.delete(id);
+    this.removed++;
     for (const entry of this.entries) this.removeFromIndex(entry, entry.key(row), row);
     this.observer?.delete(id);
     return row;
@@ -330,6 +439,7 @@ export class Table<T extends Row> {
    * over the index (no intermediate copies: list queries at 50k rows stay in a few ms).
    */
   select(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
+    this.fills?.settle();
     const bucket = this.entry(index).map.get(key);
     if (bucket === undefined) return [];
     if (!(bucket instanceof Bucket || Array.isArray(bucket))) return keep && !keep(bucket) ? [] : [bucket];
@@ -351,6 +461,7 @@ export class Table<T extends Row> {
 
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
+    this.fills?.settle();
     const bucket = this.indexes.get(index)?.map.get(key);
     return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : Array.isArray(bucket) ? bucket.length : 1;
   }
@@ -361,12 +472,14 @@ export class Table<T extends Row> {
    * monotone value never decreases along it.
    */
   ordered(index: string, key: string | number): { rows: readonly T[]; monotone: boolean } {
+    this.fills?.settle();
     const entry = this.entry(index);
     let ordered = entry.ordered.get(key);
     if (!ordered) {
       const rows = this.select(index, key);
       if (rows.length === 0) return { rows: [], monotone: true };
       ordered = { rows, monotone: entry.monotone ? isMonotone(rows, entry.monotone) : false };
+      entry.ordered = own(entry.ordered);
       entry.ordered.set(key, ordered);
     }
     return ordered;
@@ -374,6 +487,7 @@ export class Table<T extends Row> {
 
   /** Every key an index holds rows under, in the order the keys first appeared (an emptied key of an index of few keys keeps its place). */
   keys(index: string): IterableIterator<Key> {
+    this.fills?.settle();
     const entry = this.entry(index);
     // Only an index of few keys keeps emptied keys; any other holds rows under each of its keys.
     return entry.fewKeys ? liveKeys(entry.map) : entry.map.keys();
@@ -381,6 +495,7 @@ export class Table<T extends Row> {
 
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
+    this.fills?.settle();
     const bucket = this.entry(index).map.get(key);
     if (Array.isArray(bucket)) return bucket[0];
     if (!(bucket instanceof Bucket)) return bucket;
@@ -392,11 +507,13 @@ export class Table<T extends Row> {
 
   /** Every row in ascending id order. */
   all(): T[] {
+    this.fills?.settle();
     return this.rows.all();
   }
 
   clear(): void {
     this.rows.clear();
+    this.removed++;
     this.seq = 0;
     for (const entry of this.entries) {
       entry.map.clear();
@@ -407,6 +524,8 @@ export class Table<T extends Row> {
   }
 
   snapshot(): TableSnapshot<T> {
+    // Before `seq` is read (`all()` would settle only after it).
+    this.fills?.settle();
     return { seq: this.seq, rows: structuredClone(this.all()) };
   }
 
@@ -434,6 +553,7 @@ export class Table<T extends Row> {
     if (key === null || key === undefined) return;
     const bucket = entry.map.get(key);
     if (bucket === undefined) {
+      entry.map = own(entry.map);
       if (entry.fewKeys) {
         entry.positions.set(row.id, 0, this.rows.size);
         entry.map.set(key, new Bucket<T>([row], 1));

@@ -13,9 +13,24 @@ function pad(n: number, width = 2): string {
  * @example formatSqlUtc(Date.parse('2026-03-02T09:00:00Z')) // '2026-03-02 09:00:00'
  */
 export function formatSqlUtc(ms: number): string {
-  // Calendar arithmetic (days to civil date, proleptic Gregorian) instead of a Date and six getters: every list row formats two of these.
   const days = Math.floor(ms / 86_400_000);
   const secondOfDay = Math.floor((ms - days * 86_400_000) / 1000);
+  // The rows of a page mostly share a day: its text is computed once for them.
+  if (days !== lastDay.days) lastDay = { days, text: civilDate(days) };
+  const h = Math.floor(secondOfDay / 3600);
+  const m = Math.floor((secondOfDay % 3600) / 60);
+  return `${lastDay.text} ${two(h)}:${two(m)}:${two(secondOfDay % 60)}`;
+}
+
+/**
+ * The last day `formatSqlUtc` formatted, with its text: a memo of a pure function (the
+ * same day always gives the same text), so sharing it between simulators changes no answer.
+ */
+let lastDay = { days: Number.NaN, text: '' };
+
+/** `YYYY-MM-DD` of a count of days since the epoch. */
+function civilDate(days: number): string {
+  // Calendar arithmetic (days to civil date, proleptic Gregorian) instead of a Date and six getters: every list row formats two of these.
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
@@ -25,9 +40,7 @@ export function formatSqlUtc(ms: number): string {
   const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const h = Math.floor(secondOfDay / 3600);
-  const m = Math.floor((secondOfDay % 3600) / 60);
-  return `${year}-${two(month)}-${two(day)} ${two(h)}:${two(m)}:${two(secondOfDay % 60)}`;
+  return `${year}-${two(month)}-${two(day)}`;
 }
 
 function two(n: number): string {

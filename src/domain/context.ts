@@ -6,6 +6,7 @@
 import type { SeededRandom } from '../core/random.js';
 import type { Wire } from '../core/wire.js';
 import type { Table } from '../core/store.js';
+import type { SubstringCounts } from '../core/substrings.js';
 import type { DialContext, Outcome, OutcomeSource } from '../engine/outcomes.js';
 import type { ScriptedReply } from '../engine/replies.js';
 import type { WebhookKind } from '../engine/webhooks.js';
@@ -71,6 +72,16 @@ export class Scoped<T extends Owned> {
     return this.table.ordered(index, key);
   }
 
+  /** The highest id of the table, of every account (for readers that catch up with new rows). */
+  get lastId(): number {
+    return this.table.lastId;
+  }
+
+  /** How many times rows have left the table, of every account (see `Table.removals`). */
+  get removals(): number {
+    return this.table.removals;
+  }
+
   /** Every key of an index, of every account: the caller keeps its account's (keys that name the account). */
   indexKeys(index: string): IterableIterator<string | number> {
     return this.table.keys(index);
@@ -83,7 +94,7 @@ export class Scoped<T extends Owned> {
   }
 
   insert(data: Omit<T, 'id' | 'account_id'>): T {
-    return this.table.insert({ ...data, account_id: this.accountId } as Omit<T, 'id'>);
+    return this.table.insertOwned(data, this.accountId);
   }
 
   /** The id the next insert will take. */
@@ -109,6 +120,18 @@ export class Scoped<T extends Owned> {
   delete(id: number): T | undefined {
     return this.get(id) ? this.table.delete(id) : undefined;
   }
+}
+
+/**
+ * Counts of an account's calls by the substrings of their client numbers, for the exact
+ * total of a partial `phone_number` filter: built on the first such list, then caught up
+ * with the calls inserted since (`through`, the calls table's last id when it was last
+ * read); built again once rows have left the table (`removals`). A call's client number never changes.
+ */
+export interface CallNumberTally {
+  counts: SubstringCounts | undefined;
+  through: number;
+  removals: number;
 }
 
 /** What a service may touch on behalf of one account. */
@@ -137,6 +160,8 @@ export interface AccountCtx {
   readonly leads: Scoped<Lead>;
   readonly secondaryContacts: Scoped<SecondaryContact>;
   readonly calls: Scoped<Call>;
+  /** The account's calls counted by the substrings of their client numbers (calls/service), built on first use. */
+  readonly callNumbers: CallNumberTally;
   readonly conversations: Scoped<Conversation>;
   readonly messages: Scoped<ChatMessage>;
   readonly senders: Scoped<Sender>;
@@ -202,6 +227,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     leads: new Scoped(db.leads, account.id),
     secondaryContacts: new Scoped(db.secondaryContacts, account.id),
     calls: new Scoped(db.calls, account.id),
+    callNumbers: { counts: undefined, through: 0, removals: 0 },
     conversations: new Scoped(db.conversations, account.id),
     messages: new Scoped(db.messages, account.id),
     senders: new Scoped(db.senders, account.id),

@@ -1,5 +1,5 @@
 /** Every table of a simulator, with the secondary indexes its queries read. */
-import { Table, type TableSnapshot } from '../core/store.js';
+import { DeferredFills, Table, type TableSnapshot } from '../core/store.js';
 import type { Account } from './accounts/schema.js';
 import type { Assistant } from './assistants/schema.js';
 import type { Call } from './calls/schema.js';
@@ -33,6 +33,8 @@ export function callNumberKey(accountId: number, number: string): string {
 }
 
 export class Database {
+  /** Each account's fixtures, written when one of their tables is first used (accounts/service createAccount). */
+  readonly fixtures = new DeferredFills();
   readonly accounts = new Table<Account>('accounts').index('api_key', (a) => a.api_key);
   readonly assistants = new Table<Assistant>('assistants')
     .index('account', (a) => a.account_id)
@@ -48,11 +50,12 @@ export class Database {
     .index('account', (o) => o.account_id)
     .index('account_number', (o) => `${o.account_id}:${o.phone_number}`);
   readonly charges = new Table<Charge>('charges').index('account', (c) => c.account_id);
-  readonly knowledgebases = new Table<Knowledgebase>('knowledgebases').index('account', (k) => k.account_id);
-  readonly tools = new Table<Tool>('tools').index('account', (t) => t.account_id);
+  readonly knowledgebases = new Table<Knowledgebase>('knowledgebases').index('account', (k) => k.account_id).fillFrom(this.fixtures);
+  readonly tools = new Table<Tool>('tools').index('account', (t) => t.account_id).fillFrom(this.fixtures);
   readonly documents = new Table<KnowledgebaseDocument>('knowledgebase_documents')
     .index('account', (d) => d.account_id)
-    .index('knowledgebase', (d) => d.knowledgebase_id);
+    .index('knowledgebase', (d) => d.knowledgebase_id)
+    .fillFrom(this.fixtures);
   readonly campaigns = new Table<Campaign>('campaigns')
     .index('account', (c) => c.account_id)
     .index('assistant', (c) => c.assistant_id);
@@ -82,8 +85,8 @@ export class Database {
     .index('channel', (c) => (c.sender_id === null ? null : `${c.sender_id}:${c.customer_phone}`))
     .index('external', (c) => (c.external_identifier == null ? null : `${c.assistant_id}:${c.external_identifier}`));
   readonly messages = new Table<ChatMessage>('messages').index('account', (m) => m.account_id).index('conversation', (m) => m.conversation_id);
-  readonly senders = new Table<Sender>('msgapp_senders').index('account', (s) => s.account_id);
-  readonly templates = new Table<Template>('msgapp_templates').index('account', (t) => t.account_id).index('sender', (t) => t.sender_id);
+  readonly senders = new Table<Sender>('msgapp_senders').index('account', (s) => s.account_id).fillFrom(this.fixtures);
+  readonly templates = new Table<Template>('msgapp_templates').index('account', (t) => t.account_id).index('sender', (t) => t.sender_id).fillFrom(this.fixtures);
   readonly sessions = new Table<Session>('msgapp_sessions')
     .index('account', (s) => s.account_id)
     .index('pair', (s) => `${s.sender_id}:${s.recipient_phone}`);
@@ -134,6 +137,7 @@ export class Database {
   }
 
   clear(): void {
+    this.fixtures.clear();
     for (const table of this.tables()) table.clear();
   }
 
@@ -143,6 +147,8 @@ export class Database {
 
   /** Replaces every table's rows; `owned` rows are used as they are (see `Table.restore`). */
   restore(snapshot: Record<string, TableSnapshot<{ id: number }>>, owned = false): void {
+    // The snapshot holds every row it had; fixtures still queued here belong to the state it replaces.
+    this.fixtures.clear();
     for (const table of this.tables()) {
       const saved = snapshot[table.name];
       if (saved) table.restore(saved, owned);

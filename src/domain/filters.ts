@@ -7,9 +7,18 @@ import { dayRange } from '../core/time.js';
  * @example partialNumberFilter('(555)')('+15551230001') // true
  */
 export function partialNumberFilter(filter: string): (number: string) => boolean {
-  const digits = filter.replace(/\D/g, '');
-  const needle = digits.length > 0 ? digits : filter;
+  const needle = partialNumberNeedle(filter);
   return (number) => number.includes(needle);
+}
+
+/**
+ * What a partial-number filter looks for in a number: its digits, or the filter as written
+ * when it has none.
+ * @example partialNumberNeedle('(555) 12') // '55512'
+ */
+export function partialNumberNeedle(filter: string): string {
+  const digits = filter.replace(/\D/g, '');
+  return digits.length > 0 ? digits : filter;
 }
 
 /**

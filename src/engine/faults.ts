@@ -58,6 +58,7 @@ export class FaultEngine {
 
   /** Consumes a rule matching the request (by route pattern or by concrete path), if any. */
   take(method: string, routePath: string, requestPath: string): boolean {
+    if (this.rules.size === 0) return false;
     const concrete = normalisePath(requestPath);
     return this.rules.take((r) => r.method === method && (r.path === routePath || r.path === concrete)) !== undefined;
   }

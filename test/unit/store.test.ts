@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lowerBound, Table } from '../../src/core/store.js';
+import { DeferredFills, lowerBound, Table } from '../../src/core/store.js';
 
 interface Lead {
   id: number;
@@ -244,6 +244,30 @@ describe('Table', () => {
     copy.get(1)!.tags.push('b');
     copy.update(1, { name: 'Grace' });
     expect(snap.rows[0]).toEqual({ id: 1, account_id: 1, campaign_id: 10, status: 'pending', name: 'Ada', tags: ['a'] });
+  });
+
+  it('inserts a row of one account with the id first and the account last, as insert({ ...data, account_id }) does', () => {
+    const table = leads();
+    const { account_id: _, ...data } = lead({ account_id: 2 });
+    const row = table.insertOwned(data, 7);
+    expect(row).toEqual({ id: 1, ...data, account_id: 7 });
+    expect(Object.keys(row)).toEqual(Object.keys(table.insert({ ...data, account_id: 7 })));
+    expect(ids(table.where('account', 7))).toEqual([1, 2]);
+  });
+
+  it('keeps the indexes of two tables apart while both start empty', () => {
+    const a = leads();
+    const b = leads();
+    a.insert(lead({ account_id: 1 }));
+    expect(ids(a.where('account', 1))).toEqual([1]);
+    expect(b.where('account', 1)).toEqual([]);
+    expect(b.first('account', 1)).toBeUndefined();
+    expect(b.ordered('account', 1).rows).toEqual([]);
+    expect([...b.keys('account')]).toEqual([]);
+    b.insert(lead({ account_id: 2 }));
+    expect(ids([...b.ordered('account', 2).rows])).toEqual([1]);
+    expect(b.first('account', 2)?.id).toBe(1);
+    expect([...a.keys('account')]).toEqual([1]);
   });
 
   it('clears its rows and indexes and restarts ids at 1', () => {
@@ -509,5 +533,61 @@ describe('lowerBound', () => {
     const rows = [{ at: 1 }, { at: 3 }, { at: 3 }, { at: 7 }];
     const at = (r: { at: number }) => r.at;
     expect([0, 1, 3, 4, 7, 8].map((v) => lowerBound(rows, at, v))).toEqual([0, 0, 1, 3, 3, 4]);
+  });
+});
+
+describe('DeferredFills', () => {
+  it('runs the queued fills, oldest first, before the first use of a table that shares the queue', () => {
+    const fills = new DeferredFills();
+    const a = leads().fillFrom(fills);
+    const b = leads().fillFrom(fills);
+    // Each fill writes both tables: the first fill's rows come first in each, as if written at once.
+    fills.add(() => (a.insert(lead({ name: 'a1' })), b.insert(lead({ name: 'b1' }))));
+    fills.add(() => (b.insert(lead({ name: 'b2' })), a.insert(lead({ name: 'a2' }))));
+    expect(b.all().map((r) => [r.id, r.name])).toEqual([[1, 'b1'], [2, 'b2']]);
+    expect(a.all().map((r) => [r.id, r.name])).toEqual([[1, 'a1'], [2, 'a2']]);
+  });
+
+  it('runs each fill once', () => {
+    const fills = new DeferredFills();
+    const table = leads().fillFrom(fills);
+    let runs = 0;
+    fills.add(() => (runs++, table.insert(lead())));
+    expect(table.size).toBe(1);
+    expect(table.get(1)?.id).toBe(1);
+    table.insert(lead());
+    expect([runs, table.size]).toEqual([1, 2]);
+  });
+
+  it('runs before an insert, so a row written after a queued fill takes the next id', () => {
+    const fills = new DeferredFills();
+    const table = leads().fillFrom(fills);
+    fills.add(() => table.insert(lead({ name: 'fixture' })));
+    expect(table.insert(lead({ name: 'mine' })).id).toBe(2);
+    expect(table.get(1)?.name).toBe('fixture');
+  });
+
+  it('runs a fill when queued while a table of the queue is observed, so the observer sees its rows', () => {
+    const fills = new DeferredFills();
+    const table = leads().fillFrom(fills);
+    const seen: number[] = [];
+    fills.add(() => table.insert(lead()));
+    table.observe({ put: (row) => seen.push(row.id), delete: () => undefined, clear: () => undefined });
+    expect(seen).toEqual([1]);
+    fills.add(() => table.insert(lead()));
+    expect(seen).toEqual([1, 2]);
+    table.observe(undefined);
+    fills.add(() => table.insert(lead()));
+    expect(seen).toEqual([1, 2]);
+    expect(table.size).toBe(3);
+  });
+
+  it('drops the fills it is told to clear, unrun', () => {
+    const fills = new DeferredFills();
+    const table = leads().fillFrom(fills);
+    fills.add(() => table.insert(lead()));
+    fills.clear();
+    expect(table.size).toBe(0);
+    expect(table.snapshot()).toEqual({ seq: 0, rows: [] });
   });
 });

@@ -55,10 +55,14 @@ export function createAccount(state: SimState, input: AccountInput): Account {
     recent_replies: [],
     created_at: state.clock.now(),
   });
-  const ctx = accountCtx(account, state);
-  provisionKnowledgebases(ctx);
-  provisionTools(ctx);
-  provisionMessaging(ctx);
+  // The fixtures are written when one of their tables is first used, with what they read now (db.ts `fixtures`).
+  const now = account.created_at;
+  state.db.fixtures.add(() => {
+    const ctx = accountCtx(account, state);
+    provisionKnowledgebases(ctx, now);
+    provisionTools(ctx, now);
+    provisionMessaging(ctx, name);
+  });
   return account;
 }
 

@@ -5,7 +5,7 @@
 import { shapeA } from '../../core/errors.js';
 import { texts } from '../../core/wire.js';
 import { parseInstant } from '../../core/time.js';
-import { dateWindow, partialNumberFilter } from '../filters.js';
+import { dateWindow, partialNumberFilter, partialNumberNeedle } from '../filters.js';
 import { ErrorBag } from '../../core/validation.js';
 import { toMicros } from '../../core/money.js';
 import { accountCtx, type AccountCtx } from '../context.js';
@@ -16,6 +16,7 @@ import { coversOneCall } from './billing.js';
 import { placeCall } from './lifecycle.js';
 import { callNumberKey, callStatusKey, callTypeKey } from '../db.js';
 import { lowerBound } from '../../core/store.js';
+import { SubstringCounts } from '../../core/substrings.js';
 import type { PageCut } from '../../core/pagination.js';
 import { callRow, serialiseCall, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
 
@@ -96,24 +97,42 @@ export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
     hi = lowerBound(rows, createdAt, to);
   }
   const phone = q.phone_number === undefined ? undefined : partialNumberFilter(q.phone_number);
+  // A filter that every call of the account passes (its index holds as many calls as the account) is left unchecked: counted, not guessed.
+  const all = ctx.calls.countOwnKey('account', account);
+  const needed = (covers: string, index: string, key: number) => chosen.covers !== covers && ctx.calls.countOwnKey(index, key) < all;
   const checks: ((c: Call) => boolean)[] = [];
-  if (q.status !== undefined && chosen.covers !== 'status') checks.push((c) => c.status === q.status);
-  if (q.type !== undefined && chosen.covers !== 'type') checks.push((c) => c.type === q.type);
-  if (q.assistant_id !== undefined && chosen.covers !== 'assistant') checks.push((c) => c.assistant_id === q.assistant_id);
-  if (q.campaign_id !== undefined && chosen.covers !== 'campaign') checks.push((c) => c.campaign_id === q.campaign_id);
-  if (phone !== undefined) checks.push((c) => phone(c.client_phone_number));
+  if (q.status !== undefined && needed('status', 'account_status', callStatusKey(account, q.status))) checks.push((c) => c.status === q.status);
+  if (q.type !== undefined && needed('type', 'account_type', callTypeKey(account, q.type))) checks.push((c) => c.type === q.type);
+  if (q.assistant_id !== undefined && needed('assistant', 'assistant', q.assistant_id)) checks.push((c) => c.assistant_id === q.assistant_id);
+  if (q.campaign_id !== undefined && needed('campaign', 'campaign', q.campaign_id)) checks.push((c) => c.campaign_id === q.campaign_id);
+  // With other filters, a partial number that every call's number holds is left unchecked too (alone, it has its own path below).
+  const phoneEverywhere = phone !== undefined && (chosen.covers !== 'account' || dated || checks.length > 0) && numberCounts(ctx).count(partialNumberNeedle(q.phone_number!)) === all;
+  if (phone !== undefined && !phoneEverywhere) checks.push((c) => phone(c.client_phone_number));
   if (dated && !monotone) checks.push((c) => c.created_at >= from && c.created_at < to);
 
   const skip = (q.page - 1) * q.per_page;
-  // A partial number alone: its total from the sizes of the account's matching numbers, its page merged from their newest ends.
-  if (phone !== undefined && checks.length === 1 && chosen.covers === 'account' && !dated) return byNumber(ctx, phone, skip, q.per_page);
+  // A partial number alone: its total counted by substring, its page read from the account's newest calls while matches are
+  // dense enough, else merged from the newest ends of the matching numbers.
+  if (phone !== undefined && checks.length === 1 && chosen.covers === 'account' && !dated) {
+    const total = numberCounts(ctx).count(partialNumberNeedle(q.phone_number!));
+    if (total === 0) return { rows: [], total };
+    if (total !== undefined && ((skip + q.per_page) * rows.length) / total <= NEWEST_WALK_LIMIT) return { rows: newestMatching(rows, phone, skip, q.per_page), total };
+    return byNumber(ctx, phone, skip, q.per_page);
+  }
   // Call history reads newest first: the page is taken from the high end of [lo, hi).
   if (checks.length === 0) {
     const page: Call[] = [];
     for (let i = hi - 1 - skip; i >= lo && page.length < q.per_page; i--) page.push(rows[i]!);
     return { rows: page, total: hi - lo };
   }
-  const keep = checks.length === 1 ? checks[0]! : (c: Call) => checks.every((check) => check(c));
+  // A plain loop: `every` would build a closure for each row.
+  const keep =
+    checks.length === 1
+      ? checks[0]!
+      : (c: Call) => {
+          for (let i = 0; i < checks.length; i++) if (!checks[i]!(c)) return false;
+          return true;
+        };
   const page: Call[] = [];
   let total = 0;
   for (let i = hi - 1; i >= lo; i--) {
@@ -126,6 +145,52 @@ export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
 }
 
 const createdAt = (c: Call) => c.created_at;
+
+/**
+ * How many of the account's newest calls a partial-number page may expect to read
+ * (the page's end over the share of calls that match) before the merge over the matching
+ * numbers is the cheaper way.
+ */
+const NEWEST_WALK_LIMIT = 4096;
+
+/** The longest filter text the substring counts answer; E.164 numbers have at most 16 characters. */
+const COUNTED_LENGTH = 16;
+
+/** The account's calls counted by the substrings of their client numbers, caught up with the calls inserted since the last read. */
+function numberCounts(ctx: AccountCtx): SubstringCounts {
+  const tally = ctx.callNumbers;
+  const lastId = ctx.calls.lastId;
+  const removals = ctx.calls.removals;
+  if (tally.counts === undefined || tally.removals !== removals || lastId < tally.through) {
+    // Built from the account's distinct numbers and their sizes, not from each call.
+    const counts = new SubstringCounts(COUNTED_LENGTH);
+    const prefix = callNumberKey(ctx.account.id, '');
+    for (const key of ctx.calls.indexKeys('account_number')) {
+      if (typeof key === 'string' && key.startsWith(prefix)) counts.add(key.slice(prefix.length), ctx.calls.countOwnKey('account_number', key));
+    }
+    tally.counts = counts;
+  } else {
+    // Ids only grow: the calls since the last read are the ids after it (the account's own, those still here).
+    for (let id = tally.through + 1; id <= lastId; id++) {
+      const call = ctx.calls.get(id);
+      if (call) tally.counts.add(call.client_phone_number);
+    }
+  }
+  tally.through = lastId;
+  tally.removals = removals;
+  return tally.counts;
+}
+
+/** The page of the calls in `rows` (ascending ids) whose number passes `phone`, newest first. */
+function newestMatching(rows: readonly Call[], phone: (number: string) => boolean, skip: number, perPage: number): Call[] {
+  const page: Call[] = [];
+  let matched = 0;
+  for (let i = rows.length - 1; i >= 0 && page.length < perPage; i--) {
+    if (!phone(rows[i]!.client_phone_number)) continue;
+    if (matched++ >= skip) page.push(rows[i]!);
+  }
+  return page;
+}
 
 /**
  * The page of the calls to the account's client numbers that pass `phone`, newest first:

@@ -221,9 +221,9 @@ export function finishProcessing(ctx: AccountCtx, payload: DocumentProcessedPayl
  * Copies the fixture knowledge bases into a new account, each with `documents_count`
  * website documents named `<name> page <n>` in the fixture's state (`ready` → active).
  * Fixture documents have no timer and never change by themselves (live-platform C.1 Fixtures).
+ * `now` is the account's creation time (the fixtures may be written later: db.ts `fixtures`).
  */
-export function provisionKnowledgebases(ctx: AccountCtx): void {
-  const now = ctx.now();
+export function provisionKnowledgebases(ctx: AccountCtx, now: number): void {
   for (const template of ctx.catalog.knowledgebaseTemplates) {
     const kb = ctx.knowledgebases.insert({ name: template.name, description: template.description, created_at: now, updated_at: now });
     const status: DocumentStatus = template.status === 'ready' ? 'active' : 'processing';

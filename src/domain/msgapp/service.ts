@@ -77,12 +77,15 @@ export const msgappErrors = {
   rateLimited: (retryAfter: number) => shapeD(429, MSGAPP_MESSAGES.rateLimited, 'RATE_LIMITED', {}, { 'retry-after': String(retryAfter) }),
 };
 
-/** Gives a new account its senders (one online, one offline) and the online one's four templates (decisions: Fixtures). */
-export function provisionMessaging(ctx: AccountCtx): void {
+/**
+ * Gives a new account its senders (one online, one offline), named after the account's
+ * name when it was created, and the online one's four templates (decisions: Fixtures).
+ */
+export function provisionMessaging(ctx: AccountCtx, accountName: string): void {
   const senders = fixtures.senders.map((s) =>
     ctx.senders.insert({
       phone_number: `+1415555${s.number_suffix}`,
-      display_name: `${ctx.account.name} ${s.display_name}`.slice(0, 255),
+      display_name: `${accountName} ${s.display_name}`.slice(0, 255),
       status: s.status as Sender['status'],
       quality_rating: s.quality_rating as Sender['quality_rating'],
       messaging_limit: s.messaging_limit,

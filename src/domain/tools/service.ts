@@ -71,8 +71,7 @@ export function deleteTool(ctx: AccountCtx, id: number): void {
   ctx.tools.delete(tool.id);
 }
 
-/** Copies the fixture tools into a new account (decisions: Fixtures for every account). */
-export function provisionTools(ctx: AccountCtx): void {
-  const now = ctx.now();
+/** Copies the fixture tools into a new account created at `now` (decisions: Fixtures for every account). */
+export function provisionTools(ctx: AccountCtx, now: number): void {
   for (const tool of ctx.catalog.toolTemplates) ctx.tools.insert({ ...copyJson(tool), created_at: now, updated_at: now });
 }
