@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { middleware } from '../src/adapters/express.js';
+import { WebSocket, WebSocketServer } from 'ws';
+import { attachEventStream, middleware } from '../src/adapters/express.js';
 import { createSimulator, type Simulator } from '../src/simulator.js';
 
 const AUTH = { authorization: 'Bearer sim_test_key' };
@@ -163,5 +164,64 @@ describe('mounted under a prefix', () => {
       answers.push({ status: res.status, body: await res.json() });
     }
     expect(answers[1]).toEqual(answers[0]);
+  });
+});
+
+/** The first text message a WebSocket client receives. */
+function firstMessage(ws: WebSocket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    ws.once('message', (data) => resolve(String(data)));
+    ws.once('error', reject);
+  });
+}
+
+/** The HTTP status and body of an upgrade the server refused. */
+function refusal(ws: WebSocket): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += String(chunk)));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    ws.once('open', () => reject(new Error('the upgrade was accepted')));
+  });
+}
+
+describe('the event stream beside the host app', () => {
+  it("streams under the mount prefix and leaves upgrades to other paths to the host's own WebSockets", async () => {
+    const sim = simulator();
+    const origin = await listen(hostApp(sim, [], '/platform', '/api'));
+    const server = servers.at(-1)!;
+    const stream = attachEventStream(server, sim, { basePath: '/platform/api' });
+    const hostSockets = new WebSocketServer({ noServer: true });
+    server.on('upgrade', (request, socket, head) => {
+      if (new URL(request.url ?? '/', 'http://host.invalid').pathname !== '/host/ws') return;
+      hostSockets.handleUpgrade(request, socket, head, (ws) => ws.send('host hello'));
+    });
+    const base = origin.replace('http:', 'ws:');
+    const host = new WebSocket(`${base}/host/ws`);
+    const events = new WebSocket(`${base}/platform/api/__sim/events`);
+    try {
+      expect(await firstMessage(host)).toBe('host hello');
+      expect(JSON.parse(await firstMessage(events))).toMatchObject({ type: 'stream.hello' });
+    } finally {
+      host.close();
+      events.close();
+      stream.close();
+      hostSockets.close();
+    }
+  });
+
+  it('refuses an upgrade to another path with 404 shape A when it is the only listener', async () => {
+    const sim = simulator();
+    const origin = await listen(hostApp(sim, [], '/platform', '/api'));
+    const stream = attachEventStream(servers.at(-1)!, sim, { basePath: '/platform/api' });
+    try {
+      const refused = await refusal(new WebSocket(`${origin.replace('http:', 'ws:')}/api/__sim/events`));
+      expect(refused.status).toBe(404);
+      expect(JSON.parse(refused.body)).toEqual({ message: 'The route api/__sim/events could not be found.' });
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -70,7 +70,10 @@ function queryOf(url: URL): Record<string, string | string[]> {
 }
 
 /**
- * Serves the event stream on `server`'s upgrade requests to `{basePath}/__sim/events`.
+ * Serves the event stream on `server`'s upgrade requests to `{basePath}/__sim/events`
+ * (`basePath` from the server's root, a mount prefix included). Upgrades to other paths
+ * are refused with 404 unless the server has other upgrade listeners (a host app's own
+ * WebSockets), which then answer them.
  * @example const stream = attachEventStream(server, sim, { basePath: '/api' }); stream.close()
  */
 export function attachEventStream(server: Server, sim: Simulator, options: EventStreamOptions): EventStream {
@@ -82,7 +85,11 @@ export function attachEventStream(server: Server, sim: Simulator, options: Event
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://voxsim.invalid');
-    if (url.pathname !== path) return refuse(socket, 404, { message: COMMON_MESSAGES.routeNotFound(url.pathname) });
+    if (url.pathname !== path) {
+      // A host app's own upgrade listener on the same server answers its own paths: leave them to it.
+      if (server.listenerCount('upgrade') > 1) return;
+      return refuse(socket, 404, { message: COMMON_MESSAGES.routeNotFound(url.pathname) });
+    }
     const query = queryOf(url);
     const token = typeof query.token === 'string' ? `Bearer ${query.token}` : undefined;
     if (!sim.isAdmin(request.headers.authorization) && !sim.isAdmin(token)) return refuse(socket, 401, { message: COMMON_MESSAGES.unauthenticated });
