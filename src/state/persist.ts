@@ -84,6 +84,8 @@ class Tracker {
 
   constructor(
     readonly name: string,
+    /** The collection's last id given out (a record's `seq`). */
+    readonly seq: () => number,
     private readonly touched: (tracker: Tracker) => void,
   ) {}
 
@@ -243,6 +245,8 @@ export class StateStore {
   private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; faults: number };
   /** The trackers with changes since the last record (most records touch one or two of some thirty). */
   private readonly changed = new Set<Tracker>();
+  /** The save point at the end of this turn of the event loop that answers wait for (see `flushed`). */
+  private batch: Promise<void> | undefined;
 
   constructor(
     private readonly file: string,
@@ -256,14 +260,14 @@ export class StateStore {
     this.snapshotBytes = safeSize(file);
     const touched = (tracker: Tracker) => this.touched(tracker);
     for (const table of sim.db.tables()) {
-      const tracker = new Tracker(table.name, touched);
+      const tracker = new Tracker(table.name, () => table.lastId, touched);
       this.trackers.set(table.name, tracker);
       table.observe(tracker);
     }
-    const deliveries = new Tracker(WEBHOOK_TABLE, touched);
+    const deliveries = new Tracker(WEBHOOK_TABLE, () => sim.webhooks.lastDeliveryId, touched);
     this.trackers.set(WEBHOOK_TABLE, deliveries);
     sim.webhooks.observe(deliveries);
-    this.clockEvents = new Tracker('clock', touched);
+    this.clockEvents = new Tracker('clock', () => sim.clock.head().seq, touched);
     sim.clock.observe(this.clockEvents);
     this.last = this.smallParts();
     // Old copies a killed server had not removed yet (see replaceFile).
@@ -285,9 +289,8 @@ export class StateStore {
     const small = this.smallParts();
     for (const tracker of this.changed) {
       if (tracker === this.clockEvents || tracker.empty) continue;
-      const name = tracker.name;
       record.tables ??= {};
-      record.tables[name] = { seq: name === WEBHOOK_TABLE ? this.sim.webhooks.lastDeliveryId : this.tableSeq(name), ...tracker.changes() };
+      record.tables[tracker.name] = { seq: tracker.seq(), ...tracker.changes() };
     }
     if (!this.clockEvents.empty || small.clock !== this.last.clock) record.clock = { ...this.clockEvents.changes(), ...this.sim.clock.head() };
     if (small.random !== this.last.random) record.random = this.sim.random.state;
@@ -314,6 +317,29 @@ export class StateStore {
     if (this.allLogBytes >= Math.max(this.compactAfter, this.snapshotBytes) && !this.compacting) {
       void this.compact().catch((error) => this.onError(error));
     }
+  }
+
+  /**
+   * Resolves once every change made so far is written: one save point at the end of this
+   * turn of the event loop (its check phase) for all the answers of the turn, so that a
+   * server answering several requests per turn writes one record, in one write, for them
+   * all. An answer waits for it, so none leaves before its changes (and whatever it saw)
+   * are in the log; the wait is the rest of the turn. Rejects when the save point throws
+   * (not a failed write: that goes to `onError`, as with `flush`).
+   */
+  flushed(): Promise<void> {
+    this.batch ??= new Promise((resolve, reject) => {
+      setImmediate(() => {
+        this.batch = undefined;
+        try {
+          this.flush();
+          resolve();
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+    });
+    return this.batch;
   }
 
   /** Writes a new snapshot now, in one go, and removes the logs (start-up, `saveState()`, close). */
@@ -387,10 +413,6 @@ export class StateStore {
     this.sim.clock.observe(undefined);
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-  }
-
-  private tableSeq(name: string): number {
-    return this.sim.db.tables().find((t) => t.name === name)!.lastId;
   }
 
   private touched(tracker: Tracker): void {
