@@ -10,8 +10,10 @@
  *   clock events and small parts that changed since the previous one (rows and events
  *   whole, as they now are; deletions by id; a table or queue emptied by `clear`).
  *   A record is written synchronously before the answer of the request that made the
- *   change is sent, and after background changes (clock events in realtime mode, a
- *   webhook receiver's answer) at the next turn of the event loop.
+ *   change is sent: answers wait for a save point at the end of their turn of the event
+ *   loop, one record in one write for all of that turn's answers. Background changes
+ *   (clock events in realtime mode, a webhook receiver's answer) are written at the next
+ *   turn.
  * - Compaction writes a new snapshot in slices between requests: new records go to a new
  *   log first, then the snapshot is written (each slice sees only what is already
  *   logged), renamed over `FILE`, and the older logs are removed. Its file work (writes,
