@@ -232,8 +232,6 @@ export class StateStore {
   /** Bytes of every log not yet compacted away. */
   private allLogBytes: number;
   private snapshotBytes: number;
-  private dirty = false;
-  private scheduled = false;
   private compacting: Promise<void> | undefined;
   private closed = false;
   private failing = false;
@@ -280,8 +278,8 @@ export class StateStore {
   }
 
   /**
-   * Writes what changed since the last record, synchronously. Called before each answer
-   * is sent; a failed write is reported to `onError` (once until a write succeeds again),
+   * Writes what changed since the last record, synchronously. Called at the end of each
+   * turn with changes or answers (`flushed`) and before each slice of a compaction; a failed write is reported to `onError` (once until a write succeeds again),
    * leaves the log as it was and keeps the changes for the next save point.
    */
   flush(): void {
@@ -301,12 +299,10 @@ export class StateStore {
     if (small.replies !== this.last.replies) record.replies = this.sim.replies.list();
     if (small.outcomes !== this.last.outcomes) record.outcomes = this.sim.outcomes.snapshot();
     if (small.faults !== this.last.faults) record.faults = this.sim.faults.snapshot();
-    this.dirty = false;
     if (Object.keys(record).length === 0) return;
     try {
       this.write(`${JSON.stringify(record)}\n`);
     } catch (error) {
-      this.dirty = true;
       // One report per run of failures, not one per save point.
       if (!this.failing) this.onError(error);
       this.failing = true;
@@ -419,14 +415,10 @@ export class StateStore {
 
   private touched(tracker: Tracker): void {
     this.changed.add(tracker);
-    this.dirty = true;
-    if (this.scheduled || this.closed) return;
-    this.scheduled = true;
-    // Background changes (realtime clock events, a receiver's answer) are written at the next turn.
-    setImmediate(() => {
-      this.scheduled = false;
-      if (this.dirty) this.flush();
-    }).unref();
+    if (this.batch || this.closed) return;
+    // Background changes (realtime clock events, a receiver's answer) are written at the end
+    // of the turn too, by the save point that answers of the turn wait for.
+    this.flushed().catch((error: unknown) => this.onError(error));
   }
 
   /** What tells whether each small part changed: its values, or its revision (read at every save point, so kept cheap). */
