@@ -521,7 +521,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   const app = createApp(sim, {
     basePath: options.basePath,
     ...(!options.quiet && { onRequest: (entry) => log(requestLine(sim, entry)) }),
-    ...(store && { beforeAnswer: () => store.flush() }),
+    ...(store && { beforeAnswer: () => store.flushed() }),
   });
   const server = createHttpServer(app);
   return new Promise((resolve, reject) => {

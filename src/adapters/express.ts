@@ -35,9 +35,10 @@ export interface AppOptions {
   stateBodyLimit?: string | number;
   /**
    * Runs after the core answered and before the answer is sent (the state file writes
-   * the request's changes there, so that what a client was told survives a kill).
+   * the request's changes there, so that what a client was told survives a kill); the
+   * answer waits for a promise it returns.
    */
-  beforeAnswer?: () => void;
+  beforeAnswer?: () => void | Promise<void>;
   /** Sees every answered request (structured request logs), with the error message of a failure. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -200,7 +201,8 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
         url: `${req.protocol}://${req.get('host') ?? 'localhost'}${original}`,
       };
       const response = await sim.handle(simRequest);
-      options.beforeAnswer?.();
+      const saved = options.beforeAnswer?.();
+      if (saved) await saved;
       if (response.headers) res.set(response.headers);
       res.status(response.status).type('application/json').send(JSON.stringify(response.body));
       logAnswer(req, started, response.status, response.body);

@@ -10,8 +10,10 @@
  *   clock events and small parts that changed since the previous one (rows and events
  *   whole, as they now are; deletions by id; a table or queue emptied by `clear`).
  *   A record is written synchronously before the answer of the request that made the
- *   change is sent, and after background changes (clock events in realtime mode, a
- *   webhook receiver's answer) at the next turn of the event loop.
+ *   change is sent: answers wait for a save point at the end of their turn of the event
+ *   loop, one record in one write for all of that turn's answers. Background changes
+ *   (clock events in realtime mode, a webhook receiver's answer) are written at the next
+ *   turn.
  * - Compaction writes a new snapshot in slices between requests: new records go to a new
  *   log first, then the snapshot is written (each slice sees only what is already
  *   logged), renamed over `FILE`, and the older logs are removed. Its file work (writes,
@@ -84,6 +86,8 @@ class Tracker {
 
   constructor(
     readonly name: string,
+    /** The collection's last id given out (a record's `seq`). */
+    readonly seq: () => number,
     private readonly touched: (tracker: Tracker) => void,
   ) {}
 
@@ -228,8 +232,6 @@ export class StateStore {
   /** Bytes of every log not yet compacted away. */
   private allLogBytes: number;
   private snapshotBytes: number;
-  private dirty = false;
-  private scheduled = false;
   private compacting: Promise<void> | undefined;
   private closed = false;
   private failing = false;
@@ -243,6 +245,8 @@ export class StateStore {
   private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; faults: number };
   /** The trackers with changes since the last record (most records touch one or two of some thirty). */
   private readonly changed = new Set<Tracker>();
+  /** The save point at the end of this turn of the event loop that answers wait for (see `flushed`). */
+  private batch: Promise<void> | undefined;
 
   constructor(
     private readonly file: string,
@@ -256,14 +260,14 @@ export class StateStore {
     this.snapshotBytes = safeSize(file);
     const touched = (tracker: Tracker) => this.touched(tracker);
     for (const table of sim.db.tables()) {
-      const tracker = new Tracker(table.name, touched);
+      const tracker = new Tracker(table.name, () => table.lastId, touched);
       this.trackers.set(table.name, tracker);
       table.observe(tracker);
     }
-    const deliveries = new Tracker(WEBHOOK_TABLE, touched);
+    const deliveries = new Tracker(WEBHOOK_TABLE, () => sim.webhooks.lastDeliveryId, touched);
     this.trackers.set(WEBHOOK_TABLE, deliveries);
     sim.webhooks.observe(deliveries);
-    this.clockEvents = new Tracker('clock', touched);
+    this.clockEvents = new Tracker('clock', () => sim.clock.head().seq, touched);
     sim.clock.observe(this.clockEvents);
     this.last = this.smallParts();
     // Old copies a killed server had not removed yet (see replaceFile).
@@ -274,8 +278,8 @@ export class StateStore {
   }
 
   /**
-   * Writes what changed since the last record, synchronously. Called before each answer
-   * is sent; a failed write is reported to `onError` (once until a write succeeds again),
+   * Writes what changed since the last record, synchronously. Called at the end of each
+   * turn with changes or answers (`flushed`) and before each slice of a compaction; a failed write is reported to `onError` (once until a write succeeds again),
    * leaves the log as it was and keeps the changes for the next save point.
    */
   flush(): void {
@@ -285,9 +289,8 @@ export class StateStore {
     const small = this.smallParts();
     for (const tracker of this.changed) {
       if (tracker === this.clockEvents || tracker.empty) continue;
-      const name = tracker.name;
       record.tables ??= {};
-      record.tables[name] = { seq: name === WEBHOOK_TABLE ? this.sim.webhooks.lastDeliveryId : this.tableSeq(name), ...tracker.changes() };
+      record.tables[tracker.name] = { seq: tracker.seq(), ...tracker.changes() };
     }
     if (!this.clockEvents.empty || small.clock !== this.last.clock) record.clock = { ...this.clockEvents.changes(), ...this.sim.clock.head() };
     if (small.random !== this.last.random) record.random = this.sim.random.state;
@@ -296,12 +299,10 @@ export class StateStore {
     if (small.replies !== this.last.replies) record.replies = this.sim.replies.list();
     if (small.outcomes !== this.last.outcomes) record.outcomes = this.sim.outcomes.snapshot();
     if (small.faults !== this.last.faults) record.faults = this.sim.faults.snapshot();
-    this.dirty = false;
     if (Object.keys(record).length === 0) return;
     try {
       this.write(`${JSON.stringify(record)}\n`);
     } catch (error) {
-      this.dirty = true;
       // One report per run of failures, not one per save point.
       if (!this.failing) this.onError(error);
       this.failing = true;
@@ -314,6 +315,29 @@ export class StateStore {
     if (this.allLogBytes >= Math.max(this.compactAfter, this.snapshotBytes) && !this.compacting) {
       void this.compact().catch((error) => this.onError(error));
     }
+  }
+
+  /**
+   * Resolves once every change made so far is written: one save point at the end of this
+   * turn of the event loop (its check phase) for all the answers of the turn, so that a
+   * server answering several requests per turn writes one record, in one write, for them
+   * all. An answer waits for it, so none leaves before its changes (and whatever it saw)
+   * are in the log; the wait is the rest of the turn. Rejects when the save point throws
+   * (not a failed write: that goes to `onError`, as with `flush`).
+   */
+  flushed(): Promise<void> {
+    this.batch ??= new Promise((resolve, reject) => {
+      setImmediate(() => {
+        this.batch = undefined;
+        try {
+          this.flush();
+          resolve();
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+    });
+    return this.batch;
   }
 
   /** Writes a new snapshot now, in one go, and removes the logs (start-up, `saveState()`, close). */
@@ -389,20 +413,12 @@ export class StateStore {
     this.fd = undefined;
   }
 
-  private tableSeq(name: string): number {
-    return this.sim.db.tables().find((t) => t.name === name)!.lastId;
-  }
-
   private touched(tracker: Tracker): void {
     this.changed.add(tracker);
-    this.dirty = true;
-    if (this.scheduled || this.closed) return;
-    this.scheduled = true;
-    // Background changes (realtime clock events, a receiver's answer) are written at the next turn.
-    setImmediate(() => {
-      this.scheduled = false;
-      if (this.dirty) this.flush();
-    }).unref();
+    if (this.batch || this.closed) return;
+    // Background changes (realtime clock events, a receiver's answer) are written at the end
+    // of the turn too, by the save point that answers of the turn wait for.
+    this.flushed().catch((error: unknown) => this.onError(error));
   }
 
   /** What tells whether each small part changed: its values, or its revision (read at every save point, so kept cheap). */

@@ -11,9 +11,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../src/adapters/express.js';
 import { main, serve, type RunningServer } from '../../src/cli.js';
 import { createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { VERSION } from '../../src/version.js';
@@ -232,6 +234,33 @@ describe('voxsim serve --state-file on signals', () => {
   });
 });
 
+describe('the answer hook of the Express adapter (where the state file writes)', () => {
+  it('holds an answer until the promise beforeAnswer returns resolves, the request already handled', async () => {
+    const sim = createSimulator({ seed: 5, startAt: START });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const server = createApp(sim, { basePath: '/api', beforeAnswer: () => gate }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      let answered = false;
+      const answer = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_gated_key' }) }).then((res) => {
+        answered = true;
+        return res;
+      });
+      await vi.waitFor(() => expect(sim.control.accounts.list().data.map((a) => a.api_key)).toContain('sim_gated_key'));
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(answered).toBe(false);
+      release();
+      const res = await answer;
+      expect(res.status).toBe(201);
+      expect(((await res.json()) as { api_key: string }).api_key).toBe('sim_gated_key');
+    } finally {
+      server.close();
+      sim.dispose();
+    }
+  });
+});
+
 describe('serve() state file writes (in-process)', () => {
   let dir: string;
   let stateFile: string;
@@ -281,6 +310,22 @@ describe('serve() state file writes (in-process)', () => {
     const [record] = logRecords();
     expect(record.tables.accounts).toMatchObject({ seq: 2, put: [{ id: 2, api_key: 'sim_logged_key' }] });
     expect(statSync(stateFile).mtimeMs).toBe(before);
+  });
+
+  it('logs the change of every request of a burst answered together', async () => {
+    running = await serve(options());
+    const keys = Array.from({ length: 12 }, (_, i) => `sim_batched_${i}`);
+    const loggedKeys = () => logRecords().flatMap((r) => r.tables?.accounts?.put ?? []).map((a: { api_key: string }) => a.api_key);
+    // Each answer is checked against the log as soon as it arrives.
+    const seenAtAnswer = await Promise.all(
+      keys.map(async (key) => {
+        const res = await fetch(`${running!.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: key }) });
+        expect(res.status).toBe(201);
+        return loggedKeys().includes(key);
+      }),
+    );
+    expect(seenAtAnswer).toEqual(keys.map(() => true));
+    expect(new Set(loggedKeys())).toEqual(new Set(keys));
   });
 
   it('logs a change made in-process (no answer to wait for) at the next turn of the event loop', async () => {
