@@ -43,6 +43,15 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('has no two path templates that differ only in their parameters’ names (OpenAPI 3.1, Paths Object)', () => {
+    const shapes = Object.keys(doc.paths).map((path) => path.replace(/\{[^}]*\}/g, '{}'));
+    expect(shapes.length - new Set(shapes).size).toBe(0);
+    // The specification's DELETE /user/calls/{call} is one template with GET /user/calls/{id}.
+    expect(Object.keys(doc.paths['/user/calls/{id}']!).sort()).toEqual(['delete', 'get']);
+    const clash = [ROUTES.find((r) => r.path === '/user/calls/:id')!, { ...ROUTES.find((r) => r.path === '/user/calls/:id')!, method: 'PUT', path: '/user/calls/:call' }];
+    expect(() => openApiDocument(clash)).toThrow('OpenAPI: /user/calls/{id} and /user/calls/{call} are one path template with other parameter names; name the parameter alike in both routes');
+  });
+
   it('documents a body from its schema: required fields, enums and limits', () => {
     const create = doc.paths['/user/campaign']!.post;
     expect(create.security).toEqual([{ apiKey: [] }]);

@@ -143,8 +143,14 @@ function buildDocument(routes: readonly RouteDef<never>[]): Schema {
   const records: Record<string, Schema> = {};
   // The first route of a handler is the operation; later ones with the same handler are its other spellings (core/http alias()).
   const firstOf = new Map<unknown, RouteDef<never>>();
+  // OpenAPI 3.1 (Paths Object): templated paths that differ only in their parameters' names MUST NOT both exist.
+  const templates = new Map<string, string>();
   for (const route of routes) {
     const { path, params } = openApiPath(route.path);
+    const shape = path.replace(/\{[^}]*\}/g, '{}');
+    const seen = templates.get(shape);
+    if (seen !== undefined && seen !== path) throw new Error(`OpenAPI: ${seen} and ${path} are one path template with other parameter names; name the parameter alike in both routes`);
+    templates.set(shape, path);
     const original = firstOf.get(route.handle);
     if (original === undefined) firstOf.set(route.handle, route);
     const body = route.doc?.body ?? route.body;

@@ -168,7 +168,7 @@ const ID_ROUTES: Record<string, { missing: Body; names: (r: Records) => Promise<
   'PUT /user/phone-numbers/:id': { missing: { error: 'Phone number not found.' }, names: async (r) => byId(await r.phoneNumber()) },
   'DELETE /user/leads/:id': { missing: LEAD_NOT_FOUND, names: async (r) => byId(await r.lead()) },
   'GET /user/calls/:id': { missing: CALL_NOT_FOUND, names: async (r) => byId(await r.call()) },
-  'DELETE /user/calls/:call': { missing: CALL_NOT_FOUND, names: async (r) => byId(await r.call()) },
+  'DELETE /user/calls/:id': { missing: CALL_NOT_FOUND, names: async (r) => byId(await r.call()) },
   'POST /automate/conversations/:uuid/enable-ai': { missing: CONVERSATION_NOT_FOUND, names: async (r) => [await r.conversation()] },
   'POST /automate/conversations/:uuid/disable-ai': { missing: CONVERSATION_NOT_FOUND, names: async (r) => [await r.conversation()] },
   'POST /assistants/:assistantId/enable-conversation-ended-webhook': { missing: ASSISTANT_NOT_FOUND, names: assistantByIdOrUuid },

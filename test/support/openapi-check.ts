@@ -34,7 +34,7 @@ function validator(schema: object): ValidateFunction {
 
 /** The documented schema of `method path` answering `status`, or undefined when the path is not a route (a 404/405 of the router). */
 function documented(method: string, path: string, status: number): object | undefined {
-  // Two templates may match one path (`/user/calls/{id}` and `/user/calls/{call}`): the one with this method is the operation.
+  // A template and a literal path may both match (`/user/phone-numbers/{id}` and `/user/phone-numbers/search`): the one with this method is the operation.
   const matches = templates.filter((t) => t.pattern.test(path));
   const operation = (matches.find((t) => t.operations[method.toLowerCase()]) ?? matches[0])?.operations[method.toLowerCase()];
   const responses = operation?.responses ?? document.paths['/__sim/health']!.get!.responses;

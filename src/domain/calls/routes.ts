@@ -19,8 +19,9 @@ export const callRoutes = [
     handle: ({ ctx, params }) => ok(callView(ctx)(findCall(ctx, pathId(params.id)))),
   }),
   userRoute({
-    method: 'DELETE', path: '/user/calls/:call', responses: { 200: MessageAnswer },
-    handle: ({ ctx, params }) => (deleteCall(ctx, pathId(params.call)), ok({ message: say(ctx.wire, CALL_MESSAGES.deleted) })),
+    // The specification names this id `{call}`; it is `:id` here because OpenAPI 3.1 forbids two templates of one path that differ only in a parameter's name.
+    method: 'DELETE', path: '/user/calls/:id', responses: { 200: MessageAnswer },
+    handle: ({ ctx, params }) => (deleteCall(ctx, pathId(params.id)), ok({ message: say(ctx.wire, CALL_MESSAGES.deleted) })),
   }),
   userRoute({
     method: 'POST', path: '/user/make_call', body: MakeCallBody,
