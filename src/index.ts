@@ -7,7 +7,8 @@
  */
 export { createSimulator, Simulator, type SimulatorOptions } from './simulator.js';
 export { VirtualClock, parseDuration, type Duration, type ClockEvent, type ClockMode, type ClockMove } from './core/clock.js';
-export { EventBus, matchesFilter, toWire, type EventFilter, type SimEvent, type SimEventListener, type Subscription, type WireEvent } from './core/events.js';
+export { EventBus, matchesFilter, toWire, type EventFilter, type EventMap, type SimEventOf, type Subscription } from './core/events.js';
+export { SIM_EVENT_SCHEMAS } from './domain/sim-events.js';
 export type { SimRequest, SimResponse } from './core/http.js';
 export { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 export { VERSION } from './version.js';

@@ -45,6 +45,7 @@ import { folderRoutes, labelRoutes } from './domain/folders-labels/routes.js';
 import { sipTrunkRoutes } from './domain/sip-trunks/routes.js';
 import { smsRoutes } from './domain/sms/routes.js';
 import type { ClockHandler } from './domain/routing.js';
+import type { SimEventMap } from './domain/sim-events.js';
 import type { SimState } from './domain/state.js';
 import { applyScenario, playScenario, type RunOptions, type ScenarioRun } from './scenario/runner.js';
 import { readScenario } from './scenario/load.js';
@@ -156,7 +157,7 @@ export class Simulator implements SimState {
   /** Forced request failures (`/__sim/faults`). */
   readonly faults = new FaultEngine();
   /** Every campaign, lead and call state change, stamped with the clock time. */
-  readonly events = new EventBus();
+  readonly events = new EventBus<SimEventMap>();
   /** Account scopes, built once per account row. */
   readonly scopes = new WeakMap<object, unknown>();
   private randomSource: SeededRandom;

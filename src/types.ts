@@ -9,6 +9,8 @@
  * import type { CreateAssistantRequest, Assistant } from 'voxsim'
  */
 import type { z } from 'zod';
+import type { EventMap, SimEvent as BusEvent, SimEventListener as BusEventListener, WireEvent as BusWireEvent } from './core/events.js';
+import type { SimEventMap } from './domain/sim-events.js';
 import type { Control, OutcomesInput } from './control/control.js';
 import type { OverviewRecord } from './control/overview.js';
 import type {
@@ -250,3 +252,16 @@ export type ResetResponse = z.output<typeof ResetAnswer>;
 export type Overview = z.output<typeof OverviewRecord>;
 /** `sim.control`: every control operation, with typed inputs. */
 export type SimControl = Control;
+
+// ---- Events (z.output of SIM_EVENT_SCHEMAS) ----
+/** Each event type of `sim.events` and `/__sim/events` with its `data`. */
+export type { SimEventMap, SimEventType } from './domain/sim-events.js';
+/**
+ * An event of `sim.events` (or, given another map, of that bus): checking `type` narrows `data`.
+ * @example sim.events.on('*', (e: SimEvent) => { if (e.type === 'call.status') console.log(e.data.call_id) })
+ */
+export type SimEvent<M extends EventMap = SimEventMap> = BusEvent<M>;
+/** A listener of every event (`sim.events.on('*', listener)`, `sim.control.events.subscribe`). */
+export type SimEventListener<M extends EventMap = SimEventMap> = BusEventListener<M>;
+/** An event as one message of the `/__sim/events` WebSocket stream: times as ISO 8601 text, with `at_ms` beside. */
+export type WireEvent<M extends EventMap = SimEventMap> = BusWireEvent<M>;

@@ -48,7 +48,7 @@ describe('the OpenAPI document', () => {
     expect(shapes.length - new Set(shapes).size).toBe(0);
     // The specification's DELETE /user/calls/{call} is one template with GET /user/calls/{id}.
     expect(Object.keys(doc.paths['/user/calls/{id}']!).sort()).toEqual(['delete', 'get']);
-    const clash = [ROUTES.find((r) => r.path === '/user/calls/:id')!, { ...ROUTES.find((r) => r.path === '/user/calls/:id')!, method: 'PUT', path: '/user/calls/:call' }];
+    const clash = [ROUTES.find((r) => r.path === '/user/calls/:id')!, { ...ROUTES.find((r) => r.path === '/user/calls/:id')!, method: 'PUT' as const, path: '/user/calls/:call' }];
     expect(() => openApiDocument(clash)).toThrow('OpenAPI: /user/calls/{id} and /user/calls/{call} are one path template with other parameter names; name the parameter alike in both routes');
   });
 

@@ -23,7 +23,11 @@ import {
   type SessionStatusResponse,
   type SimControl,
   type SimEvent,
+  type SimEventMap,
+  type WireEvent,
+  SIM_EVENT_SCHEMAS,
 } from 'voxsim';
+import { readFileSync } from 'node:fs';
 
 const sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' });
 
@@ -94,5 +98,33 @@ describe('request and record types', () => {
     // @ts-expect-error a campaign record has every key of its schema
     const partial: Campaign = { id: 1, name: 'Spring', status: 'draft' };
     void partial;
+  });
+
+  it('types events by their type: checking it narrows the data (z.output of SIM_EVENT_SCHEMAS)', async () => {
+    const seen: SimEvent[] = [];
+    const stop = sim.events.on('*', (event) => {
+      seen.push(event);
+      if (event.type === 'request.answered') expectTypeOf(event.data.status).toEqualTypeOf<number>();
+    });
+    sim.events.on('clock.advanced', (event) => expectTypeOf(event.data.by).toEqualTypeOf<'advance' | 'run_until_idle'>());
+    await sim.handle({ method: 'GET', path: '/user/me', headers: { authorization: 'Bearer sim_test_key' } });
+    stop();
+    expect(seen.map((e) => e.type)).toEqual(['request.answered']);
+    expectTypeOf<SimEventMap['call.status']['status']>().toEqualTypeOf<Call['status']>();
+    expectTypeOf<SimEventMap['lead.status']['status']>().toEqualTypeOf<Lead['status']>();
+    expectTypeOf<Extract<WireEvent, { type: 'campaign.idle' }>['data']['reason']>().toEqualTypeOf<'outside_window' | 'insufficient_balance' | 'no_caller_number' | 'no_allowed_days'>();
+    // @ts-expect-error no such event type
+    sim.events.on('call.statuses', () => undefined);
+    // @ts-expect-error a lead's status is not a call's
+    sim.events.emit('lead.status', 0, { account_id: 1, lead_id: 1, campaign_id: 1, status: 'ringing' });
+    expect(SIM_EVENT_SCHEMAS['call.status'].safeParse({ account_id: 1, call_id: 1, status: 'ringing', campaign_id: null, lead_id: null }).success).toBe(true);
+    expect(SIM_EVENT_SCHEMAS['call.status'].safeParse({ account_id: 1, call_id: 1, status: 'ringing', campaign_id: null, lead_id: null, extra: 1 }).success).toBe(false);
+  });
+
+  it('has an event schema for every type the README lists under Events, and no other', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('### Events'), readme.indexOf('### Event stream'));
+    const listed = [...table.matchAll(/^\| (`[^|]+`) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([a-z_.]+)`/g)].map((m) => m[1]!));
+    expect(listed.sort()).toEqual(Object.keys(SIM_EVENT_SCHEMAS).sort());
   });
 });

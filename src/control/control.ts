@@ -14,6 +14,7 @@ import type { OutcomeRuleSchema, OutcomeRulesBody } from '../engine/outcomes.js'
 import type { ReplyRulesBody } from '../engine/replies.js';
 import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
 import { createAccount, patchAccount } from '../domain/accounts/service.js';
+import type { SimEventMap } from '../domain/sim-events.js';
 import { InsertCallBody, serialiseCall } from '../domain/calls/schema.js';
 import { insertCall, ringInbound } from '../domain/calls/service.js';
 import { resumeAfterTopUp } from '../domain/campaigns/service.js';
@@ -134,7 +135,7 @@ export class Control {
        * one; `stop()` ends it. Invalid filters: 422 shape B.
        * @example const sub = sim.control.events.subscribe({ type: ['call.'], since: 0 }, (e) => log.push(e)); sub.stop()
        */
-      subscribe: (input: In<typeof EventStreamQuery>, listener: SimEventListener): Subscription => {
+      subscribe: (input: In<typeof EventStreamQuery>, listener: SimEventListener<SimEventMap>): Subscription => {
         const query = parseInput(EventStreamQuery, input, 'control');
         return this.sim.events.subscribe({ types: query.type, accountId: query.account_id, since: query.since }, listener);
       },

@@ -3,21 +3,37 @@
  * (campaign, lead and call status, idle reasons, webhook attempts, messaging windows,
  * conversations, clock moves, answered requests), stamped with the clock time. A bounded
  * journal keeps the latest events, so a watcher that reconnects can replay what it
- * missed (`subscribe({since})`).
+ * missed (`subscribe({since})`). The bus is typed by a map of event types to their data
+ * (the simulator's is `SimEventMap`, domain/sim-events.ts); without one, any type and data.
  */
 import { formatControlTime } from './time.js';
 
-export interface SimEvent {
-  /** e.g. `call.status`, `lead.status`, `campaign.status`, `webhook.attempt`, `clock.advanced`. */
-  type: string;
-  /** Clock time in epoch milliseconds. */
-  at: number;
-  /** 1, 2, 3, ... for the life of the simulator (a reset does not start it again). */
-  seq: number;
-  data: Record<string, unknown>;
-}
+/** Event types to their `data`. */
+export type EventMap = Record<string, object>;
+/** A map that says nothing: any type, any data. */
+export type AnyEventMap = Record<string, Record<string, unknown>>;
 
-export type SimEventListener = (event: SimEvent) => void;
+/**
+ * One event: for a map `M`, the union of its types, each with its own `data`, so that
+ * checking `type` narrows `data`.
+ * @example if (event.type === 'call.status') console.log(event.data.call_id)
+ */
+export type SimEvent<M extends EventMap = AnyEventMap> = {
+  [K in keyof M & string]: {
+    /** e.g. `call.status`, `lead.status`, `campaign.status`, `webhook.attempt`, `clock.advanced`. */
+    type: K;
+    /** Clock time in epoch milliseconds. */
+    at: number;
+    /** 1, 2, 3, ... for the life of the simulator (a reset does not start it again). */
+    seq: number;
+    data: M[K];
+  };
+}[keyof M & string];
+
+/** An event of one type. */
+export type SimEventOf<M extends EventMap, K extends keyof M & string> = Extract<SimEvent<M>, { type: K }>;
+
+export type SimEventListener<M extends EventMap = AnyEventMap> = (event: SimEvent<M>) => void;
 
 /**
  * Which events a watcher wants: types by prefix (`call.` or `call.status`; any of them;
@@ -33,7 +49,7 @@ export interface EventFilter {
  * Whether an event passes a filter.
  * @example matchesFilter(event, { types: ['call.', 'lead.'], accountId: 2 })
  */
-export function matchesFilter(event: SimEvent, filter: EventFilter): boolean {
+export function matchesFilter(event: { type: string; data: object }, filter: EventFilter): boolean {
   const { types, accountId } = filter;
   if (types && types.length > 0 && !types.some((prefix) => event.type.startsWith(prefix))) return false;
   if (accountId !== undefined && 'account_id' in event.data && event.data.account_id !== accountId) return false;
@@ -41,21 +57,17 @@ export function matchesFilter(event: SimEvent, filter: EventFilter): boolean {
 }
 
 /** An event as the WebSocket stream sends it: times as ISO 8601 UTC, with `at_ms` beside. */
-export interface WireEvent {
-  seq: number;
-  type: string;
-  at: string;
-  at_ms: number;
-  data: Record<string, unknown>;
-}
+export type WireEvent<M extends EventMap = AnyEventMap> = {
+  [K in keyof M & string]: { seq: number; type: K; at: string; at_ms: number; data: M[K] };
+}[keyof M & string];
 
 /**
  * The wire form of an event (one JSON message of `GET /__sim/events`).
  * @example toWire({ type: 'call.status', at: 1772442001000, seq: 7, data: { call_id: 1 } })
  * // { seq: 7, type: 'call.status', at: '2026-03-02T09:00:01Z', at_ms: 1772442001000, data: { call_id: 1 } }
  */
-export function toWire(event: SimEvent): WireEvent {
-  return { seq: event.seq, type: event.type, at: formatControlTime(event.at), at_ms: event.at, data: event.data };
+export function toWire<M extends EventMap>(event: SimEvent<M>): WireEvent<M> {
+  return { seq: event.seq, type: event.type, at: formatControlTime(event.at), at_ms: event.at, data: event.data } as WireEvent<M>;
 }
 
 /** What a subscription replayed from the journal before going live. */
@@ -78,28 +90,30 @@ export interface Subscription {
  * sim.events.on('*', (e) => log.push(e))
  * sim.events.subscribe({ types: ['webhook.'], since: 0 }, (e) => log.push(e))
  */
-export class EventBus {
-  private readonly listeners = new Map<string, Set<SimEventListener>>();
-  private journal: SimEvent[] = [];
+export class EventBus<M extends EventMap = AnyEventMap> {
+  private readonly listeners = new Map<string, Set<SimEventListener<M>>>();
+  private journal: SimEvent<M>[] = [];
   private start = 0;
   private seq = 0;
 
   constructor(private readonly limit = 10_000) {}
 
   /** Listens to one type, or to every event with `*`; returns a function that stops listening. */
-  on(type: string, listener: SimEventListener): () => void {
+  on<K extends keyof M & string>(type: K, listener: (event: SimEventOf<M, K>) => void): () => void;
+  on(type: '*', listener: SimEventListener<M>): () => void;
+  on(type: string, listener: SimEventListener<M>): () => void {
     let set = this.listeners.get(type);
     if (!set) this.listeners.set(type, (set = new Set()));
     set.add(listener);
     return () => this.off(type, listener);
   }
 
-  off(type: string, listener: SimEventListener): void {
-    this.listeners.get(type)?.delete(listener);
+  off(type: string, listener: SimEventListener<M> | ((event: never) => void)): void {
+    this.listeners.get(type)?.delete(listener as SimEventListener<M>);
   }
 
-  emit(type: string, at: number, data: Record<string, unknown>): void {
-    const event: SimEvent = { type, at, seq: ++this.seq, data };
+  emit<K extends keyof M & string>(type: K, at: number, data: M[K]): void {
+    const event = { type, at, seq: ++this.seq, data } as unknown as SimEventOf<M, K>;
     // A ring buffer: the journal keeps the latest `limit` events without copying.
     if (this.journal.length < this.limit) this.journal.push(event);
     else {
@@ -119,7 +133,7 @@ export class EventBus {
    * without `since` nothing is replayed.
    * @example const sub = sim.events.subscribe({ types: ['call.'], since: lastSeen }, send); sub.stop()
    */
-  subscribe(options: EventFilter & { since?: number | undefined }, listener: SimEventListener): Subscription {
+  subscribe(options: EventFilter & { since?: number | undefined }, listener: SimEventListener<M>): Subscription {
     const filter: EventFilter = { types: options.types, accountId: options.accountId };
     const ordered = this.history();
     const latestSeq = this.seq;
@@ -135,7 +149,7 @@ export class EventBus {
         replayed++;
       }
     }
-    const live = (event: SimEvent) => {
+    const live = (event: SimEvent<M>) => {
       if (matchesFilter(event, filter)) listener(event);
     };
     const stop = this.on('*', live);
@@ -143,7 +157,9 @@ export class EventBus {
   }
 
   /** The latest events, oldest first, optionally of one type. */
-  history(type?: string): SimEvent[] {
+  history(): SimEvent<M>[];
+  history<K extends keyof M & string>(type: K): SimEventOf<M, K>[];
+  history(type?: string): SimEvent<M>[] {
     const ordered = [...this.journal.slice(this.start), ...this.journal.slice(0, this.start)];
     return type === undefined ? ordered : ordered.filter((e) => e.type === type);
   }

@@ -1,9 +1,16 @@
 /**
- * The specification's call vocabulary (spec: Call: status, answered_by). It lives below
- * both the calls domain (records, list filters) and the outcome script (what an outcome
- * may set), so neither has to import the other at run time.
+ * The specification's call and webhook vocabulary (spec: Call: status, answered_by;
+ * Events). It lives below the domains (records, list filters, events) and the engines
+ * (what an outcome may set, what a delivery is), so neither has to import the other at
+ * run time.
  */
 export const CALL_STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
+/** The webhooks the platform sends (spec: Events): a call's post-call webhook, a chat's conversation-ended webhook. */
+export const WEBHOOK_KINDS = ['post_call', 'conversation_ended'] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+/** Where a webhook delivery stands (ARCHITECTURE §4 Webhook delivery). */
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];

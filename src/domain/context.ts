@@ -16,6 +16,7 @@ import { catalog, type Catalog } from './catalog/data.js';
 import { CallMemo } from './calls/memo.js';
 import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
+import type { AccountEventType, SimEventMap } from './sim-events.js';
 import type { SimState } from './state.js';
 import type { ChatMessage, Conversation } from './conversations/schema.js';
 import type { Knowledgebase, KnowledgebaseDocument } from './knowledgebases/schema.js';
@@ -182,7 +183,7 @@ export interface AccountCtx {
    * (`account_id` first in its data). Data that already starts with the account's
    * `account_id` is used as it is, without a copy (the dialer's events).
    */
-  emit(type: string, data: Record<string, unknown>): void;
+  emit<K extends AccountEventType>(type: K, data: EventData<K>): void;
   /** Takes `micros` from the account's balance. */
   chargeAccount(micros: number): void;
   /** Keeps the times of a rate limit's last accepted requests on the account (core/rate-limit). */
@@ -190,6 +191,9 @@ export interface AccountCtx {
   /** The scripted reply of an assistant to a customer message (ARCHITECTURE §4 Scripted replies). */
   replyTo(assistant: { id: number; uuid: string }, message: string, variables: Record<string, unknown>): ScriptedReply;
 }
+
+/** An account event's data as a domain emits it: `account_id` may be left to the scope. */
+export type EventData<K extends AccountEventType> = Omit<SimEventMap[K], 'account_id'> & { account_id?: number };
 
 /** The scope of one account, built once per account row (clock events need one each). */
 export function accountCtx(account: Account, state: SimState): AccountCtx {
@@ -241,7 +245,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     sendWebhook: (kind, url, payload) => void webhooks.send({ account_id: account.id, kind, url, payload }),
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
     nextOutcome: (dial) => outcomes.next(dial),
-    emit: (type, data) => events.emit(type, clock.now(), data.account_id === account.id ? data : { account_id: account.id, ...data }),
+    emit: (type, data) => events.emit(type, clock.now(), (data.account_id === account.id ? data : { account_id: account.id, ...data }) as SimEventMap[typeof type]),
     chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
     setRecent: (field, times) => void db.accounts.update(account.id, { [field]: times }),
   };

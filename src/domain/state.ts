@@ -12,6 +12,7 @@ import type { OutcomeScript } from '../engine/outcomes.js';
 import type { ReplyScript } from '../engine/replies.js';
 import type { WebhookEngine } from '../engine/webhooks.js';
 import type { Database } from './db.js';
+import type { SimEventMap } from './sim-events.js';
 
 export interface SimState {
   readonly db: Database;
@@ -23,7 +24,7 @@ export interface SimState {
   readonly webhooks: WebhookEngine;
   readonly replies: ReplyScript;
   readonly outcomes: OutcomeScript;
-  readonly events: EventBus;
+  readonly events: EventBus<SimEventMap>;
   /** Account scopes already built, by account row (rows are replaced on reset and restore). */
   readonly scopes: WeakMap<object, unknown>;
 }

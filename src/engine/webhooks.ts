@@ -10,11 +10,9 @@
 import type { ClockEvent, VirtualClock } from '../core/clock.js';
 import { CountedRules } from '../core/counted-rules.js';
 import { Table, type TableObserver } from '../core/store.js';
+import type { DeliveryState, WebhookKind } from '../core/vocabulary.js';
 
-export type WebhookKind = 'post_call' | 'conversation_ended';
-export const WEBHOOK_KINDS = ['post_call', 'conversation_ended'] as const;
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
-export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+export { DELIVERY_STATES, WEBHOOK_KINDS, type DeliveryState, type WebhookKind } from '../core/vocabulary.js';
 
 export interface WebhookAttempt {
   at: number;

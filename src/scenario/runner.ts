@@ -5,6 +5,7 @@
  */
 import type { VirtualClock } from '../core/clock.js';
 import type { EventBus } from '../core/events.js';
+import type { SimEventMap } from '../domain/sim-events.js';
 import type { SimRequest, SimResponse } from '../core/http.js';
 import { formatSqlUtc } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
@@ -68,7 +69,7 @@ export interface ScenarioHost {
   reset(options: { seed?: number | undefined; start?: string | number | undefined; wire?: Wire | undefined }): void;
   readonly control: Control;
   readonly clock: VirtualClock;
-  readonly events: EventBus;
+  readonly events: EventBus<SimEventMap>;
 }
 
 class Player {
@@ -378,7 +379,7 @@ class Player {
       }
       case 'expect_events': {
         const { type, ...rest } = arg;
-        const events = this.sim.events.history(type as string | undefined).map((e) => ({ type: e.type, at: formatSqlUtc(e.at), ...e.data }));
+        const events = this.sim.events.history().filter((e) => type === undefined || e.type === type).map((e) => ({ type: e.type, at: formatSqlUtc(e.at), ...e.data }));
         return { summary: JSON.stringify(arg), mismatches: collectionMatch(events, rest, 'events'), expectation: true };
       }
       case 'expect_balance': {

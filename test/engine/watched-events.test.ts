@@ -4,9 +4,10 @@
  * clock moves, answered requests with their error text, resets, and the details of an
  * ended call. Time moves only through the virtual clock.
  */
-import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/core/events.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimEvent } from '../../src/types.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
+import { watchEventSchemas } from '../support/events-check.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
 const START = '2026-03-02T09:00:00Z';
@@ -24,6 +25,13 @@ async function request(sim: Simulator, method: string, path: string, body?: unkn
   return res as { status: number; body: any };
 }
 
+/** The schema checks of the rigs of the running test: every event a rig saw matches its schema (src/domain/sim-events.ts). */
+let checks: (() => string[])[] = [];
+afterEach(() => {
+  for (const problems of checks) expect(problems()).toEqual([]);
+  checks = [];
+});
+
 /** A simulator whose webhook receiver answers `statuses` in turn (the last repeats), and every event it emits. */
 function rig(statuses: number[] = [200]) {
   let attempts = 0;
@@ -32,6 +40,7 @@ function rig(statuses: number[] = [200]) {
     startAt: START,
     deliver: async () => ({ status: statuses[Math.min(attempts++, statuses.length - 1)]!, body: '{}', duration_ms: 3 }),
   });
+  checks.push(watchEventSchemas(sim));
   const events: SimEvent[] = [];
   sim.events.on('*', (e) => events.push(e));
   /** The events of a type prefix as `{event, at, ...data}` (data may hold its own `type`). */

@@ -6,9 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { setupServer } from 'msw/node';
 import mswPackage from 'msw/package.json' with { type: 'json' };
-import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest';
 import { createApp } from '../../src/adapters/express.js';
 import { handlers } from '../../src/adapters/msw.js';
+import { watchEventSchemas } from './events-check.js';
 import { checkAgainstOpenApi } from './openapi-check.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.js';
 
@@ -155,15 +156,19 @@ export function contract(name: string, body: (api: () => Api) => void, options: 
   const transports = TRANSPORTS.filter((transport) => only.transport === undefined || transport.name === only.transport);
   describe.each(transports)(`${name} [$label]`, (transport) => {
     let current: Api | undefined;
+    let eventProblems: () => string[] = () => [];
     beforeAll(() => transport.start());
     afterAll(() => transport.stop());
     beforeEach(async () => {
       const sim = createSimulator({ seed: 1, startAt: START, ...options });
+      eventProblems = watchEventSchemas(sim);
       current = client(sim, transport.name, await transport.open(sim));
     });
     afterEach(async () => {
       current?.sim.dispose();
       await transport.close();
+      // Every event the test's simulator emitted matches its schema (src/domain/sim-events.ts).
+      expect(eventProblems()).toEqual([]);
     });
     body(() => current!);
   });

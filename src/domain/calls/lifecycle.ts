@@ -11,7 +11,7 @@ import { fillTemplate } from '../../core/template.js';
 import { formatIsoOffset } from '../../core/time.js';
 import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } from '../../engine/outcomes.js';
 import { sampleValue, type Assistant } from '../assistants/schema.js';
-import type { AccountCtx } from '../context.js';
+import type { AccountCtx, EventData } from '../context.js';
 import { callCosts } from './billing.js';
 import { NO_VALUES, UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
 
@@ -146,7 +146,7 @@ function statusEvent(ctx: AccountCtx, call: Call, status: CallStatus) {
  * emits `call.status` with `event`. Each caller builds its patch and event whole: the
  * dialer moves every call through here three or four times.
  */
-function setStatus(ctx: AccountCtx, call: Call, patch: Partial<Call> & { status: CallStatus; updated_at: number }, event: Record<string, unknown>): Call {
+function setStatus(ctx: AccountCtx, call: Call, patch: Partial<Call> & { status: CallStatus; updated_at: number }, event: EventData<'call.status'>): Call {
   const updated = ctx.calls.update(call.id, patch);
   ctx.emit('call.status', event);
   return updated;

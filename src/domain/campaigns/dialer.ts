@@ -16,7 +16,7 @@ import { changeLead } from '../leads/records.js';
 import { campaignStatusKey, DIALABLE_LEAD_STATUSES, type Lead, type SecondaryContact } from '../leads/schema.js';
 import type { PhoneNumber } from '../phone-numbers/schema.js';
 import { usableNumber } from '../phone-numbers/service.js';
-import type { Campaign, CampaignStatus } from './schema.js';
+import type { Campaign, CampaignStatus, IdleReason } from './schema.js';
 import { nextWindowStart } from './windows.js';
 
 /** The dialer's event: queue new leads and dial while slots are free (ARCHITECTURE §4). */
@@ -74,7 +74,7 @@ export function callerNumbers(ctx: AccountCtx, campaign: Campaign, assistant: As
 }
 
 /** Pauses dialing for a reason, once per reason (`campaign.idle` on the event stream). */
-function idle(ctx: AccountCtx, campaign: Campaign, reason: string): Campaign {
+function idle(ctx: AccountCtx, campaign: Campaign, reason: IdleReason): Campaign {
   if (campaign.idle_reason === reason) return campaign;
   ctx.emit('campaign.idle', { campaign_id: campaign.id, reason });
   return ctx.campaigns.update(campaign.id, { idle_reason: reason });

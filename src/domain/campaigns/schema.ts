@@ -8,6 +8,9 @@ export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'sa
 export type Day = (typeof DAYS)[number];
 export const CAMPAIGN_STATUSES = ['draft', 'in-progress', 'stopped', 'completed'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+/** Why a running campaign pauses dialing (the `campaign.idle` event; README: Events). */
+export const IDLE_REASONS = ['outside_window', 'insufficient_balance', 'no_caller_number', 'no_allowed_days'] as const;
+export type IdleReason = (typeof IDLE_REASONS)[number];
 
 export interface Campaign {
   id: number;
@@ -34,8 +37,8 @@ export interface Campaign {
   in_flight: number;
   /** Round-robin position over the caller numbers. */
   rotation: number;
-  /** Why dialing is paused while in progress (outside_window, insufficient_balance, no_caller_number), or null. */
-  idle_reason: string | null;
+  /** Why dialing is paused while in progress, or null. */
+  idle_reason: IdleReason | null;
   created_at: number;
   updated_at: number;
 }
