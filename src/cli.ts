@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, normaliseBasePath, SLOW_CONSUMER_CLOSE_CODE, type RequestLogEntry } from './adapters/express.js';
 import { openEventStream } from './adapters/events-client.js';
 import { formatEventLine } from './event-lines.js';
+import { everyRealInterval } from './core/clock.js';
 import { parseInstant, formatSqlUtc } from './core/time.js';
 import { WIRES, type Wire } from './core/wire.js';
 import { DEFAULT_API_KEY } from './domain/accounts/schema.js';
@@ -180,7 +181,8 @@ export function listScenarios(out: Pick<Console, 'log'>): number {
 
 /** A `scenario run` argument: an existing file, else a shipped scenario's name (`voicemail-then-human`). */
 function scenarioFile(arg: string): string {
-  if (existsSync(arg) || /[\\/]|\.(ya?ml|json)$/i.test(arg)) return arg;
+  if (existsSync(arg)) return arg;
+  if (/[\\/]|\.(ya?ml|json)$/i.test(arg)) throw new Error(`no such scenario file: ${arg}`);
   const shipped = shippedScenarios();
   const found = shipped.find((s) => s.name === arg);
   if (found) return found.file;
@@ -622,12 +624,19 @@ export function liveLines(url: string, adminToken?: string): string {
  */
 export async function runScenarios(files: string[], out: Pick<Console, 'log' | 'error'>, options: { progress?: boolean } = {}): Promise<number> {
   if (files.length === 0) return usageError(out, 'No scenario file given.', 'scenario run');
-  let failed = 0;
-  for (const [index, arg] of files.entries()) {
-    if (options.progress) out.error(`[${index + 1}/${files.length}] ${arg}`);
-    let file = arg;
+  // An argument that names no file and no shipped scenario is a usage error: nothing runs (exit 2).
+  const resolved: string[] = [];
+  for (const arg of files) {
     try {
-      file = scenarioFile(arg);
+      resolved.push(scenarioFile(arg));
+    } catch (error) {
+      return usageError(out, (error as Error).message, 'scenario run');
+    }
+  }
+  let failed = 0;
+  for (const [index, file] of resolved.entries()) {
+    if (options.progress) out.error(`[${index + 1}/${files.length}] ${files[index]}`);
+    try {
       const loaded = loadScenario(readFileSync(file, 'utf8'), file);
       out.log(`${loaded.scenario.name}  (${file})`);
       const sim = createSimulator();
@@ -654,6 +663,8 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
     return EXIT_USAGE;
   }
   if (command === '--help' || command === '-h' || command === 'help') {
+    // `voxsim help serve` is `voxsim serve --help`.
+    if (command === 'help' && rest.length > 0) return main([...rest, '--help'], out);
     out.log(USAGE);
     return 0;
   }
@@ -664,7 +675,7 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
   if (command === 'scenario') return scenarioCommand(rest, out);
   if (command === 'openapi') return openApiCommand(rest, out);
   if (command !== 'serve' && command !== 'events') {
-    const near = closest(command, ['serve', 'events', 'scenario', 'openapi']);
+    const near = closest(command, ['serve', 'events', 'scenario', 'openapi', 'help', '--help', '--version']);
     return usageError(out, `Unknown command "${command}".${near === undefined ? '' : ` Did you mean ${near}?`}`);
   }
   if (wantsHelp(rest)) {
@@ -696,7 +707,11 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
   }
   out.log(banner(running.url, options.adminToken));
   out.log(liveLines(running.url, options.adminToken));
-  const stop = () =>
+  let stopping = false;
+  // Several signals (or a signal and the parent watch) may ask; the server closes once.
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
     void running.close().then(
       () => process.exit(0),
       (error: Error) => {
@@ -704,9 +719,28 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
         process.exit(1);
       },
     );
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  };
+  // A hang-up (the terminal closed) stops the server as cleanly as SIGINT and SIGTERM do.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
+  watchNpmParent(stop);
   return 0;
+}
+
+/**
+ * Under `npm start` the server is npm's child (the script `exec`s node), and npm forwards
+ * SIGINT and SIGTERM only: when npm goes some other way (SIGHUP, SIGKILL), the server
+ * would live on without it. So a server started by an npm script stops once its parent
+ * is gone (it has been handed to another parent). Started any other way (`npx`, a shell,
+ * `nohup`), it outlives its parent as a server should.
+ */
+function watchNpmParent(stop: () => void): void {
+  if (process.env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  const cancel = everyRealInterval(500, () => {
+    if (process.ppid === parent) return;
+    cancel();
+    stop();
+  });
 }
 
 /** `voxsim openapi [--server URL]`: the document `GET {base_url}/__sim/openapi.json` answers. */

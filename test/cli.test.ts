@@ -185,6 +185,14 @@ describe('voxsim COMMAND --help', () => {
     expect(await main(['serve', '--port', 'x', '--help'], out)).toBe(0);
     expect(stdout[0]).toBe(commandHelp('serve'));
   });
+
+  it('prints a command’s help for `voxsim help <command>`', async () => {
+    for (const [args, help] of [[['help', 'serve'], commandHelp('serve')], [['help', 'scenario', 'run'], commandHelp('scenario run')], [['help', 'openapi'], commandHelp('openapi')]] as const) {
+      const { stdout, out } = streams();
+      expect(await main([...args], out)).toBe(0);
+      expect(stdout).toEqual([help]);
+    }
+  });
 });
 
 describe('usage errors exit 2', () => {
@@ -232,6 +240,22 @@ describe('usage errors exit 2', () => {
     expect(await main([], out)).toBe(2);
     expect(stdout).toEqual([]);
     expect(stderr[0]).toContain('voxsim serve [--port 4010]');
+  });
+
+  it('suggests a close top-level option for an unknown command', async () => {
+    const { stderr, out } = streams();
+    expect(await main(['--verison'], out)).toBe(2);
+    expect(stderr[0]!.split('\n')[0]).toBe('Unknown command "--verison". Did you mean --version?');
+  });
+
+  it('answers 2 and runs nothing when a scenario argument names no file and no shipped scenario', async () => {
+    const { stdout, stderr, out } = streams();
+    expect(await main(['scenario', 'run', 'voicemail-then-human', 'voicemail-then-humn'], out)).toBe(2);
+    expect(stdout).toEqual([]);
+    expect(stderr).toEqual([`no file and no shipped scenario is named "voicemail-then-humn"; did you mean voicemail-then-human? (voxsim scenario list shows them)\n\n${commandHelp('scenario run')}`]);
+    const missing = streams();
+    expect(await main(['scenario', 'run', 'scenarios/nope.yaml'], missing.out)).toBe(2);
+    expect(missing.stderr).toEqual([`no such scenario file: scenarios/nope.yaml\n\n${commandHelp('scenario run')}`]);
   });
 
   it('keeps --help and --version at exit 0', async () => {

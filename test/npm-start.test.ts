@@ -1,12 +1,14 @@
 /**
  * `npm start` runs the server in npm's own child (the script `exec`s node, so no shell
- * stands between them): stopping npm by its PID stops the server too (issue 15).
+ * stands between them): stopping npm by its PID stops the server too (issue 15), by the
+ * signals npm forwards (SIGTERM) and by those it does not (SIGHUP, SIGKILL: the server
+ * sees its parent gone).
  */
 import { spawn } from 'node:child_process';
 import { expect, it } from 'vitest';
 import { ROOT, within } from './support/processes.js';
 
-it('stops the server when the npm start process is stopped by its PID', async () => {
+it.each(['SIGTERM', 'SIGHUP', 'SIGKILL'] as const)('stops the server when the npm start process is stopped by its PID with %s', async (signal) => {
   const npm = spawn('npm', ['start', '--', '--port', '0', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   npm.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -24,7 +26,7 @@ it('stops the server when the npm start process is stopped by its PID', async ()
       30_000,
     );
     expect((await fetch(`${url}/__sim/health`)).status).toBe(200);
-    npm.kill('SIGTERM');
+    npm.kill(signal);
     await within(closed, 'npm to exit', 10_000);
     // The server went with it: nothing answers on its port any more.
     await within(

@@ -81,6 +81,17 @@ export function realNow(): number {
   return Date.now();
 }
 
+/**
+ * Calls `check` every `ms` of real time until the returned function is called; the timer
+ * never keeps the process alive. Real timers are made here only (STYLE 5): the server's
+ * process plumbing (watching its npm parent) uses this, never the simulation.
+ */
+export function everyRealInterval(ms: number, check: () => void): () => void {
+  const timer = setInterval(check, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 function before(a: ClockEvent, b: ClockEvent): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }

@@ -242,10 +242,11 @@ describe('shipped scenarios by name', () => {
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed');
   });
 
-  it('refuses an unknown name, suggesting the close one', async () => {
-    const { code, stdout } = await voxsim(['scenario', 'run', 'voicemail-then-humn'], elsewhere);
-    expect(code).toBe(1);
-    expect(stdout.split('\n')[0]).toBe('ERROR  voicemail-then-humn: no file and no shipped scenario is named "voicemail-then-humn"; did you mean voicemail-then-human? (voxsim scenario list shows them)');
+  it('refuses an unknown name as a usage error (exit 2), suggesting the close one', async () => {
+    const { code, stdout, stderr } = await voxsim(['scenario', 'run', 'voicemail-then-humn'], elsewhere);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.split('\n')[0]).toBe('no file and no shipped scenario is named "voicemail-then-humn"; did you mean voicemail-then-human? (voxsim scenario list shows them)');
   });
 
   it('still takes a path that exists', async () => {

@@ -212,11 +212,13 @@ describe('voxsim serve --state-file on signals', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes the state and exits 0 on SIGINT', async () => {
+  it.each(['SIGINT', 'SIGHUP'] as const)('writes the state and exits 0 on %s', async (signal) => {
     const stateFile = join(dir, 'state.json');
     const server = await startServer(['--state-file', stateFile, '--quiet']);
     await ok(httpClient(server.url), 'POST', '/__sim/accounts', { api_key: 'sim_interrupted_key' });
-    expect(await stop(server, 'SIGINT')).toEqual({ code: 0, signal: null });
+    expect(await stop(server, signal)).toEqual({ code: 0, signal: null });
+    // A clean stop leaves FILE alone in the directory, the logs folded into it.
+    expect(readdirSync(dir)).toEqual(['state.json']);
     const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot;
     expect(saved.db.accounts!.rows.map((a) => (a as unknown as { api_key: string }).api_key)).toEqual(['sim_test_key', 'sim_interrupted_key']);
   });
