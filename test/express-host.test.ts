@@ -118,6 +118,31 @@ describe('other host parsers', () => {
     expect((await created.json()).data.name).toBe('Verkäufer');
   });
 
+  it('answers a form that express.urlencoded() parsed as it answers the form unparsed: malformed JSON, nothing created', async () => {
+    const form = { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' };
+    const answers = [];
+    for (const parsers of [[], [express.urlencoded()]]) {
+      const sim = simulator();
+      const origin = await listen(hostApp(sim, parsers, '/', '/api'));
+      const res = await fetch(`${origin}/api/user/folder`, { method: 'POST', headers: form, body: 'name=Sales&colour[0]=red' });
+      answers.push({ status: res.status, body: await res.json() });
+      expect(sim.db.folders.all()).toEqual([]);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]).toEqual({ status: 400, body: { message: 'Malformed JSON in request body.' } });
+  });
+
+  it('answers a JSON null that express.json({ strict: false }) parsed as it answers it unparsed', async () => {
+    const answers = [];
+    for (const parsers of [[], [express.json({ strict: false })]]) {
+      const origin = await listen(hostApp(simulator(), parsers, '/', '/api'));
+      const res = await fetch(`${origin}/api/user/assistant`, { method: 'POST', headers: JSON_HEADERS, body: 'null' });
+      answers.push({ status: res.status, body: await res.json() });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]!.status).toBe(400);
+  });
+
   it('reads the body itself with no host parser, within its bodyLimit', async () => {
     const sim = simulator();
     const origin = await listen(hostApp(sim, [], '/', '/api', { bodyLimit: 300 }));

@@ -114,16 +114,38 @@ type ExpressRequest = Request & { body?: unknown };
 
 /**
  * The request body as text for the core: the raw text read here, or, when a parser of the
- * host app (`express.json()`, `express.text()`, `express.raw()`) has already consumed the
- * stream, what that parser left: text as is, bytes as UTF-8, a parsed value re-encoded as
- * JSON (STYLE: the core parses and validates every body itself).
+ * host app (`express.json()`, `express.text()`, `express.raw()`, `express.urlencoded()`)
+ * has already consumed the stream, what that parser left, as the text it was read from:
+ * text as is, bytes as UTF-8, a form as form text, any other parsed value (a JSON
+ * parser's, `null` of `strict: false` included) as JSON. So the core answers the same
+ * with a host parser as without (STYLE: the core parses and validates every body itself):
+ * a form sent to a JSON route is malformed JSON either way. The one value it cannot tell
+ * apart: a top-level JSON string that `express.json({ strict: false })` parsed reaches the
+ * core as that string's text.
  */
 function bodyText(req: ExpressRequest): string | null {
   const body = req.body;
-  if (body === undefined || body === null) return null;
+  // body-parser 2 leaves `req.body` undefined when no parser read the body.
+  if (body === undefined) return null;
   if (typeof body === 'string') return body;
   if (Buffer.isBuffer(body)) return body.toString('utf8');
+  if (isFormEncoded(req.headers['content-type']) && typeof body === 'object' && body !== null) return formText(body as Record<string, unknown>);
   return JSON.stringify(body);
+}
+
+function isFormEncoded(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+/** A parsed form back as form text: `a=1&b[c]=2&d[0]=3` (nested values in the bracket form `qs` reads). */
+function formText(fields: Record<string, unknown>): string {
+  const pairs = new URLSearchParams();
+  const add = (key: string, value: unknown) => {
+    if (value !== null && typeof value === 'object') for (const [inner, v] of Object.entries(value)) add(`${key}[${inner}]`, v);
+    else pairs.append(key, String(value));
+  };
+  for (const [key, value] of Object.entries(fields)) add(key, value);
+  return pairs.toString();
 }
 
 /** An upload's bytes go to the core as bytes (multipart.ts reads them); any other body as text. */
