@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * msw by `vi.mock`, MSW servers of their own per test (the vitest fixture). They run
  * isolated, each in a fresh module graph.
  */
-const ISOLATED = ['test/contract/msw2.test.ts', 'test/contract/msw2-example.test.ts', 'test/vitest-fixture.test.ts', 'examples/vitest.test.ts'];
+const ISOLATED = ['test/contract/msw2-part*.test.ts', 'test/contract/msw2-example.test.ts', 'test/vitest-fixture.test.ts', 'examples/vitest.test.ts'];
 
 export default defineConfig({
   // The README's examples import the package by name; in this repository that is the source.

@@ -1,4 +1,4 @@
-/** The README's MSW example under msw 2 (see msw2.test.ts): `msw` is the `msw2` alias here. */
+/** The README's MSW example under msw 2 (see support/msw2.ts): `msw` is the `msw2` alias here. */
 import { vi } from 'vitest';
 
 vi.mock('msw', () => import('msw2'));

@@ -2,7 +2,8 @@
 /**
  * The packaging test (`npm run test:package`, run by .ci/run after `npm test`): packs
  * voxsim as npm would publish it, installs the tarball into fresh projects, one with
- * msw 3 and one with msw 2 (each with vitest), runs the README's MSW example and the
+ * msw 3 and one with the lowest msw 2 of the peer range, 2.11.0 (the suite runs the newest
+ * msw 2 through the `msw2` alias), each with vitest, runs the README's MSW example and the
  * vitest-fixture example there, and type-checks a strict consumer importing every entry
  * point with moduleResolution node16 and bundler. Dev tools are installed at the
  * versions this checkout has, from the shared npm cache where it holds them.
@@ -46,7 +47,11 @@ try {
   if ([...names].some((f) => f.startsWith('src/') || f.startsWith('test/'))) throw new Error('the package ships src/ or test/');
 
   const tools = [`vitest@${version('vitest')}`, `typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`];
-  for (const msw of [`msw@${version('msw')}`, `msw@${version('msw2')}`]) {
+  // The floor of the peer range `^2.11.0 || ^3.0.0`, read from package.json so the two cannot part.
+  const peerRange = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).peerDependencies.msw;
+  const msw2Floor = /\^(2\.\d+\.\d+)/.exec(peerRange)?.[1];
+  if (msw2Floor === undefined) throw new Error(`the msw peer range names no msw 2 floor: ${peerRange}`);
+  for (const msw of [`msw@${version('msw')}`, `msw@${msw2Floor}`]) {
     const project = join(work, msw.replace(/[@.]/g, '-'));
     cpSync(join(ROOT, 'test/package/consumer.ts'), join(project, 'src/consumer.ts'));
     for (const example of ['msw.test.ts', 'vitest.test.ts']) cpSync(join(ROOT, 'examples', example), join(project, 'test', example));

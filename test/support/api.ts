@@ -48,7 +48,7 @@ export interface Api {
 
 interface Transport {
   name: 'msw' | 'express';
-  /** Shown in the suite's name: which msw (test/contract/msw2.test.ts runs suites through msw 2). */
+  /** Shown in the suite's name: which msw (test/contract/msw2-part*.test.ts run the suites through msw 2). */
   label: string;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -111,7 +111,7 @@ function expressTransport(): Transport {
 
 export const TRANSPORTS = [mswTransport(), expressTransport()];
 
-/** Set by a file that runs contract suites through one transport only (msw2.test.ts). */
+/** Set by a file that runs contract suites through one transport only (the msw 2 runners, support/msw2.ts). */
 const only: { transport?: Transport['name'] } = {};
 
 /** Suites declared after this run through `name` alone (only in files of the isolated project, whose modules are fresh per file: vitest.config.ts). */
