@@ -44,13 +44,12 @@ import type {
   LiveAssistantRecord,
   REQUIRED_ON_CREATE,
 } from './domain/assistants/schema.js';
-import type { postCallPayload } from './domain/calls/lifecycle.js';
-import type { CallListQuery as CallListQuerySchema, CallRecord, InsertCallBody, LiveCallRecord, MakeCallBody } from './domain/calls/schema.js';
+import type { CallListQuery as CallListQuerySchema, CallRecord, InsertCallBody, LiveCallRecord, MakeCallBody, PostCallWebhookBody } from './domain/calls/schema.js';
 import type { CampaignRecord, CampaignStatusChangeRecord, CreateCampaignBody, UpdateStatusBody } from './domain/campaigns/schema.js';
 import type { EligibleNumberRecord, LanguageRecord, ModelRecord, ProviderRecord, VoiceRecord } from './domain/catalog/schema.js';
-import type { endedPayload } from './domain/conversations/service.js';
 import type {
   ChatMessageRecord,
+  ConversationEndedWebhookBody,
   ConversationReadRecord,
   ConversationRecord,
   ConversationStarted,
@@ -203,10 +202,10 @@ export type SendFreeformResponse = z.output<typeof FreeformSentAnswer>;
 export type { Page, LaravelPage, CursorPage } from './core/pagination.js';
 
 // ---- Webhook bodies ----
-/** The body of a post-call webhook. */
-export type PostCallWebhook = ReturnType<typeof postCallPayload>;
-/** The body of a conversation-ended webhook. */
-export type ConversationEndedWebhook = ReturnType<typeof endedPayload>;
+/** The body of a post-call webhook (the OpenAPI document's `webhooks.post_call`). */
+export type PostCallWebhook = z.output<typeof PostCallWebhookBody>;
+/** The body of a conversation-ended webhook (`webhooks.conversation_ended`). */
+export type ConversationEndedWebhook = z.output<typeof ConversationEndedWebhookBody>;
 
 // ---- Control API: inputs (z.input) and answers ----
 export type ResetInput = z.input<typeof ResetBody>;

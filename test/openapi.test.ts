@@ -52,6 +52,19 @@ describe('the OpenAPI document', () => {
     expect(() => openApiDocument(clash)).toThrow('OpenAPI: /user/calls/{id} and /user/calls/{call} are one path template with other parameter names; name the parameter alike in both routes');
   });
 
+  it('documents the webhooks the platform sends, their bodies as components that a delivery’s payload references', () => {
+    const webhooks = (doc as unknown as { webhooks: Record<string, { post: any }> }).webhooks;
+    expect(Object.keys(webhooks).sort()).toEqual(['conversation_ended', 'post_call']);
+    expect(webhooks.post_call!.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PostCallWebhook' });
+    expect(webhooks.conversation_ended!.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ConversationEndedWebhook' });
+    expect(webhooks.post_call!.post.parameters.map((p: { name: string }) => p.name)).toEqual(['x-voxsim-event', 'x-voxsim-delivery', 'x-voxsim-attempt']);
+    const body = doc.components.schemas.PostCallWebhook;
+    expect(body.additionalProperties).toBe(false);
+    expect(body.required).toEqual(expect.arrayContaining(['id', 'customer_phone', 'transcript', 'lead', 'campaign', 'total_cost']));
+    expect(body.required).not.toContain('recording_url');
+    expect(doc.components.schemas.Delivery.properties.payload).toEqual({ anyOf: [{ $ref: '#/components/schemas/PostCallWebhook' }, { $ref: '#/components/schemas/ConversationEndedWebhook' }] });
+  });
+
   it('documents a body from its schema: required fields, enums and limits', () => {
     const create = doc.paths['/user/campaign']!.post;
     expect(create.security).toEqual([{ apiKey: [] }]);

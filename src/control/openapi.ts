@@ -16,6 +16,7 @@
 import { z } from 'zod';
 import type { RouteDef } from '../core/http.js';
 import { VERSION } from '../version.js';
+import { WEBHOOK_BODIES } from './schema.js';
 
 /** A JSON Schema, as OpenAPI 3.1 takes it. */
 type Schema = Record<string, unknown>;
@@ -135,6 +136,33 @@ export function openApiDocument(routes: readonly RouteDef<never>[], options: Ope
   return { ...built, servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL }] };
 }
 
+/**
+ * What the platform sends to the integrator's URLs (spec: Events): one POST per kind, its
+ * body a component like the records, with the headers every attempt carries.
+ */
+function webhooks(components: Record<string, Schema>): Schema {
+  const header = (description: string) => ({ description, schema: { type: 'string' } });
+  return Object.fromEntries(
+    Object.entries(WEBHOOK_BODIES).map(([kind, body]) => [
+      kind,
+      {
+        post: {
+          operationId: `webhook_${kind}`,
+          summary: `The ${kind.replace('_', '-')} webhook`,
+          description: 'Retried 30, 60 and 120 seconds of clock time after a non-2xx answer, a timeout or a refused connection (spec: Events > Retry).',
+          parameters: [
+            { name: 'x-voxsim-event', in: 'header', required: true, ...header(`The webhook's kind: ${kind}.`) },
+            { name: 'x-voxsim-delivery', in: 'header', required: true, ...header('The delivery id (GET /__sim/webhooks/deliveries).') },
+            { name: 'x-voxsim-attempt', in: 'header', required: true, ...header('1 for the first attempt, 2 to 4 for the retries.') },
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: answerSchema(body, components) } } },
+          responses: { '2XX': { description: 'Received: no further attempt.' } },
+        },
+      },
+    ]),
+  );
+}
+
 /** The document of each route table, built once (the table never changes). */
 const documents = new WeakMap<readonly RouteDef<never>[], Schema>();
 
@@ -200,6 +228,7 @@ function buildDocument(routes: readonly RouteDef<never>[]): Schema {
       { name: 'control', description: 'The simulator’s control API.' },
     ],
     paths,
+    webhooks: webhooks(records),
     components: {
       schemas: { ...Object.fromEntries(Object.entries(records).sort(([a], [b]) => a.localeCompare(b))), ...ERROR_SHAPES },
       securitySchemes: {

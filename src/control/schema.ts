@@ -5,7 +5,15 @@ import { parseDuration, type VirtualClock } from '../core/clock.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { int, oneOf, queryInt } from '../core/validation.js';
 import { WIRES } from '../core/wire.js';
-import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule } from '../engine/webhooks.js';
+import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type WebhookKind } from '../engine/webhooks.js';
+import { PostCallWebhookBody } from '../domain/calls/schema.js';
+import { ConversationEndedWebhookBody } from '../domain/conversations/schema.js';
+
+/** The body of each webhook the platform sends, by kind (the OpenAPI document's `webhooks`, a delivery's `payload`). */
+export const WEBHOOK_BODIES = {
+  post_call: PostCallWebhookBody,
+  conversation_ended: ConversationEndedWebhookBody,
+} as const satisfies Record<WebhookKind, z.ZodType>;
 
 const duration = z.union([z.number(), z.string()]).refine(
   (d) => {
@@ -73,7 +81,7 @@ export const DeliveryRecord = z
     next_attempt_at: controlTimestamp().nullable(),
     response: z.object({ status: integer(), body: z.string(), truncated: z.literal(true).optional() }).nullable(),
     created_at: controlTimestamp(),
-    payload: z.unknown(),
+    payload: z.union([WEBHOOK_BODIES.post_call, WEBHOOK_BODIES.conversation_ended]),
   })
   .meta({ id: 'Delivery' });
 export type DeliveryRecord = z.output<typeof DeliveryRecord>;
@@ -142,7 +150,8 @@ export function serialiseDelivery(d: Delivery): DeliveryRecord {
     next_attempt_at: d.next_attempt_at === null ? null : formatControlTime(d.next_attempt_at),
     response: d.response,
     created_at: formatControlTime(d.created_at),
-    payload: d.payload,
+    // The engine carries payloads it does not read; the domains hand it only these bodies (postCallPayload, endedPayload, typed by them).
+    payload: d.payload as DeliveryRecord['payload'],
   };
 }
 

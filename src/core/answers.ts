@@ -17,6 +17,9 @@ export const isoTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{
 /** `2026-03-02 09:00:00` (core/time formatSqlUtc: leads, calls, conversations). */
 export const sqlTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
+/** `2026-03-02T10:00:00+01:00` (core/time formatIsoOffset: webhook bodies, in the assistant's timezone). */
+export const offsetTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/);
+
 /** `2026-03-02T09:00:00Z` (core/time formatControlTime: the control API). */
 export const controlTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
 

@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { contract, START, type Api } from '../support/api.js';
-import { pipelineAssistant } from '../support/fixtures.js';
+import { POST_CALL_BODY, pipelineAssistant } from '../support/fixtures.js';
 
 const T0 = Date.parse(START);
 const HOOK = 'https://hooks.example.test/post-call';
@@ -110,7 +110,7 @@ contract('control: GET /__sim/overview', (api) => {
 
   it('shows a failing delivery with its attempts and next retry time, without its payload', async () => {
     api().sim.webhooks.failNext({ url: HOOK, times: 2, with: 500 });
-    api().sim.webhooks.send({ account_id: 1, kind: 'post_call', url: HOOK, payload: { id: 1 } });
+    api().sim.webhooks.send({ account_id: 1, kind: 'post_call', url: HOOK, payload: POST_CALL_BODY });
     await api().sim.clock.advance('40s');
     const { deliveries } = (await api().get('/__sim/overview')).body;
     expect(deliveries).toStrictEqual({

@@ -9,6 +9,7 @@ import { expect, it } from 'vitest';
 import { SimError } from '../../src/core/errors.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { contract, START, type Api } from '../support/api.js';
+import { CONVERSATION_ENDED_BODY, POST_CALL_BODY } from '../support/fixtures.js';
 
 const HOOK = 'https://hooks.example.test/x';
 const WITH_MESSAGE = 'The with must be a status code from 100 to 599, "timeout" or "refused".';
@@ -32,14 +33,14 @@ async function refusal(operation: () => unknown): Promise<{ status: number; body
 /** Four forced 500s, then a conversation-ended delivery to HOOK that fails all of them. */
 async function failedDelivery(sim: Simulator): Promise<void> {
   sim.webhooks.failNext({ times: 4, with: 500 });
-  sim.webhooks.send({ account_id: 1, kind: 'conversation_ended', url: HOOK, payload: { a: 1 } });
+  sim.webhooks.send({ account_id: 1, kind: 'conversation_ended', url: HOOK, payload: CONVERSATION_ENDED_BODY });
   await sim.clock.advance('4m');
 }
 
 /** A post_call delivery that has made one forced-500 attempt and waits for its retry. */
 async function pendingDelivery(sim: Simulator): Promise<void> {
   sim.webhooks.failNext({ times: 1, with: 500 });
-  sim.webhooks.send({ account_id: 1, kind: 'post_call', url: `${HOOK}/call`, payload: { id: 7 } });
+  sim.webhooks.send({ account_id: 1, kind: 'post_call', url: `${HOOK}/call`, payload: { ...POST_CALL_BODY, id: 7 } });
   await sim.clock.advance(0);
 }
 
@@ -58,7 +59,7 @@ const FAILED_DELIVERY = {
   next_attempt_at: null,
   response: { status: 500, body: '' },
   created_at: '2026-03-02T09:00:00Z',
-  payload: { a: 1 },
+  payload: CONVERSATION_ENDED_BODY,
 };
 
 /** Delivery 2, sent at 09:04:00 after FAILED_DELIVERY, after its first attempt. */
@@ -72,7 +73,7 @@ const PENDING_DELIVERY = {
   next_attempt_at: '2026-03-02T09:04:30Z',
   response: { status: 500, body: '' },
   created_at: '2026-03-02T09:04:00Z',
-  payload: { id: 7 },
+  payload: { ...POST_CALL_BODY, id: 7 },
 };
 
 async function bothDeliveries(api: Api): Promise<void> {
@@ -163,7 +164,7 @@ contract('control: webhook failures', (api) => {
 
   it('shows what is left of a rule after an attempt used it', async () => {
     await api().post('/__sim/webhooks/failures', { with: 500, times: 2 });
-    api().sim.webhooks.send({ account_id: 1, kind: 'conversation_ended', url: HOOK, payload: {} });
+    api().sim.webhooks.send({ account_id: 1, kind: 'conversation_ended', url: HOOK, payload: CONVERSATION_ENDED_BODY });
     await api().post('/__sim/clock/advance', { by: 0 });
     expect((await api().get('/__sim/webhooks/failures')).body).toStrictEqual({ data: [{ id: 1, url: null, kind: null, times: 1, with: 500 }] });
   });
@@ -302,7 +303,7 @@ contract('control: webhook deliveries', (api) => {
     await bothDeliveries(api());
     await api().post('/__sim/reset', {});
     expect((await api().post('/__sim/webhooks/failures', { with: 500, times: 4 })).body.id).toBe(1);
-    expect(api().sim.webhooks.send({ account_id: 1, kind: 'conversation_ended', url: HOOK, payload: { a: 1 } }).id).toBe(1);
+    expect(api().sim.webhooks.send({ account_id: 1, kind: 'conversation_ended', url: HOOK, payload: CONVERSATION_ENDED_BODY }).id).toBe(1);
   });
 });
 

@@ -167,8 +167,10 @@ export function contract(name: string, body: (api: () => Api) => void, options: 
     afterEach(async () => {
       current?.sim.dispose();
       await transport.close();
-      // Every event the test's simulator emitted matches its schema (src/domain/sim-events.ts).
+      // Every event the test's simulator emitted matches its schema (src/domain/sim-events.ts), and every
+      // webhook it queued matches the document's Delivery, its body one of the document's `webhooks`.
       expect(eventProblems()).toEqual([]);
+      if (current) checkAgainstOpenApi('GET', '/__sim/webhooks/deliveries', 200, current.sim.control.webhooks.deliveries());
     });
     body(() => current!);
   });

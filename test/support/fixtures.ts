@@ -47,3 +47,44 @@ export const CATALOG = {
   universalSynthesizer: 1,
   universalTranscriber: 1,
 } as const;
+
+/**
+ * Webhook bodies as the platform sends them, for tests that queue a delivery straight into
+ * the webhook engine (`sim.webhooks.send`): the contract suites check every delivery's
+ * payload against the OpenAPI document's `webhooks`.
+ */
+export const POST_CALL_BODY = {
+  id: 1,
+  customer_phone: '+15551230001',
+  assistant_phone: '+14155550100',
+  duration: 42,
+  status: 'completed',
+  extracted_variables: {},
+  input_variables: {},
+  transcript: 'Assistant: Hello!\nCustomer: Hi.',
+  created_at: '2026-03-02T10:00:00+01:00',
+  finished_at: '2026-03-02T10:00:42+01:00',
+  lead: null,
+  campaign: null,
+  total_cost: 0.1,
+} as const;
+
+export const CONVERSATION_ENDED_BODY = {
+  conversation_id: '0b7e9f3c-0000-4000-8000-000000000001',
+  assistant_id: '0b7e9f3c-0000-4000-8000-000000000002',
+  type: 'widget',
+  message_count: 2,
+  status: 'ended',
+  extracted_variables: {},
+  input_variables: {},
+  transcript: [
+    { role: 'assistant', content: 'Hello!' },
+    { role: 'user', content: 'Hi.' },
+  ],
+  formatted_transcript: 'AI: Hello!\nCustomer: Hi.',
+  customer_phone: null,
+  customer_name: null,
+  sender: null,
+  created_at: '2026-03-02T10:00:00+01:00',
+  ended_at: '2026-03-02T10:05:00+01:00',
+} as const;

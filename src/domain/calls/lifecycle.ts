@@ -13,7 +13,7 @@ import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } 
 import { sampleValue, type Assistant } from '../assistants/schema.js';
 import type { AccountCtx, EventData } from '../context.js';
 import { callCosts } from './billing.js';
-import { NO_VALUES, UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
+import { NO_VALUES, UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType, type PostCallWebhookBody } from './schema.js';
 
 export const CALL_RING_EVENT = 'call.ring';
 export const CALL_CONNECT_EVENT = 'call.connect';
@@ -294,7 +294,7 @@ export function sendPostCallWebhook(ctx: AccountCtx, call: Call): void {
 }
 
 /** The post-call webhook's body (decisions: Post-call webhook payload). */
-export function postCallPayload(ctx: AccountCtx, call: Call, assistant: Assistant) {
+export function postCallPayload(ctx: AccountCtx, call: Call, assistant: Assistant): PostCallWebhookBody {
   const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
   const campaign = call.campaign_id === null ? undefined : ctx.campaigns.get(call.campaign_id);
   const payload = {

@@ -1,6 +1,6 @@
 /** Calls (spec: Call; List calls, Get call, Delete call; decisions: Start one call). */
 import { z } from 'zod';
-import { emptyArray, integer, jsonObject, sqlTimestamp } from '../../core/answers.js';
+import { emptyArray, integer, jsonObject, offsetTimestamp, sqlTimestamp } from '../../core/answers.js';
 import { copyJson } from '../../core/json.js';
 import { pageQuery } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
@@ -9,7 +9,8 @@ import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/vali
 import { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus } from '../../core/vocabulary.js';
 import type { Wire } from '../../core/wire.js';
 import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
-import { DATES_ORDER_ERROR, dateFilters, datesInOrder } from '../leads/schema.js';
+import { CAMPAIGN_STATUSES } from '../campaigns/schema.js';
+import { DATES_ORDER_ERROR, LEAD_STATUSES, dateFilters, datesInOrder } from '../leads/schema.js';
 
 export { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus };
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
@@ -189,6 +190,31 @@ export const CallRecord = z
   })
   .meta({ id: 'Call' });
 export type CallRecord = z.output<typeof CallRecord>;
+
+/**
+ * The post-call webhook's body (decisions: Post-call webhook payload; lifecycle.ts
+ * postCallPayload is typed by it). Times are in the assistant's timezone; `recording_url`
+ * is present only with `include_recording_in_webhook`.
+ */
+export const PostCallWebhookBody = z
+  .object({
+    id: integer(),
+    customer_phone: z.string(),
+    assistant_phone: z.string(),
+    duration: integer(),
+    status: z.enum(CALL_STATUSES),
+    extracted_variables: jsonObject(),
+    input_variables: jsonObject(),
+    transcript: z.string(),
+    created_at: offsetTimestamp(),
+    finished_at: offsetTimestamp(),
+    lead: z.object({ id: integer(), phone_number: z.string(), status: z.enum(LEAD_STATUSES), variables: jsonObject() }).nullable(),
+    campaign: z.object({ id: integer(), name: z.string(), status: z.enum(CAMPAIGN_STATUSES) }).nullable(),
+    total_cost: z.number(),
+    recording_url: z.string().nullable().optional(),
+  })
+  .meta({ id: 'PostCallWebhook' });
+export type PostCallWebhookBody = z.output<typeof PostCallWebhookBody>;
 
 /** A USD amount with 8 decimals (`costString`). */
 const costText = () => z.string().regex(/^-?\d+\.\d{8}$/);

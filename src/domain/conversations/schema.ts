@@ -1,6 +1,6 @@
 /** Chat conversations (spec: Conversation; Conversations endpoints; decisions: Create/Get conversation, AI on / off). */
 import { z } from 'zod';
-import { integer, jsonObject, sqlTimestamp } from '../../core/answers.js';
+import { integer, jsonObject, offsetTimestamp, sqlTimestamp } from '../../core/answers.js';
 import type { FunctionCall } from '../../engine/replies.js';
 import { AssistantRef } from '../assistants/schema.js';
 import { cursorPageSchema, pageQuery, pageSchema } from '../../core/pagination.js';
@@ -217,6 +217,31 @@ export function serialiseMessage(m: ChatMessage): ChatMessageRecord {
 export function channelType(type: ConversationType, wire: Wire): ConversationType | 'whatsapp' {
   return wire === 'live' && type === 'msgapp' ? 'whatsapp' : type;
 }
+
+/**
+ * The conversation-ended webhook's body (spec: Events; service.ts endedPayload is typed by
+ * it): on the live wire a messaging conversation's `type` is `whatsapp` (live-platform
+ * D.4). Times are in the assistant's timezone.
+ */
+export const ConversationEndedWebhookBody = z
+  .object({
+    conversation_id: z.string(),
+    assistant_id: z.string(),
+    type: z.enum([...CONVERSATION_TYPES, 'whatsapp']),
+    message_count: integer(),
+    status: z.literal('ended'),
+    extracted_variables: jsonObject(),
+    input_variables: jsonObject(),
+    transcript: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
+    formatted_transcript: z.string(),
+    customer_phone: z.string().nullable(),
+    customer_name: z.string().nullable(),
+    sender: z.object({ phone_number: z.string(), display_name: z.string() }).nullable(),
+    created_at: offsetTimestamp(),
+    ended_at: offsetTimestamp(),
+  })
+  .meta({ id: 'ConversationEndedWebhook' });
+export type ConversationEndedWebhookBody = z.output<typeof ConversationEndedWebhookBody>;
 
 /** The messaging sender of a conversation, as far as the live wire shows it. */
 export interface SenderParty {

@@ -25,6 +25,7 @@ import {
   type ChatMessage,
   type Conversation,
   type ConversationListQuery,
+  type ConversationEndedWebhookBody,
   type ConversationType,
   type FunctionCall,
   type GenerateReplyBody,
@@ -289,7 +290,7 @@ function extractedVariables(ctx: AccountCtx, conversation: Conversation, assista
 }
 
 /** The conversation-ended payload, field by field as the spec's Events table lists it. */
-export function endedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number) {
+export function endedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
   const messages = historyOf(ctx, conversation);
   const sender = senderOf(ctx, conversation);
   const msgapp = conversation.type === 'msgapp';
