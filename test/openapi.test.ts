@@ -75,6 +75,11 @@ describe('the OpenAPI document', () => {
     const number = doc.paths['/__sim/phone-numbers']!.post;
     expect(number.security).toEqual([{ adminToken: [] }, {}]);
     expect(number.requestBody.content['application/json'].schema.properties.type).toEqual({ type: 'string', enum: ['sip', 'caller_id'] });
+    // A scenario is read from raw YAML or JSON text; the document shows its JSON form, closed like the file's schema.
+    const scenario = doc.paths['/__sim/scenario']!.post.requestBody.content['application/json'].schema;
+    expect(scenario.required).toEqual(['name']);
+    expect(scenario.additionalProperties).toBe(false);
+    expect(Object.keys(scenario.properties)).toEqual(expect.arrayContaining(['seed', 'start', 'given', 'outcomes', 'replies', 'steps']));
   });
 
   it('documents path ids and queries, and names the other spellings of an operation', () => {

@@ -14,6 +14,7 @@ import { SmsRecord } from '../domain/sms/schema.js';
 import { OutcomeRulesBody } from '../engine/outcomes.js';
 import { ReplyRulesBody } from '../engine/replies.js';
 import { OverviewRecord } from './overview.js';
+import { Scenario } from '../scenario/schema.js';
 import {
   AdvanceBody,
   AnyObject,
@@ -85,9 +86,9 @@ function controlRoute<B extends z.ZodType = z.ZodNever, Q extends z.ZodType = z.
 }
 
 export const controlRoutes = [
-  // The scenario arrives as YAML or JSON text, so the route reads the raw body.
+  // The scenario arrives as YAML or JSON text, so the route reads the raw body; the document shows its JSON form.
   defineRoute<ControlRouteCtx>({
-    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control', responses: { 200: ScenarioLoaded },
+    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control', responses: { 200: ScenarioLoaded }, doc: { body: Scenario },
     handle: async ({ ctx, request }) => ok(await ctx.control.scenario.load(request.body ?? '')),
   }),
   controlRoute('GET', '/health', { responses: { 200: HealthAnswer } }, ({ ctx }) => ok(ctx.control.health())),
