@@ -22,10 +22,10 @@ export const MAGIC_SUFFIXES: Record<string, OutcomeName> = {
   '0005': 'goal-incomplete',
 };
 
-const TranscriptLine = z.union([z.string(), z.object({ role: oneOf(['assistant', 'customer', 'user']), content: z.string() })]);
+const TranscriptLine = z.union([z.string(), z.strictObject({ role: oneOf(['assistant', 'customer', 'user']), content: z.string() })]);
 
-/** An outcome written out: every field optional, the rest from `kind` (default human). */
-export const OutcomeObject = z.object({
+/** An outcome written out: every field optional, the rest from `kind` (default human). Closed, like the rule and its match: a misspelt key is refused, never dropped. */
+export const OutcomeObject = z.strictObject({
   kind: z.enum(OUTCOME_NAMES).optional(),
   answered_by: z.enum(ANSWERED_BY).optional(),
   status: z.enum(CALL_STATUSES).optional(),
@@ -39,9 +39,9 @@ export type OutcomeObject = z.infer<typeof OutcomeObject>;
 export const Outcome = z.union([z.enum(OUTCOME_NAMES), OutcomeObject]);
 export type Outcome = z.infer<typeof Outcome>;
 
-export const OutcomeRuleSchema = z.object({
+export const OutcomeRuleSchema = z.strictObject({
   match: z
-    .object({
+    .strictObject({
       phone_number: z.string().min(1).optional(),
       campaign_id: int(1).optional(),
       lead_variables: freeObject().optional(),

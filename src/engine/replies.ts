@@ -22,7 +22,7 @@ function compiles(pattern: { regex: string; flags?: string | undefined }): boole
   }
 }
 
-const FunctionCallSchema = z.object({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) });
+const FunctionCallSchema = z.strictObject({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) });
 /** A function call of an assistant reply (spec: Other shapes: function call record). */
 export interface FunctionCall {
   name: string;
@@ -30,8 +30,8 @@ export interface FunctionCall {
   result: Record<string, unknown>;
 }
 
-/** A reply rule: `when` is text (found anywhere in the message, any letter case) or `{regex, flags?}`. */
-export const ReplyRuleSchema = z.object({
+/** A reply rule: `when` is text (found anywhere in the message, any letter case) or `{regex, flags?}`. Closed, with its function calls: a misspelt key is refused, never dropped. */
+export const ReplyRuleSchema = z.strictObject({
   assistant_id: z.union([int(1), z.string().min(1)]).nullable().default(null),
   when: z.union([
     z.string().min(1),

@@ -95,7 +95,7 @@ export const Given = z.strictObject({
 /** An outcome rule whose ids may be `$refs` (resolved when the scenario runs). */
 const ScenarioOutcomeRule = OutcomeRuleSchema.extend({
   match: z.strictObject({ phone_number: z.string().min(1).optional(), campaign_id: z.union([z.number().int(), z.string()]).optional(), lead_variables: z.record(z.string(), z.unknown()).optional() }).default({}),
-}).strict();
+});
 /** `outcomes`: `{number: [outcome...]}` or a list of rules (ARCHITECTURE §6 Outcome rule). */
 export const ScenarioOutcomes = z.union([z.array(ScenarioOutcomeRule), z.record(z.string(), z.array(Outcome).min(1))]);
 
@@ -145,7 +145,7 @@ export const Scenario = z.strictObject({
   accounts: z.array(ScenarioAccount).optional(),
   given: Given.optional(),
   outcomes: ScenarioOutcomes.optional(),
-  replies: z.array(ReplyRuleSchema.strict()).optional(),
+  replies: z.array(ReplyRuleSchema).optional(),
   webhook_failures: z.array(WebhookFailureBody.strict()).optional(),
   steps: z.array(Step).default([]),
 });

@@ -573,6 +573,26 @@ contract('control: accounts', (api) => {
     expect(res.body).toEqual({ message: 'The api key must be at least 8 characters.', errors: { api_key: ['The api key must be at least 8 characters.'] } });
   });
 
+  it('rejects an unknown key in plan with 422 shape B naming plan, creating nothing', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, plan: { max_campaign: 3 } });
+    expect(res.status).toBe(422);
+    expect(res.body).toStrictEqual({ message: 'The max_campaign field is not allowed in plan.', errors: { plan: ['The max_campaign field is not allowed in plan.'] } });
+    expect((await api().get('/__sim/accounts')).body.data).toHaveLength(1);
+  });
+
+  it('rejects an unknown key in rates with 422 shape B naming rates, creating nothing', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, rates: { ai_per_minut: 1 } });
+    expect(res.status).toBe(422);
+    expect(res.body).toStrictEqual({ message: 'The ai_per_minut field is not allowed in rates.', errors: { rates: ['The ai_per_minut field is not allowed in rates.'] } });
+    expect((await api().get('/__sim/accounts')).body.data).toHaveLength(1);
+  });
+
+  it('refuses an unknown key in plan in-process with the same error', async () => {
+    const res = await api().post('/__sim/accounts', { ...NAMED, plan: { max_campaign: 3 } });
+    // @ts-expect-error the input type refuses the key too
+    expect(await refusal(() => api().sim.control.accounts.create({ ...NAMED, plan: { max_campaign: 3 } }))).toStrictEqual({ status: 422, body: res.body });
+  });
+
   it('lists the accounts in {data}', async () => {
     await api().post('/__sim/accounts', SECOND_ACCOUNT_INPUT);
     const res = await api().get('/__sim/accounts');
@@ -639,6 +659,13 @@ contract('control: accounts', (api) => {
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ balance: ['The balance must be at least 0.'] });
     expect((await api().get('/user/me')).body).toStrictEqual({ name: 'Voxsim Test Account', email: 'test@voxsim.test', total_balance: 100 });
+  });
+
+  it('rejects an unknown key in a plan change with 422 shape B and changes nothing', async () => {
+    const res = await api().patch('/__sim/accounts/1', { balance: 5, plan: { max_tool: 1 } });
+    expect(res.status).toBe(422);
+    expect(res.body).toStrictEqual({ message: 'The max_tool field is not allowed in plan.', errors: { plan: ['The max_tool field is not allowed in plan.'] } });
+    expect((await api().get('/__sim/accounts')).body.data).toStrictEqual([DEFAULT_ACCOUNT]);
   });
 
   it('answers an unknown account id with 404 shape A', async () => {

@@ -551,6 +551,32 @@ contract('scripted replies', (api) => {
     expect(res.body).toEqual({ message: 'The rules must be an array.', errors: { rules: ['The rules must be an array.'] } });
   });
 
+  it('rejects an unknown key in a rule with 422 shape B naming the rule', async () => {
+    const res = await api().put('/__sim/replies', { rules: [{ when: 'hi', reply: 'x', set_variable: {} }] }, { key: null });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: 'The set_variable field is not allowed in rules.0.', errors: { 'rules.0': ['The set_variable field is not allowed in rules.0.'] } });
+  });
+
+  it('rejects an unknown key in a function call with 422 shape B naming the call', async () => {
+    const res = await api().put('/__sim/replies', { rules: [{ when: 'hi', reply: 'x', function_calls: [{ name: 'lookup', reslt: 1 }] }] }, { key: null });
+    expect(res.status).toBe(422);
+    const message = 'The reslt field is not allowed in rules.0.function calls.0.';
+    expect(res.body).toEqual({ message, errors: { 'rules.0.function_calls.0': [message] } });
+  });
+
+  it('keeps the previous rules when a PUT with an unknown key is rejected', async () => {
+    await setRules([{ when: 'hours', reply: 'We are open 9 to 5.' }]);
+    await api().put('/__sim/replies', { rules: [{ when: 'hi', reply: 'x', function_calls: [{ name: 'lookup', reslt: 1 }] }] }, { key: null });
+    expect((await api().get('/__sim/replies', { key: null })).body.rules).toHaveLength(1);
+    expect(await replyTo('hours?')).toBe('We are open 9 to 5.');
+  });
+
+  it('sim.control.replies.set rejects an unknown key in a function call with the same 422 shape B', async () => {
+    const rules = [{ when: 'hi', reply: 'x', function_calls: [{ name: 'lookup', reslt: 1 }] }];
+    const res = await api().put('/__sim/replies', { rules }, { key: null });
+    expect(refusal(() => api().sim.control.replies.set({ rules }))).toEqual({ status: 422, body: res.body });
+  });
+
   it('keeps the previous rules when a PUT is rejected', async () => {
     await setRules([{ when: 'hours', reply: 'We are open 9 to 5.' }]);
     await api().put('/__sim/replies', { rules: [{ when: { regex: '(' }, reply: 'x' }] }, { key: null });

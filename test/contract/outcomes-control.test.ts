@@ -114,6 +114,15 @@ contract('control: outcome rules', (api) => {
     ['campaign_id 0', [{ match: { campaign_id: 0 }, outcomes: ['busy'] }], 'rules.0.match.campaign_id', 'The rules.0.match.campaign id must be at least 1.'],
     ['lead_variables that are not an object', [{ match: { lead_variables: 'gold' }, outcomes: ['busy'] }], 'rules.0.match.lead_variables', 'The rules.0.match.lead variables must be an object.'],
     ['a bad outcome in the second rule', [{ outcomes: ['busy'] }, { outcomes: ['nope'] }], 'rules.1.outcomes.0', 'The selected rules.1.outcomes.0 is invalid.'],
+    ['an unknown key in a rule', [{ outcome: ['busy'], outcomes: ['busy'] }], 'rules.0', 'The outcome field is not allowed in rules.0.'],
+    ['an unknown key in a match', [{ match: { phone_numbr: '+14155550123' }, outcomes: ['busy'] }], 'rules.0.match', 'The phone_numbr field is not allowed in rules.0.match.'],
+    ['an unknown key in an outcome object', [{ outcomes: ['voicemail', { kind: 'human', talk_secs: 30 }] }], 'rules.0.outcomes.1', 'The talk_secs field is not allowed in rules.0.outcomes.1.'],
+    [
+      'an unknown key in a transcript line',
+      [{ outcomes: [{ transcript: [{ role: 'customer', content: 'Hi.', extra: 1 }] }] }],
+      'rules.0.outcomes.0.transcript.0',
+      'The extra field is not allowed in rules.0.outcomes.0.transcript.0.',
+    ],
   ])('rejects %s with 422 shape B naming the field', async (_, rules, field, message) => {
     const res = await api().put('/__sim/outcomes', { rules });
     expect(res.status).toBe(422);
@@ -129,6 +138,13 @@ contract('control: outcome rules', (api) => {
   it('keeps the previous rules when a PUT is rejected', async () => {
     await api().put('/__sim/outcomes', { rules: [{ outcomes: ['busy'] }] });
     await api().put('/__sim/outcomes', { rules: [{ outcomes: ['busy'] }, { outcomes: [] }] });
+    expect((await api().get('/__sim/outcomes')).body).toStrictEqual({ rules: [{ match: {}, outcomes: ['busy'] }] });
+  });
+
+  it('keeps the previous rules when a PUT with an unknown key in an outcome is rejected', async () => {
+    await api().put('/__sim/outcomes', { rules: [{ outcomes: ['busy'] }] });
+    const res = await api().put('/__sim/outcomes', { rules: [{ outcomes: [{ kind: 'human', talk_secs: 30 }] }] });
+    expect(res.status).toBe(422);
     expect((await api().get('/__sim/outcomes')).body).toStrictEqual({ rules: [{ match: {}, outcomes: ['busy'] }] });
   });
 
@@ -157,6 +173,22 @@ contract('control: outcome rules', (api) => {
   it('rejects the same bad rules in-process with the same 422', async () => {
     const res = await api().put('/__sim/outcomes', { rules: [{ outcomes: [{ ring_seconds: -1 }] }] });
     expect(await refusal(() => fresh().control.outcomes.set({ rules: [{ outcomes: [{ ring_seconds: -1 }] }] }))).toStrictEqual({ status: 422, body: res.body });
+  });
+
+  it('rejects the same unknown key in-process with the same 422', async () => {
+    const res = await api().put('/__sim/outcomes', { rules: [{ outcomes: [{ kind: 'human', talk_secs: 30 }] }] });
+    // @ts-expect-error the input type refuses the key too
+    expect(await refusal(() => fresh().control.outcomes.set({ rules: [{ outcomes: [{ kind: 'human', talk_secs: 30 }] }] }))).toStrictEqual({ status: 422, body: res.body });
+  });
+
+  it('rejects a forNumber outcome with an unknown key with 422 shape B and adds nothing', async () => {
+    const sim = api().sim;
+    // @ts-expect-error the input type refuses the key too
+    expect(await refusal(() => sim.control.outcomes.forNumber('+14155550123', [{ kind: 'human', talk_secs: 30 }]))).toStrictEqual({
+      status: 422,
+      body: invalid('outcomes.0', 'The talk_secs field is not allowed in outcomes.0.'),
+    });
+    expect((await api().get('/__sim/outcomes')).body).toStrictEqual({ rules: [] });
   });
 
   it('adds forNumber, forCampaign and forLeadVariables rules after the others, answering every rule', async () => {

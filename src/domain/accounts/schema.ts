@@ -64,7 +64,8 @@ export const DEFAULT_BALANCE_USD = 100;
 
 const timezone = z.string().refine(isTimezone, { error: RULE_MESSAGES.timezone });
 
-const planInput = z.object({
+// Closed, like every nested object of a control input: a misspelt key is refused (422), never dropped.
+const planInput = z.strictObject({
   max_campaigns: int(0, 1000).optional(),
   max_calls_in_parallel: int(1, 1000).optional(),
   max_tools: int(0, 100).optional(),
@@ -72,7 +73,7 @@ const planInput = z.object({
 
 const price = () =>
   z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).max(1000, { error: RULE_MESSAGES.maxNumeric.replace(':max', '1000') });
-const ratesInput = z.object({
+const ratesInput = z.strictObject({
   ai_per_minute: price().optional(),
   carrier_per_minute: price().optional(),
   widget_message: price().optional(),
