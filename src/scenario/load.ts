@@ -4,8 +4,10 @@
  */
 import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import { z } from 'zod';
-import { issuesToFieldErrors, laravelMessage } from '../core/validation.js';
-import { Scenario, STEP_KINDS, STEP_SCHEMAS, type StepKind } from './schema.js';
+import { laravelMessage, RULE_MESSAGES } from '../core/validation.js';
+import { EXPECTATION_SCHEMAS, firstUnknownInExpectation } from './expectations.js';
+import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type StepKind } from './schema.js';
+import { knownKeysAt, type UnknownKey, type UnknownWord } from './shapes.js';
 import { closest } from './suggest.js';
 
 /** A scenario that cannot be read or run, located in its file. */
@@ -44,29 +46,6 @@ export function didYouMean(key: string, known: Iterable<string>): string {
   return near === undefined ? '' : `; did you mean \`${near}\`?`;
 }
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; element?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType; in?: z.ZodType; valueType?: z.ZodType };
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-/** The schemas a value at `path` inside `schema` may have to match (unions give several). */
-function schemasAt(schema: z.ZodType, path: (string | number)[]): z.ZodType[] {
-  const def = defOf(schema);
-  if (def.innerType) return schemasAt(def.innerType, path);
-  if (def.type === 'pipe' && def.in) return schemasAt(def.in, path);
-  if (def.options) return def.options.flatMap((option) => schemasAt(option, path));
-  if (def.left && def.right) return [...schemasAt(def.left, path), ...schemasAt(def.right, path)];
-  if (path.length === 0) return [schema];
-  const [head, ...rest] = path;
-  if (def.type === 'array' && def.element && typeof head === 'number') return schemasAt(def.element, rest);
-  if (def.type === 'object' && def.shape && typeof head === 'string' && def.shape[head]) return schemasAt(def.shape[head], rest);
-  if (def.type === 'record' && def.valueType) return schemasAt(def.valueType, rest);
-  return [];
-}
-
-/** The keys the mapping at `path` inside `schema` knows. */
-function knownKeysAt(schema: z.ZodType, path: (string | number)[]): string[] {
-  return [...new Set(schemasAt(schema, path).flatMap((s) => Object.keys(defOf(s).shape ?? {})))];
-}
-
 function locator(doc: Document | undefined, counter: LineCounter | undefined) {
   return (path: (string | number)[]): number | null => {
     if (!doc || !counter) return null;
@@ -89,6 +68,29 @@ function keyLocator(doc: Document, counter: LineCounter) {
 }
 
 /**
+ * A key as a message names it: as the file writes it, from the last key of its path on
+ * (`advance_to`, `outcomes.1`), where Laravel's messages would spell out the whole path in
+ * words (`steps.3.advance to`), which no file contains.
+ */
+function attributeOf(path: readonly (string | number)[]): string {
+  const last = path.findLastIndex((part) => typeof part === 'string');
+  return path.slice(Math.max(last, 0)).join('.');
+}
+
+/**
+ * Laravel's message for a zod issue, its attribute left as `:attribute` for the loader to
+ * fill in with attributeOf. A missing key whose schema is a union (`campaign: spring` or an
+ * id) is required, not invalid.
+ */
+const keepAttribute = (issue: z.core.$ZodRawIssue): string =>
+  issue.code === 'invalid_union' && issue.input === undefined ? RULE_MESSAGES.required : laravelMessage({ ...issue, path: [':attribute'] });
+
+/** The value at `path` inside parsed data. */
+function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+  return path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[key] : undefined), data);
+}
+
+/**
  * Validates a scenario given as text (YAML or JSON) or as an object.
  * @example loadScenarioText(readFileSync('scenarios/voicemail-then-human.yaml', 'utf8'), 'voicemail-then-human.yaml')
  */
@@ -108,32 +110,37 @@ export function loadScenario(source: string | Record<string, unknown>, file = '<
     keyLineOf = keyLocator(doc, counter);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ScenarioError('A scenario is a mapping with at least a name.', file, 1, '');
-  const fail = (schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix: (string | number)[] = []) => {
+  /** An unknown key at its own line with the known key closest to it; a text that is no word of its enum with the closest word. */
+  const unknown = (found: UnknownKey | UnknownWord): ScenarioError => {
+    if (found.kind === 'key') {
+      const path = [...found.path, found.key];
+      return new ScenarioError(`The ${found.key} field is not allowed${didYouMean(found.key, found.known) || '.'}`, file, keyLineOf(path) ?? lineOf(path), path.join('.'));
+    }
+    return new ScenarioError(`The selected ${attributeOf(found.path)} is invalid${didYouMean(found.word, found.known) || '.'}`, file, lineOf(found.path), found.path.join('.'));
+  };
+  const fail = (schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix: (string | number)[] = []): never => {
     // A misspelt key explains the required key missing beside it: report the key first.
     let issue = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!;
     let inner = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     // A mapping with an unknown key inside a union (`run_until_idle: {max_event: 3}`): name the key, not the union.
     if (issue.code === 'invalid_union') {
-      const unknown = issue.errors.flat().find((i) => i.code === 'unrecognized_keys');
-      if (unknown) {
-        inner = [...inner, ...unknown.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
-        issue = unknown;
+      const unknownKey = issue.errors.flat().find((i) => i.code === 'unrecognized_keys');
+      if (unknownKey) {
+        inner = [...inner, ...unknownKey.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+        issue = unknownKey;
       }
     }
-    if (issue.code === 'unrecognized_keys') {
-      // An unknown key is reported at its own line, with the known key it is closest to.
-      const key = issue.keys[0]!;
-      const path = [...prefix, ...inner, key];
-      const message = `The ${key} field is not allowed${didYouMean(key, knownKeysAt(schema, inner)) || '.'}`;
-      throw new ScenarioError(message, file, keyLineOf(path) ?? lineOf(path), path.join('.'));
-    }
     const path = [...prefix, ...inner];
-    const message = Object.values(issuesToFieldErrors([{ ...issue, path }]))[0]![0]!;
-    throw new ScenarioError(message, file, lineOf(path), path.join('.'));
+    if (issue.code === 'unrecognized_keys') throw unknown({ kind: 'key', path, key: issue.keys[0]!, known: knownKeysAt(schema, inner) });
+    const word = valueAt(data, path);
+    if (issue.code === 'invalid_value' && typeof word === 'string') throw unknown({ kind: 'word', path, word, known: issue.values.map(String) });
+    throw new ScenarioError(issue.message.replaceAll(':attribute', attributeOf(path)), file, lineOf(path), path.join('.'));
   };
-  const parsed = Scenario.safeParse(data, { error: laravelMessage });
+  const parsed = Scenario.safeParse(data, { error: keepAttribute });
   if (!parsed.success) fail(Scenario, parsed.error.issues);
   const scenario = parsed.data!;
+  const inGiven = firstUnknownInGiven(scenario.given);
+  if (inGiven) throw unknown(inGiven);
   const steps = scenario.steps.map((step, index): ParsedStep => {
     const kinds = Object.keys(step).filter((k) => (STEP_KINDS as string[]).includes(k));
     if (kinds.length !== 1) {
@@ -146,9 +153,13 @@ export function loadScenario(source: string | Record<string, unknown>, file = '<
     }
     const kind = kinds[0] as StepKind;
     const schema = STEP_SCHEMAS[kind].strict();
-    const result = schema.safeParse(step, { error: laravelMessage });
+    const result = schema.safeParse(step, { error: keepAttribute });
     if (!result.success) fail(schema, result.error.issues, ['steps', index]);
-    return { kind, value: result.data as Record<string, unknown>, line: lineOf(['steps', index]), index };
+    // An expectation is compared key by key in the order the file writes them, which zod's output would change to its schema's.
+    const value = (kind in EXPECTATION_SCHEMAS ? step : result.data) as Record<string, unknown>;
+    const inExpectation = firstUnknownInExpectation(kind, value[kind], ['steps', index, kind]);
+    if (inExpectation) throw unknown(inExpectation);
+    return { kind, value, line: lineOf(['steps', index]), index };
   });
   return { file, scenario, steps, lineOf };
 }

@@ -20,6 +20,8 @@ import { CreateToolBody } from '../domain/tools/schema.js';
 import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
 import { ReplyRuleSchema } from '../engine/replies.js';
 import { WebhookFailureBody } from '../control/schema.js';
+import { EXPECTATION_SCHEMAS, type ExpectationKind } from './expectations.js';
+import { firstUnknown, schemasAt, type UnknownKey, type UnknownWord } from './shapes.js';
 
 const ref = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, { error: 'The :attribute must be a name of letters, digits, _ and -.' });
 const duration = z.union([z.number().nonnegative(), z.string().min(1)]);
@@ -67,30 +69,73 @@ export const GivenFile = z.strictObject({
   size: z.number().int().min(0).max(20_971_520).optional(),
   content: z.string().optional(),
 });
+/** The body of the route that creates each kind of `given` resource (a knowledge base's documents: DOCUMENT_BODY). */
+const BODIES = {
+  knowledgebases: CreateKnowledgebaseBody,
+  tools: CreateToolBody,
+  sip_trunks: CreateSipTrunkBody,
+  sms: SendSmsBody,
+  folders: CreateFolderLabelBody,
+  labels: CreateFolderLabelBody,
+  assistants: CreateAssistantBody,
+  campaigns: CreateCampaignBody,
+  leads: CreateLeadBody,
+} as const;
+const DOCUMENT_BODY = CreateDocumentBody;
+
 /** A knowledge base with its documents, each created through the API (a website by JSON, a file by form). */
-export const GivenKnowledgebase = resource(CreateKnowledgebaseBody).extend({
+export const GivenKnowledgebase = resource(BODIES.knowledgebases).extend({
   // A document is created with its knowledge base's key.
-  documents: z.array(resource(CreateDocumentBody).omit({ key: true }).extend({ file: GivenFile.optional() })).optional(),
+  documents: z.array(resource(DOCUMENT_BODY).omit({ key: true }).extend({ file: GivenFile.optional() })).optional(),
 });
 
 export const Given = z.strictObject({
   phone_numbers: z.array(GivenPhoneNumber).optional(),
   // live-platform C.1, C.2: knowledge bases (with their documents) and tools before the assistants that name them.
   knowledgebases: z.array(GivenKnowledgebase).optional(),
-  tools: z.array(resource(CreateToolBody)).optional(),
+  tools: z.array(resource(BODIES.tools)).optional(),
   // live-platform C.4, C.5: trunks and sent SMS after the numbers (an SMS names its number by `$ref` in `from`).
-  sip_trunks: z.array(resource(CreateSipTrunkBody)).optional(),
-  sms: z.array(resource(SendSmsBody)).optional(),
+  sip_trunks: z.array(resource(BODIES.sip_trunks)).optional(),
+  sms: z.array(resource(BODIES.sms)).optional(),
   // live-platform C.3: created before the assistants, which name them by `$ref` in folder_id and label_ids.
-  folders: z.array(resource(CreateFolderLabelBody)).optional(),
-  labels: z.array(resource(CreateFolderLabelBody)).optional(),
-  assistants: z.array(resource(CreateAssistantBody)).optional(),
+  folders: z.array(resource(BODIES.folders)).optional(),
+  labels: z.array(resource(BODIES.labels)).optional(),
+  assistants: z.array(resource(BODIES.assistants)).optional(),
   // `assistant` / `campaign`: a ref (or id) standing for assistant_id / campaign_id.
-  campaigns: z.array(resource(CreateCampaignBody, ['assistant'])).optional(),
-  leads: z.array(resource(CreateLeadBody, ['campaign'])).optional(),
+  campaigns: z.array(resource(BODIES.campaigns, ['assistant'])).optional(),
+  leads: z.array(resource(BODIES.leads, ['campaign'])).optional(),
   conversations: z.array(GivenConversation).optional(),
   senders: z.array(GivenSender).optional(),
 });
+
+/** The first key nested in a resource's fields that `body` does not have where it stands. */
+function firstUnknownInBody(resource: Record<string, unknown>, body: z.ZodType, path: (string | number)[]): UnknownKey | UnknownWord | undefined {
+  for (const [field, value] of Object.entries(resource)) {
+    const schemas = schemasAt(body, [field]);
+    const found = schemas.length === 0 ? undefined : firstUnknown(value, schemas, [...path, field]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The first key nested in a `given` resource that its route's body does not have
+ * (`post_call_schema: [{name, typ}]`): the API would drop it without a word, so the
+ * loader refuses it. A resource's own keys are checked by its schema.
+ * @example firstUnknownInGiven({ assistants: [{ filler_config: { postive: ['Great'] } }] }) // { key: 'postive', path: ['given', 'assistants', 0, 'filler_config'], ... }
+ */
+export function firstUnknownInGiven(given: z.output<typeof Given> | undefined): UnknownKey | UnknownWord | undefined {
+  for (const [kind, body] of Object.entries(BODIES) as [keyof typeof BODIES, z.ZodType][]) {
+    for (const [i, resource] of (given?.[kind] ?? []).entries()) {
+      const at = ['given', kind, i];
+      const found =
+        firstUnknownInBody(resource, body, at) ??
+        ((resource as z.output<typeof GivenKnowledgebase>).documents ?? []).map((document, d) => firstUnknownInBody(document, DOCUMENT_BODY, [...at, 'documents', d])).find(Boolean);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
 
 /** An outcome rule whose ids may be `$refs` (resolved when the scenario runs). */
 const ScenarioOutcomeRule = OutcomeRuleSchema.extend({
@@ -98,8 +143,6 @@ const ScenarioOutcomeRule = OutcomeRuleSchema.extend({
 });
 /** `outcomes`: `{number: [outcome...]}` or a list of rules (ARCHITECTURE §6 Outcome rule). */
 export const ScenarioOutcomes = z.union([z.array(ScenarioOutcomeRule), z.record(z.string(), z.array(Outcome).min(1))]);
-
-const Expect = z.record(z.string(), z.unknown());
 
 /** One step per action key; the other keys are the action's options. */
 export const STEP_SCHEMAS = {
@@ -111,20 +154,10 @@ export const STEP_SCHEMAS = {
   }),
   advance: z.object({ advance: duration }),
   advance_to: z.object({ advance_to: z.string() }),
-  run_until_idle: z.object({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().positive() })]) }),
+  run_until_idle: z.object({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().min(1) })]) }),
   customer_message: z.object({ customer_message: z.strictObject({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) }),
   inbound_call: z.object({ inbound_call: z.strictObject({ to: z.string(), from: z.string() }) }),
-  expect_lead: z.object({ expect_lead: Expect }),
-  expect_leads: z.object({ expect_leads: Expect }),
-  expect_calls: z.object({ expect_calls: Expect }),
-  expect_campaign: z.object({ expect_campaign: Expect }),
-  expect_assistant: z.object({ expect_assistant: Expect }),
-  expect_knowledgebase: z.object({ expect_knowledgebase: Expect }),
-  expect_tool: z.object({ expect_tool: Expect }),
-  expect_conversation: z.object({ expect_conversation: Expect }),
-  expect_deliveries: z.object({ expect_deliveries: Expect }),
-  expect_events: z.object({ expect_events: Expect }),
-  expect_balance: z.object({ expect_balance: z.union([z.number(), Expect]) }),
+  ...(Object.fromEntries(Object.entries(EXPECTATION_SCHEMAS).map(([kind, schema]) => [kind, z.object({ [kind]: schema })])) as Record<ExpectationKind, z.ZodObject>),
 } as const;
 export type StepKind = keyof typeof STEP_SCHEMAS;
 export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];

@@ -132,7 +132,7 @@ describe('loadScenario errors', () => {
       file: 'bad.yaml',
       line: 4,
       path: 'steps.0.request',
-      message: 'bad.yaml:4: steps.0.request: The steps.0.request must be "METHOD /path", e.g. "POST /user/campaigns/update-status".',
+      message: 'bad.yaml:4: steps.0.request: The request must be "METHOD /path", e.g. "POST /user/campaigns/update-status".',
     });
   });
 
@@ -182,7 +182,7 @@ describe('loadScenario errors', () => {
       file: 'bad.yaml',
       line: 5,
       path: 'given.campaigns.0.ref',
-      message: 'bad.yaml:5: given.campaigns.0.ref: The given.campaigns.0.ref must be a name of letters, digits, _ and -.',
+      message: 'bad.yaml:5: given.campaigns.0.ref: The ref must be a name of letters, digits, _ and -.',
     });
   });
 
@@ -266,6 +266,111 @@ describe('unknown keys at every level', () => {
       path: 'step',
       message: '<scenario>:4: step: The step field is not allowed; did you mean `steps`?',
     });
+  });
+});
+
+describe('keys of expectations', () => {
+  /** A scenario of one step, the step on line 3. */
+  const step = (text: string) => `name: x\nsteps:\n  - ${text}\n`;
+
+  it.each([
+    ['expect_lead', 'expect_lead: { phone_number: "+15551230003", stauts: completed }', 'steps.0.expect_lead.stauts', 'The stauts field is not allowed; did you mean `status`?'],
+    ['expect_leads', 'expect_leads: { cont: 2 }', 'steps.0.expect_leads.cont', 'The cont field is not allowed; did you mean `count`?'],
+    ['expect_calls', 'expect_calls: { where: { answerd_by: machine }, status: ended }', 'steps.0.expect_calls.where.answerd_by', 'The answerd_by field is not allowed; did you mean `answered_by`?'],
+    ['expect_campaign', 'expect_campaign: { campaign: spring, stats: completed }', 'steps.0.expect_campaign.stats', 'The stats field is not allowed; did you mean `status`?'],
+    ['expect_assistant', 'expect_assistant: { assistant: sales, labl_ids: [] }', 'steps.0.expect_assistant.labl_ids', 'The labl_ids field is not allowed; did you mean `label_ids`?'],
+    ['expect_knowledgebase', 'expect_knowledgebase: { knowledgebase: faq, documents: { where: { stauts: failed } } }', 'steps.0.expect_knowledgebase.documents.where.stauts', 'The stauts field is not allowed; did you mean `status`?'],
+    ['expect_tool', 'expect_tool: { tool: lookup, nme: Lookup }', 'steps.0.expect_tool.nme', 'The nme field is not allowed; did you mean `name`?'],
+    ['expect_conversation', 'expect_conversation: { conversation: chat, history: [{ rol: assistant }] }', 'steps.0.expect_conversation.history.0.rol', 'The rol field is not allowed; did you mean `role`?'],
+    ['expect_deliveries', 'expect_deliveries: { sate: failed }', 'steps.0.expect_deliveries.sate', 'The sate field is not allowed; did you mean `state`?'],
+    ['expect_events', 'expect_events: { type: campaign.idle, reasn: outside_window }', 'steps.0.expect_events.reasn', 'The reasn field is not allowed; did you mean `reason`?'],
+    ['expect_balance', 'expect_balance: { totl_balance: 3 }', 'steps.0.expect_balance.totl_balance', 'The totl_balance field is not allowed; did you mean `total_balance`?'],
+  ])('refuses an unknown key of %s when loading, at its line, suggesting the close key', (_, text, path, message) => {
+    expect(loadError(step(text))).toEqual({ file: 'bad.yaml', line: 3, path, message: `bad.yaml:3: ${path}: ${message}` });
+  });
+
+  it('refuses a misspelt key of a collection even where no item could be selected', () => {
+    expect(loadError(step('expect_calls: { where: { answerd_by: machine }, status: no-such-status }')).path).toBe('steps.0.expect_calls.where.answerd_by');
+  });
+
+  it('refuses a key of another event type than the one the step names', () => {
+    expect(loadError(step('expect_events: { type: campaign.status, reason: outside_window }')).message).toBe(
+      'bad.yaml:3: steps.0.expect_events.reason: The reason field is not allowed.',
+    );
+  });
+
+  it('refuses an unknown event type, suggesting the close one', () => {
+    expect(loadError(step('expect_events: { type: campaign.idel, count: 1 }')).message).toBe(
+      'bad.yaml:3: steps.0.expect_events.type: The selected type is invalid; did you mean `campaign.idle`?',
+    );
+  });
+
+  it("refuses a value that is none of the field's words, suggesting the close one", () => {
+    expect(loadError(step('expect_campaign: { campaign: spring, status: complete }')).message).toBe(
+      'bad.yaml:3: steps.0.expect_campaign.status: The selected status is invalid; did you mean `completed`?',
+    );
+  });
+
+  it("refuses a value in a list of values per item that is none of the field's words", () => {
+    expect(loadError(step('expect_calls: { status: [ended, complete] }')).message).toBe(
+      'bad.yaml:3: steps.0.expect_calls.status.1: The selected status.1 is invalid; did you mean `completed`?',
+    );
+  });
+
+  it("refuses a value in where that is none of the field's words", () => {
+    expect(loadError(step('expect_calls: { where: { answered_by: machine }, status: no-such-status }')).message).toBe(
+      'bad.yaml:3: steps.0.expect_calls.status: The selected status is invalid.',
+    );
+  });
+
+  it('names the line of a nested key on a line of its own', () => {
+    const text = 'name: x\nsteps:\n  - expect_conversation:\n      conversation: chat\n      history:\n        - role: assistant\n          contnet: Hi\n';
+    expect(loadError(text)).toMatchObject({ line: 7, path: 'steps.0.expect_conversation.history.0.contnet' });
+  });
+
+  it('accepts a where and fields naming any field of the record, and any key under an open field', () => {
+    const loaded = loadScenario(step('expect_calls: { where: { answered_by: machine, variables: { tier: gold } }, count: 1, variables: [{ demo_booked: false }] }'), 'ok.yaml');
+    expect(loaded.steps[0]!.value).toEqual({ expect_calls: { where: { answered_by: 'machine', variables: { tier: 'gold' } }, count: 1, variables: [{ demo_booked: false }] } });
+  });
+
+  it("accepts a field of the live wire's record", () => {
+    expect(loadScenario(step('expect_knowledgebase: { knowledgebase: faq, status: active, status_label: Ready }'), 'ok.yaml').steps).toHaveLength(1);
+  });
+
+  it('accepts every data key of the event type the step names', () => {
+    expect(loadScenario(step('expect_events: { type: call.status, where: { ended: true }, answered_by: human, total_cost: 0.1 }'), 'ok.yaml').steps).toHaveLength(1);
+  });
+
+  it('requires the key that chooses the record of a single-record expectation', () => {
+    expect(loadError(step('expect_campaign: { status: completed }')).message).toBe('bad.yaml:3: steps.0.expect_campaign.campaign: The campaign field is required.');
+  });
+
+  it('accepts count 0 and refuses count -1', () => {
+    expect(loadScenario(step('expect_deliveries: { count: 0 }'), 'ok.yaml').steps).toHaveLength(1);
+    expect(loadError(step('expect_deliveries: { count: -1 }')).message).toBe('bad.yaml:3: steps.0.expect_deliveries.count: The count must be at least 0.');
+  });
+});
+
+describe('keys nested in given resources', () => {
+  it("refuses a key nested in a field that the route's body does not have, at its line", () => {
+    const text = `name: x\ngiven:\n  assistants:\n${SALES}      post_call_schema:\n        - name: booked\n          typ: bool\n          description: Booked a demo\n`;
+    expect(loadError(text)).toEqual({
+      file: 'bad.yaml',
+      line: 16,
+      path: 'given.assistants.0.post_call_schema.0.typ',
+      message: 'bad.yaml:16: given.assistants.0.post_call_schema.0.typ: The typ field is not allowed; did you mean `type`?',
+    });
+    expect(text.split('\n')[15]).toBe('          typ: bool');
+  });
+
+  it("refuses a key nested in a document's field", () => {
+    const text = 'name: x\ngiven:\n  knowledgebases:\n    - name: FAQ\n      documents:\n        - { name: Site, type: website, links: [{ lnk: "https://example.test" }] }\n';
+    expect(loadError(text).message).toBe('bad.yaml:6: given.knowledgebases.0.documents.0.links.0.lnk: The lnk field is not allowed; did you mean `link`?');
+  });
+
+  it('accepts any key under an open field such as a lead\'s variables', () => {
+    const text = 'name: x\ngiven:\n  leads:\n    - { campaign: spring, phone_number: "+15551230003", variables: { first_name: Ann, tier: { level: gold } } }\n';
+    expect(loadScenario(text, 'ok.yaml').scenario.given?.leads).toHaveLength(1);
   });
 });
 

@@ -204,14 +204,14 @@ describe('where a failed step is', () => {
     ]);
   });
 
-  it('names a field the record does not have and the close one', async () => {
+  it("names a field that only the other wire's record has when the step runs", async () => {
     const sim = createSimulator();
-    const run = await sim.loadScenario('name: misspelt field\nsteps:\n  - expect_balance: { total_balanse: 1 }\n');
+    const run = await sim.loadScenario('name: live field on the spec wire\nwire: spec\nsteps:\n  - expect_knowledgebase: { knowledgebase: 1, status_label: Ready }\n');
     sim.dispose();
     expect(run.steps[0]).toMatchObject({
       ok: false,
-      location: '<scenario>:3',
-      mismatches: [{ path: 'me.total_balanse', expected: 1, actual: undefined, unknown_field: 'there is no field total_balanse; did you mean `total_balance`?' }],
+      location: '<scenario>:4',
+      mismatches: [{ path: 'knowledgebase.status_label', expected: 'Ready', actual: undefined, unknown_field: 'there is no field status_label' }],
     });
   });
 });
