@@ -86,6 +86,25 @@ describe('scenario.schema.json', () => {
     expect(json.properties.webhook_failures.items.additionalProperties).toBe(false);
   });
 
+  it('closes every object but the maps whose keys are the author\'s own', () => {
+    /** The objects that take any key, and why (JSON pointers into the published file). */
+    const open: Record<string, string> = {
+      '#/properties/given/properties/conversations/items/properties/variables': "a conversation's start variables",
+      '#/properties/outcomes/anyOf/0/items/properties/match/properties/lead_variables': 'the lead variables an outcome rule matches',
+      '#/properties/outcomes/anyOf/1': 'outcome sequences by phone number',
+    };
+    const found: string[] = [];
+    const walk = (node: unknown, pointer: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Record<string, unknown>;
+      if ((schema.type === 'object' || 'properties' in schema) && schema.additionalProperties !== false) found.push(pointer);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${pointer}/${key}`);
+    };
+    walk(published, '#');
+    expect(found).toEqual(Object.keys(open));
+  });
+
   it('forbids unknown keys in the request expectation', () => {
     const request = variants.find((v) => v.required[0] === 'request')! as unknown as { properties: { expect: { additionalProperties: unknown } } };
     expect(request.properties.expect.additionalProperties).toBe(false);
