@@ -73,7 +73,7 @@ export interface ControlHost extends SimState {
 export type ScenarioApplier = (source: string | Record<string, unknown>) => Promise<{ name: string; refs: Record<string, unknown> }>;
 
 export const CLOCK_MESSAGES = {
-  horizon: (field: 'by' | 'to') => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
+  horizon: (field: string) => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
 } as const;
 
 /** Input of a control operation as callers write it: its schema's input type (still validated at run time). */

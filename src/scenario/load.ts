@@ -33,7 +33,7 @@ export interface LoadedScenario {
   file: string;
   scenario: Scenario;
   steps: ParsedStep[];
-  /** The line of a path (`given.campaigns.0`), for errors met while running. */
+  /** The line of a path (`given.campaigns.0`, a key's own line), for errors met while running. */
   lineOf(path: (string | number)[]): number | null;
 }
 
@@ -86,7 +86,7 @@ const keepAttribute = (issue: z.core.$ZodRawIssue): string =>
   issue.code === 'invalid_union' && issue.input === undefined ? RULE_MESSAGES.required : laravelMessage({ ...issue, path: [':attribute'] });
 
 /** The value at `path` inside parsed data. */
-function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+export function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
   return path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[key] : undefined), data);
 }
 
@@ -106,15 +106,17 @@ export function loadScenario(source: string | Record<string, unknown>, file = '<
       throw new ScenarioError(error.message.split('\n')[0]!, file, counter.linePos(error.pos[0]).line, '');
     }
     data = doc.toJS({ maxAliasCount: 100 });
-    lineOf = locator(doc, counter);
     keyLineOf = keyLocator(doc, counter);
+    const valueLineOf = locator(doc, counter);
+    // A key's own line (its value may start on a later one), else the line of the nearest node.
+    lineOf = (path) => keyLineOf(path) ?? valueLineOf(path);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ScenarioError('A scenario is a mapping with at least a name.', file, 1, '');
   /** An unknown key at its own line with the known key closest to it; a text that is no word of its enum with the closest word. */
   const unknown = (found: UnknownKey | UnknownWord): ScenarioError => {
     if (found.kind === 'key') {
       const path = [...found.path, found.key];
-      return new ScenarioError(`The ${found.key} field is not allowed${didYouMean(found.key, found.known) || '.'}`, file, keyLineOf(path) ?? lineOf(path), path.join('.'));
+      return new ScenarioError(`The ${found.key} field is not allowed${didYouMean(found.key, found.known) || '.'}`, file, lineOf(path), path.join('.'));
     }
     return new ScenarioError(`The selected ${attributeOf(found.path)} is invalid${didYouMean(found.word, found.known) || '.'}`, file, lineOf(found.path), found.path.join('.'));
   };

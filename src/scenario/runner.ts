@@ -6,12 +6,14 @@
 import type { VirtualClock } from '../core/clock.js';
 import type { EventBus } from '../core/events.js';
 import type { SimEventMap } from '../domain/sim-events.js';
+import { SimError } from '../core/errors.js';
 import type { SimRequest, SimResponse } from '../core/http.js';
 import { formatSqlUtc } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
 import type { Control } from '../control/control.js';
+import { attributeName } from '../core/validation.js';
 import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
-import { ScenarioError, loadScenario, type LoadedScenario, type ParsedStep } from './load.js';
+import { ScenarioError, loadScenario, valueAt, type LoadedScenario, type ParsedStep } from './load.js';
 import { collectionMatch, partialMatch, type Mismatch } from './match.js';
 import { WebhookReceiver } from './receiver.js';
 
@@ -61,6 +63,34 @@ type Json = Record<string, unknown>;
  */
 function asInput<T>(value: unknown): T {
   return value as T;
+}
+
+/** The fields of a shape B refusal (`{message, errors: {field: [message...]}}`), in order; none for another answer. */
+function refusedFields(body: unknown): [string, string[]][] {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  return typeof errors === 'object' && errors !== null ? (Object.entries(errors) as [string, string[]][]) : [];
+}
+
+/**
+ * A control refusal's message with the field named by the scenario's key, as the loader
+ * names keys (`{to: 'advance_to'}`): "The to may not be before…" becomes "The advance_to
+ * may not be before…". Other errors keep their message.
+ */
+function inScenarioWords(error: unknown, keys: Record<string, string>): string {
+  const [field, messages] = (error instanceof SimError && refusedFields(error.body)[0]) || [];
+  const key = field === undefined ? undefined : keys[field];
+  // Laravel-style messages spell the field out in words (`sender id`) after "The " or "The selected ".
+  if (key !== undefined && messages?.[0]) return messages[0].replace(` ${attributeName(field!.split('.'))} `, ` ${key} `);
+  return (error as Error).message;
+}
+
+/** Runs a control operation of a step; a refusal is told in the step's words (inScenarioWords). */
+async function underStepKeys<T>(keys: Record<string, string>, operation: () => T | Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw error instanceof SimError ? new Error(inScenarioWords(error, keys)) : error;
+  }
 }
 
 /** What a scenario plays against: the public API, the control plane, the clock and the event history. */
@@ -125,10 +155,25 @@ class Player {
     return { status: res.status, body: res.body as Json };
   }
 
-  /** A `given` creation that must succeed; a refusal is reported at the item. */
-  async create(method: string, path: string, body: unknown, key: string | undefined, at: (string | number)[], headers?: Record<string, string>) {
+  /**
+   * Where in `given` a refusal points: at the first field it names that the item writes
+   * (`names` gives the scenario's key for a field of the API: `{assistant_id: 'assistant'}`),
+   * else at the item.
+   */
+  refusedAt(body: unknown, at: (string | number)[], names: Record<string, string> = {}): (string | number)[] {
+    for (const [field] of refusedFields(body)) {
+      const [head, ...rest] = field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+      for (const key of [names[head!] ?? head!, head!]) {
+        if (valueAt(this.loaded.scenario, [...at, key, ...rest]) !== undefined) return [...at, key, ...rest];
+      }
+    }
+    return at;
+  }
+
+  /** A `given` creation that must succeed; a refusal is reported at the field it names, else at the item. */
+  async create(method: string, path: string, body: unknown, key: string | undefined, at: (string | number)[], headers?: Record<string, string>, names?: Record<string, string>) {
     const res = await this.call(method, path, body, key ?? this.defaultKey, headers);
-    if (res.status >= 300) this.fail(`${method} ${path} was refused with ${res.status}: ${JSON.stringify(res.body)}`, at);
+    if (res.status >= 300) this.fail(`${method} ${path} was refused with ${res.status}: ${JSON.stringify(res.body)}`, this.refusedAt(res.body, at, names));
     return res.body;
   }
 
@@ -159,7 +204,7 @@ class Player {
         try {
           number = this.sim.control.phoneNumbers.add({ account_id: accountId, type: n.type, phone_number: n.phone_number });
         } catch (error) {
-          this.fail(`The number was refused: ${(error as Error).message}`, at);
+          this.fail(`The number was refused: ${(error as Error).message}`, this.refusedAt((error as SimError).body, at));
         }
       }
       if (n.ref) this.refs[n.ref] = { id: number.id as number, phone_number: number.phone_number as string };
@@ -222,21 +267,22 @@ class Player {
       try {
         this.sim.control.msgapp.patchSender(Number(this.refId(s.id, [...at, 'id'])), asInput({ ...(s.online !== undefined && { online: s.online }), ...(assistant !== undefined && { assistant_id: assistant }) }));
       } catch (error) {
-        this.fail(`The sender was refused: ${(error as Error).message}`, at);
+        const names = { assistant_id: 'assistant' };
+        this.fail(`The sender was refused: ${inScenarioWords(error, names)}`, this.refusedAt((error as SimError).body, at, names));
       }
     }
     for (const [i, item] of (given.campaigns ?? []).entries()) {
       const at = ['given', 'campaigns', i];
       const { ref, key, assistant, ...rest } = item as Json;
       const bodyWithAssistant = { ...(assistant !== undefined && { assistant_id: this.refId(assistant, [...at, 'assistant']) }), ...rest };
-      const created = (await this.create('POST', '/user/campaign', this.resolve(bodyWithAssistant, at), key as string | undefined, at)).data as Json;
+      const created = (await this.create('POST', '/user/campaign', this.resolve(bodyWithAssistant, at), key as string | undefined, at, undefined, { assistant_id: 'assistant' })).data as Json;
       if (typeof ref === 'string') this.refs[ref] = { id: created.id as number };
     }
     for (const [i, item] of (given.leads ?? []).entries()) {
       const at = ['given', 'leads', i];
       const { ref, key, campaign, ...rest } = item as Json;
       const bodyWithCampaign = { ...(campaign !== undefined && { campaign_id: this.refId(campaign, [...at, 'campaign']) }), ...rest };
-      const created = (await this.create('POST', '/user/lead', this.resolve(bodyWithCampaign, at), key as string | undefined, at)).data as Json;
+      const created = (await this.create('POST', '/user/lead', this.resolve(bodyWithCampaign, at), key as string | undefined, at, undefined, { campaign_id: 'campaign' })).data as Json;
       if (typeof ref === 'string') this.refs[ref] = { id: created.id as number, phone_number: created.phone_number as string };
     }
     // The scripts come after the resources they name and before conversation messages, which they answer.
@@ -285,11 +331,11 @@ class Player {
         return { summary: `${method} ${path} → ${res.status}`, mismatches, expectation: v.expect !== undefined };
       }
       case 'advance': {
-        const res = await this.sim.control.clock.advance({ by: v.advance as string });
+        const res = await underStepKeys({ by: 'advance' }, () => this.sim.control.clock.advance({ by: v.advance as string }));
         return { summary: `${v.advance} (${res.ran} events)`, mismatches: [], expectation: false };
       }
       case 'advance_to': {
-        const res = await this.sim.control.clock.advance({ to: v.advance_to as string });
+        const res = await underStepKeys({ to: 'advance_to' }, () => this.sim.control.clock.advance({ to: v.advance_to as string }));
         return { summary: `to ${v.advance_to} (${res.ran} events)`, mismatches: [], expectation: false };
       }
       case 'run_until_idle': {
@@ -306,7 +352,8 @@ class Player {
         return { summary: `${ran} events`, mismatches: [], expectation: false };
       }
       case 'customer_message': {
-        const res = this.sim.control.msgapp.inbound(asInput({ ...arg, sender_id: this.refId(arg.sender ?? 1, [...at, 'sender']), sender: undefined }));
+        const sender = this.refId(arg.sender ?? 1, [...at, 'sender']);
+        const res = await underStepKeys({ sender_id: 'sender' }, () => this.sim.control.msgapp.inbound(asInput({ ...arg, sender_id: sender, sender: undefined })));
         return { summary: `${arg.from}: ${JSON.stringify(arg.text)} → conversation ${res.conversation_id}`, mismatches: [], expectation: false };
       }
       case 'inbound_call': {

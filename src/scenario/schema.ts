@@ -6,6 +6,7 @@
  * of `given` take the fields of their route's body, whose values the API validates.
  */
 import { z } from 'zod';
+import { MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import { parseInstant } from '../core/time.js';
 import { WIRES } from '../core/wire.js';
 import { AccountInput } from '../domain/accounts/schema.js';
@@ -19,12 +20,28 @@ import { SendSmsBody } from '../domain/sms/schema.js';
 import { CreateToolBody } from '../domain/tools/schema.js';
 import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
 import { ReplyRuleSchema } from '../engine/replies.js';
+import { CLOCK_MESSAGES } from '../control/control.js';
 import { WebhookFailureBody } from '../control/schema.js';
 import { EXPECTATION_SCHEMAS, type ExpectationKind } from './expectations.js';
 import { firstUnknown, schemasAt, type UnknownKey, type UnknownWord } from './shapes.js';
 
 const ref = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, { error: 'The :attribute must be a name of letters, digits, _ and -.' });
-const duration = z.union([z.number().nonnegative(), z.string().min(1)]);
+/** An instant (ISO 8601): where the clock starts (`start`) or moves to (`advance_to`); checked here so the error names the key. */
+const instant = z.string().refine((text) => parseInstant(text) !== undefined, { error: 'The :attribute must be an ISO 8601 time, e.g. 2026-03-02T09:00:00Z.' });
+
+/** Milliseconds of a duration (`90s`, `2h`, 5000), or undefined when it is none. */
+function durationMs(duration: number | string): number | undefined {
+  try {
+    return parseDuration(duration);
+  } catch {
+    return undefined;
+  }
+}
+/** A move of the clock by a duration (`advance`), as the control API takes it; checked here so the error names `advance`. */
+const duration = z
+  .union([z.number(), z.string()])
+  .refine((d) => durationMs(d) !== undefined, { error: 'The :attribute must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).' })
+  .refine((d) => (durationMs(d) ?? 0) <= MAX_MOVE_MS, { error: CLOCK_MESSAGES.horizon(':attribute') });
 
 export const ScenarioAccount = AccountInput.extend({ ref: ref.optional() }).strict();
 
@@ -153,7 +170,7 @@ export const STEP_SCHEMAS = {
     expect: z.strictObject({ status: z.number().int().optional(), body: z.unknown().optional() }).optional(),
   }),
   advance: z.object({ advance: duration }),
-  advance_to: z.object({ advance_to: z.string() }),
+  advance_to: z.object({ advance_to: instant }),
   run_until_idle: z.object({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().min(1) })]) }),
   customer_message: z.object({ customer_message: z.strictObject({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) }),
   inbound_call: z.object({ inbound_call: z.strictObject({ to: z.string(), from: z.string() }) }),
@@ -165,14 +182,11 @@ export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];
 /** A step: exactly one action key, checked by the loader (clearer errors than a union). */
 export const Step = z.record(z.string(), z.unknown());
 
-/** An instant the clock can start at (ISO 8601); checked here so the error names `start`. */
-const start = z.string().refine((text) => parseInstant(text) !== undefined, { error: 'The :attribute must be an ISO 8601 time, e.g. 2026-03-02T09:00:00Z.' });
-
 export const Scenario = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-  start: start.optional(),
+  start: instant.optional(),
   /** The wire format of the answers (live-platform Rule 5); default the simulator's. */
   wire: z.enum(WIRES).optional(),
   accounts: z.array(ScenarioAccount).optional(),

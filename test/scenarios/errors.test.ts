@@ -374,6 +374,109 @@ describe('keys nested in given resources', () => {
   });
 });
 
+describe('clock steps name their keys', () => {
+  it('refuses an advance that is not a duration when loading, naming advance at its line', () => {
+    expect(loadError('name: x\nsteps:\n  - advance: soon\n')).toEqual({
+      file: 'bad.yaml',
+      line: 3,
+      path: 'steps.0.advance',
+      message: 'bad.yaml:3: steps.0.advance: The advance must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).',
+    });
+  });
+
+  it('accepts an advance of exactly ten years in milliseconds and refuses one more', () => {
+    expect(loadScenario('name: x\nsteps:\n  - advance: 315576000000\n', 'ok.yaml').steps).toHaveLength(1);
+    expect(loadError('name: x\nsteps:\n  - advance: 315576000001\n').message).toBe(
+      'bad.yaml:3: steps.0.advance: The advance may move the clock at most ten years (3652.5 days) ahead.',
+    );
+  });
+
+  it('refuses an advance_to that is not ISO 8601 when loading, naming advance_to at its line', () => {
+    expect(loadError('name: x\nsteps:\n  - advance: 1m\n  - advance_to: next tuesday\n')).toEqual({
+      file: 'bad.yaml',
+      line: 4,
+      path: 'steps.1.advance_to',
+      message: 'bad.yaml:4: steps.1.advance_to: The advance_to must be an ISO 8601 time, e.g. 2026-03-02T09:00:00Z.',
+    });
+  });
+});
+
+describe('steps refused while playing name their keys', () => {
+  /** The failed steps of playing `text` on a fresh simulator: where, and what failed. */
+  async function failedSteps(text: string) {
+    const sim = createSimulator();
+    try {
+      const run = await sim.loadScenario(text);
+      return run.steps.filter((step) => !step.ok).map((step) => ({ location: step.location, mismatches: step.mismatches }));
+    } finally {
+      sim.dispose();
+    }
+  }
+
+  it('names advance_to when the time is before the clock, at the step', async () => {
+    expect(await failedSteps('name: x\nstart: 2026-03-02T09:00:00Z\nsteps:\n  - advance_to: 2026-03-01T09:00:00Z\n')).toEqual([
+      { location: '<scenario>:4', mismatches: [{ path: 'step', expected: 'to run', actual: 'The advance_to may not be before the current simulated time.' }] },
+    ]);
+  });
+
+  it('names advance_to when the time is more than ten years ahead, at the step', async () => {
+    expect(await failedSteps('name: x\nstart: 2026-03-02T09:00:00Z\nsteps:\n  - advance_to: 2036-03-03T09:00:00Z\n')).toEqual([
+      { location: '<scenario>:4', mismatches: [{ path: 'step', expected: 'to run', actual: 'The advance_to may move the clock at most ten years (3652.5 days) ahead.' }] },
+    ]);
+  });
+
+  it('names sender when a customer message names no sender, at the step', async () => {
+    expect(await failedSteps('name: x\nsteps:\n  - customer_message: { sender: 99, from: "+15551230003", text: Hi }\n')).toEqual([
+      { location: '<scenario>:3', mismatches: [{ path: 'step', expected: 'to run', actual: 'The selected sender is invalid.' }] },
+    ]);
+  });
+});
+
+describe('given refusals point at the field', () => {
+  it('names the line and path of the field the API refuses', async () => {
+    const text = `name: x\ngiven:\n  assistants:\n${SALES.replace('language_id: 1', 'language_id: 999')}`;
+    const error = await playError(text);
+    expect(error).toMatchObject({ line: 9, path: 'given.assistants.0.language_id' });
+    expect(text.split('\n')[8]).toBe('      language_id: 999');
+    expect(error.message).toBe(
+      '<scenario>:9: given.assistants.0.language_id: POST /user/assistant was refused with 422: {"message":"The selected language id is invalid.","errors":{"language_id":["The selected language id is invalid."]}}',
+    );
+  });
+
+  it("names a campaign's assistant for a refusal of its assistant_id", async () => {
+    const text = `name: x\ngiven:\n  assistants:\n${SALES}  campaigns:\n    - name: Spring\n      assistant: 1.5\n`;
+    expect(await playError(text)).toMatchObject({ line: 16, path: 'given.campaigns.0.assistant' });
+  });
+
+  it("names a lead's campaign for a refusal of its campaign_id", async () => {
+    const text = 'name: x\ngiven:\n  leads:\n    - phone_number: "+15551230003"\n      campaign: 2.5\n';
+    expect(await playError(text)).toMatchObject({ line: 5, path: 'given.leads.0.campaign' });
+  });
+
+  it('names the phone_number of a refused number', async () => {
+    expect(await playError('name: x\ngiven:\n  phone_numbers:\n    - type: sip\n      phone_number: not a number\n')).toEqual({
+      file: '<scenario>',
+      line: 5,
+      path: 'given.phone_numbers.0.phone_number',
+      message: '<scenario>:5: given.phone_numbers.0.phone_number: The number was refused: The phone number must be a valid phone number in E.164 format.',
+    });
+  });
+
+  it("names a sender's assistant, in the scenario's words, for a refused assistant", async () => {
+    expect(await playError('name: x\ngiven:\n  senders:\n    - id: 1\n      assistant: "0"\n')).toEqual({
+      file: '<scenario>',
+      line: 5,
+      path: 'given.senders.0.assistant',
+      message: '<scenario>:5: given.senders.0.assistant: The sender was refused: The assistant must be an integer.',
+    });
+  });
+
+  it('names the item when the refusal names no field the item writes', async () => {
+    const text = `name: x\ngiven:\n  assistants:\n${SALES.replace('      voice_id: 1\n', '')}`;
+    expect(await playError(text)).toMatchObject({ line: 4, path: 'given.assistants.0' });
+  });
+});
+
 describe('errors met while playing', () => {
   let dir: string | undefined;
   let sim: Simulator | undefined;

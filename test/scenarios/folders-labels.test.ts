@@ -42,14 +42,14 @@ it('fails the scenario when an expectation about the filing does not hold', asyn
   expect(run.steps[0]!.mismatches.map((m) => m.path)).toEqual(['assistant.label_ids[0]', 'assistant.label_ids[1]']);
 });
 
-it('reports a refused folder at its line and path, with the API answer', async () => {
+it("reports a refused folder at its name's line and path, with the API answer", async () => {
   const text = ['name: clash', 'given:', '  folders:', '    - { name: Sales }', '    - { name: SALES }', ''].join('\n');
   const error = await createSimulator()
     .loadScenario(text)
     .then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(ScenarioError);
   expect((error as Error).message).toBe(
-    '<scenario>:5: given.folders.1: POST /user/folders was refused with 422: {"message":"The name has already been taken.","errors":{"name":["The name has already been taken."]}}',
+    '<scenario>:5: given.folders.1.name: POST /user/folders was refused with 422: {"message":"The name has already been taken.","errors":{"name":["The name has already been taken."]}}',
   );
 });
 
@@ -68,7 +68,7 @@ it('sets up labels for another account with key, and an assistant naming a forei
     .loadScenario(text)
     .then(() => undefined, (e: unknown) => e)) as Error;
   expect(error.message).toBe(
-    '<scenario>:7: given.assistants.0: POST /user/assistant was refused with 422: {"message":"The selected label ids.0 is invalid.","errors":{"label_ids.0":["The selected label ids.0 is invalid."]}}',
+    '<scenario>:7: given.assistants.0.label_ids.0: POST /user/assistant was refused with 422: {"message":"The selected label ids.0 is invalid.","errors":{"label_ids.0":["The selected label ids.0 is invalid."]}}',
   );
 });
 
