@@ -46,24 +46,17 @@ export function didYouMean(key: string, known: Iterable<string>): string {
   return near === undefined ? '' : `; did you mean \`${near}\`?`;
 }
 
-function locator(doc: Document | undefined, counter: LineCounter | undefined) {
+/** The line of a path: a key's own line (its value may start on a later one), else the line of the nearest node above it. */
+function locator(doc: Document, counter: LineCounter) {
   return (path: (string | number)[]): number | null => {
-    if (!doc || !counter) return null;
+    const map = doc.getIn(path.slice(0, -1), true);
+    const pair = isMap(map) ? map.items.find((item) => isScalar(item.key) && item.key.value === path.at(-1)) : undefined;
+    if (isScalar(pair?.key) && pair.key.range) return counter.linePos(pair.key.range[0]).line;
     for (let i = path.length; i >= 0; i--) {
       const node = doc.getIn(path.slice(0, i), true);
       if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
     }
     return null;
-  };
-}
-
-/** The line of a mapping's key itself (its value may start on a later line). */
-function keyLocator(doc: Document, counter: LineCounter) {
-  return (path: (string | number)[]): number | null => {
-    const map = doc.getIn(path.slice(0, -1), true);
-    if (!isMap(map)) return null;
-    const pair = map.items.find((item) => isScalar(item.key) && item.key.value === path.at(-1));
-    return isScalar(pair?.key) && pair.key.range ? counter.linePos(pair.key.range[0]).line : null;
   };
 }
 
@@ -96,8 +89,8 @@ export function valueAt(data: unknown, path: readonly (string | number)[]): unkn
  */
 export function loadScenario(source: string | Record<string, unknown>, file = '<scenario>'): LoadedScenario {
   let data: unknown = source;
-  let lineOf = locator(undefined, undefined);
-  let keyLineOf = (_path: (string | number)[]): number | null => null;
+  // An object has no lines.
+  let lineOf = (_path: (string | number)[]): number | null => null;
   if (typeof source === 'string') {
     const counter = new LineCounter();
     const doc = parseDocument(source, { lineCounter: counter, prettyErrors: false });
@@ -106,10 +99,7 @@ export function loadScenario(source: string | Record<string, unknown>, file = '<
       throw new ScenarioError(error.message.split('\n')[0]!, file, counter.linePos(error.pos[0]).line, '');
     }
     data = doc.toJS({ maxAliasCount: 100 });
-    keyLineOf = keyLocator(doc, counter);
-    const valueLineOf = locator(doc, counter);
-    // A key's own line (its value may start on a later one), else the line of the nearest node.
-    lineOf = (path) => keyLineOf(path) ?? valueLineOf(path);
+    lineOf = locator(doc, counter);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ScenarioError('A scenario is a mapping with at least a name.', file, 1, '');
   /** An unknown key at its own line with the known key closest to it; a text that is no word of its enum with the closest word. */

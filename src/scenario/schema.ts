@@ -86,7 +86,7 @@ export const GivenFile = z.strictObject({
   size: z.number().int().min(0).max(20_971_520).optional(),
   content: z.string().optional(),
 });
-/** The body of the route that creates each kind of `given` resource (a knowledge base's documents: DOCUMENT_BODY). */
+/** The body of the route that creates each kind of `given` resource (a knowledge base's documents: CreateDocumentBody). */
 const BODIES = {
   knowledgebases: CreateKnowledgebaseBody,
   tools: CreateToolBody,
@@ -98,12 +98,11 @@ const BODIES = {
   campaigns: CreateCampaignBody,
   leads: CreateLeadBody,
 } as const;
-const DOCUMENT_BODY = CreateDocumentBody;
 
 /** A knowledge base with its documents, each created through the API (a website by JSON, a file by form). */
 export const GivenKnowledgebase = resource(BODIES.knowledgebases).extend({
   // A document is created with its knowledge base's key.
-  documents: z.array(resource(DOCUMENT_BODY).omit({ key: true }).extend({ file: GivenFile.optional() })).optional(),
+  documents: z.array(resource(CreateDocumentBody).omit({ key: true }).extend({ file: GivenFile.optional() })).optional(),
 });
 
 export const Given = z.strictObject({
@@ -147,7 +146,7 @@ export function firstUnknownInGiven(given: z.output<typeof Given> | undefined): 
       const at = ['given', kind, i];
       const found =
         firstUnknownInBody(resource, body, at) ??
-        ((resource as z.output<typeof GivenKnowledgebase>).documents ?? []).map((document, d) => firstUnknownInBody(document, DOCUMENT_BODY, [...at, 'documents', d])).find(Boolean);
+        ((resource as z.output<typeof GivenKnowledgebase>).documents ?? []).map((document, d) => firstUnknownInBody(document, CreateDocumentBody, [...at, 'documents', d])).find(Boolean);
       if (found) return found;
     }
   }
