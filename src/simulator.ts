@@ -49,6 +49,7 @@ import type { SimEventMap } from './domain/sim-events.js';
 import type { SimState } from './domain/state.js';
 import { applyScenario, playScenario, type RunOptions, type ScenarioRun } from './scenario/runner.js';
 import { readScenario } from './scenario/load.js';
+import type { ScenarioInput } from './scenario/schema.js';
 import { RequestJournal, type JournalEntry, type JournalRecord } from './state/journal.js';
 import { restoreSnapshot, takeSnapshot, type SimulatorSnapshot } from './state/snapshot.js';
 
@@ -336,7 +337,7 @@ export class Simulator implements SimState {
    * steps unless `{steps: false}`. Answers the run, with `passed` and the `refs`.
    * @example const run = await sim.loadScenario('scenarios/voicemail-then-human.yaml'); expect(run.passed).toBe(true)
    */
-  async loadScenario(source: string | Record<string, unknown>, options: RunOptions = {}): Promise<ScenarioRun> {
+  async loadScenario(source: string | ScenarioInput, options: RunOptions = {}): Promise<ScenarioRun> {
     return playScenario(this, await readScenario(source), options);
   }
 

@@ -251,6 +251,8 @@ export type ResetResponse = z.output<typeof ResetAnswer>;
 export type Overview = z.output<typeof OverviewRecord>;
 /** `sim.control`: every control operation, with typed inputs. */
 export type SimControl = Control;
+/** A scenario as an object (the JSON form of a scenario file): `sim.loadScenario(...)`, `sim.control.scenario.load(...)`. */
+export type { ScenarioInput } from './scenario/schema.js';
 
 // ---- Events (z.output of SIM_EVENT_SCHEMAS) ----
 /** Each event type of `sim.events` and `/__sim/events` with its `data`. */

@@ -7,6 +7,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createSimulator,
+  type Simulator,
   type Assistant,
   type Call,
   type Campaign,
@@ -24,6 +25,7 @@ import {
   type SimControl,
   type SimEvent,
   type SimEventMap,
+  type ScenarioInput,
   type WireEvent,
   SIM_EVENT_SCHEMAS,
 } from 'voxsim';
@@ -126,5 +128,16 @@ describe('request and record types', () => {
     const table = readme.slice(readme.indexOf('### Events'), readme.indexOf('### Event stream'));
     const listed = [...table.matchAll(/^\| (`[^|]+`) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([a-z_.]+)`/g)].map((m) => m[1]!));
     expect(listed.sort()).toEqual(Object.keys(SIM_EVENT_SCHEMAS).sort());
+  });
+
+  it('types a scenario object as the scenario schema reads it', async () => {
+    const scenario: ScenarioInput = { name: 'typed', seed: 2, given: { folders: [{ ref: 'team', name: 'Team' }] }, steps: [{ advance: '1h' }] };
+    // @ts-expect-error a misspelt top-level key (the loader refuses it too)
+    const misspelt: ScenarioInput = { name: 'typed', outcome: {} };
+    void misspelt;
+    expectTypeOf<Parameters<Simulator['loadScenario']>[0]>().toEqualTypeOf<string | ScenarioInput>();
+    expectTypeOf<Parameters<SimControl['scenario']['load']>[0]>().toEqualTypeOf<string | ScenarioInput>();
+    const other = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' });
+    expect((await other.control.scenario.load(scenario)).name).toBe('typed');
   });
 });

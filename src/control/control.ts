@@ -30,6 +30,7 @@ import type { JournalEntry, JournalRecord } from '../state/journal.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
 import { overview } from './overview.js';
+import type { ScenarioInput } from '../scenario/schema.js';
 import {
   AdvanceBody,
   ChargesQuery,
@@ -70,7 +71,7 @@ export interface ControlHost extends SimState {
 }
 
 /** Applies a scenario's set-up (no steps) given as YAML or JSON text or an object; provided by the composition root. */
-export type ScenarioApplier = (source: string | Record<string, unknown>) => Promise<{ name: string; refs: Record<string, unknown> }>;
+export type ScenarioApplier = (source: string | ScenarioInput) => Promise<{ name: string; refs: Record<string, unknown> }>;
 
 export const CLOCK_MESSAGES = {
   horizon: (field: string) => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
@@ -162,7 +163,7 @@ export class Control {
        * path) or as an object, without its steps. A scenario that fails leaves the state
        * as it was.
        */
-      load: async (source: string | Record<string, unknown>) => {
+      load: async (source: string | ScenarioInput) => {
         const backup = this.sim.snapshot();
         try {
           return await this.applyScenario(source);

@@ -6,7 +6,7 @@ import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } fr
 import { z } from 'zod';
 import { laravelMessage, RULE_MESSAGES } from '../core/validation.js';
 import { EXPECTATION_SCHEMAS, firstUnknownInExpectation } from './expectations.js';
-import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type StepKind } from './schema.js';
+import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type ScenarioInput, type StepKind } from './schema.js';
 import { knownKeysAt, type UnknownKey, type UnknownWord } from './shapes.js';
 import { closest } from './suggest.js';
 
@@ -87,7 +87,7 @@ export function valueAt(data: unknown, path: readonly (string | number)[]): unkn
  * Validates a scenario given as text (YAML or JSON) or as an object.
  * @example loadScenarioText(readFileSync('scenarios/voicemail-then-human.yaml', 'utf8'), 'voicemail-then-human.yaml')
  */
-export function loadScenario(source: string | Record<string, unknown>, file = '<scenario>'): LoadedScenario {
+export function loadScenario(source: string | ScenarioInput, file = '<scenario>'): LoadedScenario {
   let data: unknown = source;
   // An object has no lines.
   let lineOf = (_path: (string | number)[]): number | null => null;
@@ -161,7 +161,7 @@ export function loadScenario(source: string | Record<string, unknown>, file = '<
  * YAML or JSON text, or as an object (`sim.loadScenario`, `voxsim scenario run`).
  * @example const loaded = await readScenario('scenarios/voicemail-then-human.yaml')
  */
-export async function readScenario(source: string | Record<string, unknown>): Promise<LoadedScenario> {
+export async function readScenario(source: string | ScenarioInput): Promise<LoadedScenario> {
   if (typeof source === 'string' && !source.includes('\n') && /\.(ya?ml|json)$/i.test(source.trim())) {
     const { readFile } = await import('node:fs/promises');
     const file = source.trim();

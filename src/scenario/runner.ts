@@ -16,6 +16,7 @@ import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
 import { ScenarioError, loadScenario, valueAt, type LoadedScenario, type ParsedStep } from './load.js';
 import { collectionMatch, partialMatch, type Mismatch } from './match.js';
 import { WebhookReceiver } from './receiver.js';
+import type { ScenarioInput } from './schema.js';
 
 export interface Ref {
   id: number | string;
@@ -514,7 +515,7 @@ export function formatStep(result: StepResult): string {
  * Error whose message names the scenario.
  * @example await applyScenario(sim, 'name: demo\nseed: 7\n')
  */
-export async function applyScenario(sim: ScenarioHost, source: string | Record<string, unknown>): Promise<{ name: string; refs: Record<string, Ref> }> {
+export async function applyScenario(sim: ScenarioHost, source: string | ScenarioInput): Promise<{ name: string; refs: Record<string, Ref> }> {
   try {
     const run = await playScenario(sim, loadScenario(source, '<scenario>'), { steps: false });
     return { name: run.name, refs: run.refs };

@@ -62,11 +62,12 @@ export const GivenPhoneNumber = z.strictObject({
  * API's parser.
  */
 const resource = (route: z.ZodType, extra: string[] = []) =>
+  // Typed as any field besides `ref` and `key` (its keys are the route's, known only at run time), so a program's scenario object compiles.
   z.strictObject({
     ...Object.fromEntries([...Object.keys((route as unknown as z.ZodObject).shape), ...extra].map((field) => [field, z.unknown().optional()])),
     ref: ref.optional(),
     key: z.string().optional(),
-  });
+  }) as unknown as z.ZodObject<Record<string, z.ZodOptional<z.ZodUnknown>> & { ref: z.ZodOptional<typeof ref>; key: z.ZodOptional<z.ZodString> }, z.core.$strict>;
 export const GivenSender = z.strictObject({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() });
 export const GivenConversation = z.strictObject({
   ref: ref.optional(),
@@ -146,7 +147,7 @@ export function firstUnknownInGiven(given: z.output<typeof Given> | undefined): 
       const at = ['given', kind, i];
       const found =
         firstUnknownInBody(resource, body, at) ??
-        ((resource as z.output<typeof GivenKnowledgebase>).documents ?? []).map((document, d) => firstUnknownInBody(document, CreateDocumentBody, [...at, 'documents', d])).find(Boolean);
+        ((resource as { documents?: Record<string, unknown>[] }).documents ?? []).map((document, d) => firstUnknownInBody(document, CreateDocumentBody, [...at, 'documents', d])).find(Boolean);
       if (found) return found;
     }
   }
@@ -195,6 +196,9 @@ export const Scenario = z.strictObject({
   webhook_failures: z.array(WebhookFailureBody.strict()).optional(),
   steps: z.array(Step).default([]),
 });
+/** A scenario as a program may write it (the object form of the YAML or JSON file): `sim.loadScenario(...)`, `sim.control.scenario.load(...)`. */
+export type ScenarioInput = z.input<typeof Scenario>;
+
 export type Scenario = z.infer<typeof Scenario>;
 
 /** The JSON Schema of the format, for editors (`voxsim scenario schema`). */

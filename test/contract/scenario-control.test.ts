@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SimError } from '../../src/core/errors.js';
 import { contract, type Api } from '../support/api.js';
+import type { ScenarioInput } from '../../src/types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -207,7 +208,7 @@ contract('control: load a scenario', (api) => {
   });
 
   it('loads a scenario object in-process', async () => {
-    const answer = await api().sim.control.scenario.load(parse(JSON_SCENARIO) as Record<string, unknown>);
+    const answer = await api().sim.control.scenario.load(parse(JSON_SCENARIO) as ScenarioInput);
     expect(answer).toStrictEqual({ name: 'a draft campaign from JSON', refs: { support: { id: 1, uuid: expect.stringMatching(UUID) }, autumn: { id: 1 } } });
   });
 
