@@ -33,6 +33,7 @@ import { overview } from './overview.js';
 import type { ScenarioInput } from '../scenario/schema.js';
 import {
   AdvanceBody,
+  CLOCK_MESSAGES,
   ChargesQuery,
   DocumentsQuery,
   RequestsQuery,
@@ -73,9 +74,6 @@ export interface ControlHost extends SimState {
 /** Applies a scenario's set-up (no steps) given as YAML or JSON text or an object; provided by the composition root. */
 export type ScenarioApplier = (source: string | ScenarioInput) => Promise<{ name: string; refs: Record<string, unknown> }>;
 
-export const CLOCK_MESSAGES = {
-  horizon: (field: string) => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
-} as const;
 
 /** Input of a control operation as callers write it: its schema's input type (still validated at run time). */
 type In<S extends z.ZodType> = z.input<S>;

@@ -9,6 +9,11 @@ import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type W
 import { PostCallWebhookBody } from '../domain/calls/schema.js';
 import { ConversationEndedWebhookBody } from '../domain/conversations/schema.js';
 
+/** Texts of the clock's refusals (shape B), shared with the scenario loader's checks of `advance` steps. */
+export const CLOCK_MESSAGES = {
+  horizon: (field: string) => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
+} as const;
+
 /** The body of each webhook the platform sends, by kind (the OpenAPI document's `webhooks`, a delivery's `payload`). */
 export const WEBHOOK_BODIES = {
   post_call: PostCallWebhookBody,

@@ -20,7 +20,7 @@ import { SendSmsBody } from '../domain/sms/schema.js';
 import { CreateToolBody } from '../domain/tools/schema.js';
 import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
 import { ReplyRuleSchema } from '../engine/replies.js';
-import { CLOCK_MESSAGES } from '../control/control.js';
+import { CLOCK_MESSAGES } from '../control/schema.js';
 import { WebhookFailureBody } from '../control/schema.js';
 import { EXPECTATION_SCHEMAS, type ExpectationKind } from './expectations.js';
 import { firstUnknown, schemasAt, type UnknownKey, type UnknownWord } from './shapes.js';
