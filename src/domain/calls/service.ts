@@ -94,7 +94,6 @@ export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
   const runs: Run[] = [];
   for (const [index, key] of callKeys(ctx, q)) {
     const { rows, monotone } = ctx.calls.orderedOwnKey(index, key);
-    if (rows.length === 0) continue;
     // A key holding a back-dated call is checked row by row against the window instead.
     const cut = !dated || monotone;
     const lo = dated && monotone ? lowerBound(rows, createdAt, from) : 0;
@@ -113,21 +112,30 @@ const createdAt = (c: Call) => c.created_at;
  * equality filters (status, type, assistant, campaign), each such call under one of them:
  * one filter other than the status names its own index; a status or several filters name
  * the `group_status` keys of the account's call groups that match them, one per status.
+ * A filter that every call of the account passes (its index holds as many calls as the
+ * account) narrows nothing and is left out: counted, not guessed.
  */
 function callKeys(ctx: AccountCtx, q: CallListQuery): [index: string, key: number][] {
-  const named = (q.type !== undefined ? 1 : 0) + (q.assistant_id !== undefined ? 1 : 0) + (q.campaign_id !== undefined ? 1 : 0);
+  const account = ctx.account.id;
+  const all = ctx.calls.count();
+  const narrows = (index: string, key: number) => ctx.calls.countOwnKey(index, key) < all;
+  const type = q.type !== undefined && narrows('account_type', callTypeKey(account, q.type)) ? q.type : undefined;
+  const assistant = q.assistant_id !== undefined && narrows('assistant', q.assistant_id) ? q.assistant_id : undefined;
+  const campaign = q.campaign_id !== undefined && narrows('campaign', q.campaign_id) ? q.campaign_id : undefined;
+  const named = (type !== undefined ? 1 : 0) + (assistant !== undefined ? 1 : 0) + (campaign !== undefined ? 1 : 0);
   if (q.status === undefined && named <= 1) {
-    if (q.campaign_id !== undefined) return [['campaign', q.campaign_id]];
-    if (q.assistant_id !== undefined) return [['assistant', q.assistant_id]];
-    if (q.type !== undefined) return [['account_type', callTypeKey(ctx.account.id, q.type)]];
-    return [['account', ctx.account.id]];
+    if (campaign !== undefined) return [['campaign', campaign]];
+    if (assistant !== undefined) return [['assistant', assistant]];
+    if (type !== undefined) return [['account_type', callTypeKey(account, type)]];
+    return [['account', account]];
   }
   const keys: [string, number][] = [];
   for (const group of ctx.callGroups()) {
-    if (q.type !== undefined && group.type !== q.type) continue;
-    if (q.assistant_id !== undefined && group.assistant_id !== q.assistant_id) continue;
-    if (q.campaign_id !== undefined && group.campaign_id !== q.campaign_id) continue;
-    for (const status of q.status === undefined ? CALL_STATUSES : [q.status]) keys.push(['group_status', groupStatusKey(group.id, status)]);
+    if ((type !== undefined && group.type !== type) || (assistant !== undefined && group.assistant_id !== assistant) || (campaign !== undefined && group.campaign_id !== campaign)) continue;
+    for (const status of q.status === undefined ? CALL_STATUSES : [q.status]) {
+      const key = groupStatusKey(group.id, status);
+      if (ctx.calls.countOwnKey('group_status', key) > 0) keys.push(['group_status', key]);
+    }
   }
   return keys;
 }
