@@ -524,6 +524,12 @@ export class Table<T extends Row> {
     return ordered;
   }
 
+  /** How many keys an index holds (an index of few keys counts its emptied keys too). */
+  keyCount(index: string): number {
+    this.fills?.settle();
+    return this.entry(index).map.size;
+  }
+
   /** Every key an index holds rows under, in the order the keys first appeared (an emptied key of an index of few keys keeps its place). */
   keys(index: string): IterableIterator<Key> {
     this.fills?.settle();

@@ -88,6 +88,11 @@ export class Scoped<T extends Owned> {
     return this.table.keys(index);
   }
 
+  /** How many keys an index holds, of every account. */
+  keyCount(index: string): number {
+    return this.table.keyCount(index);
+  }
+
   /** The account's rows under `key` in an index, optionally only those that pass `keep`. */
   where(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
     const account = this.accountId;

@@ -72,8 +72,9 @@ export function makeCall(ctx: AccountCtx, input: { assistant_id: number; phone_n
  * index keys (`callKeys`); each key's rows are cut to the date window by binary search
  * while creation times grow with the ids, the total is the sum of the cut sizes, and the
  * page is merged from the keys' newest ends, stopping at the page. A partial number is a
- * check on each row (and its total a count) unless every call's number holds it; alone,
- * it has its own path (`byPartialNumber`).
+ * check on each row (and its total a count) unless every call's number holds it, or the
+ * calls to the numbers that hold it are read instead when they are far fewer; alone, it
+ * has its own path (`byPartialNumber`).
  */
 export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
   const bag = new ErrorBag();
@@ -81,28 +82,53 @@ export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
   if (q.campaign_id !== undefined && !ctx.campaigns.get(q.campaign_id)) bag.rule('campaign_id', 'exists');
   bag.throwIfAny();
   const [from, to] = dateWindow(q, ctx.account.timezone);
-  const dated = from !== -Infinity || to !== Infinity;
   const skip = (q.page - 1) * q.per_page;
   const equality = q.status !== undefined || q.type !== undefined || q.assistant_id !== undefined || q.campaign_id !== undefined;
-  if (q.phone_number !== undefined && !equality && !dated) return byPartialNumber(ctx, q.phone_number, skip, q.per_page);
+  if (q.phone_number !== undefined && !equality && from === -Infinity && to === Infinity) return byPartialNumber(ctx, q.phone_number, skip, q.per_page);
 
-  const phone = q.phone_number === undefined ? undefined : partialNumberFilter(q.phone_number);
-  // A partial number that every call's number holds is left unchecked: counted, not guessed.
-  const phoneKeep = phone !== undefined && numberCounts(ctx).count(partialNumberNeedle(q.phone_number!)) !== ctx.calls.count() ? (c: Call) => phone(c.client_phone_number) : undefined;
-  const inWindow = (c: Call) => c.created_at >= from && c.created_at < to;
-  const bothKeep = phoneKeep && ((c: Call) => inWindow(c) && phoneKeep(c));
-  const runs: Run[] = [];
-  for (const [index, key] of callKeys(ctx, q)) {
-    const { rows, monotone } = ctx.calls.orderedOwnKey(index, key);
-    // A key holding a back-dated call is checked row by row against the window instead.
-    const cut = !dated || monotone;
-    const lo = dated && monotone ? lowerBound(rows, createdAt, from) : 0;
-    const hi = dated && monotone ? lowerBound(rows, createdAt, to) : rows.length;
-    if (lo < hi) runs.push({ rows, lo, hi, keep: cut ? phoneKeep : (bothKeep ?? inWindow) });
+  const keys = callKeys(ctx, q);
+  let runs = windowRuns(ctx, keys, from, to, undefined);
+  if (q.phone_number !== undefined) {
+    const phone = partialNumberFilter(q.phone_number);
+    const matching = numberCounts(ctx).count(partialNumberNeedle(q.phone_number));
+    if (matching === 0) return { rows: [], total: 0 };
+    // A partial number that every call's number holds is left unchecked: counted, not guessed.
+    if (matching !== ctx.calls.count()) {
+      let rows = 0;
+      for (const run of runs) rows += run.hi - run.lo;
+      // Finding the matching numbers walks every distinct number (of every account: an upper bound of the account's).
+      if (matching !== undefined && 2 * ctx.calls.keyCount('account_number') + matching < rows) runs = windowRuns(ctx, numberKeys(ctx, phone), from, to, equalityCheck(q));
+      else runs = windowRuns(ctx, keys, from, to, (c) => phone(c.client_phone_number));
+    }
   }
   let total = 0;
   for (const run of runs) total += run.keep ? countKept(run) : run.hi - run.lo;
   return { rows: total === 0 ? [] : newestFirst(runs, skip, q.per_page), total };
+}
+
+/**
+ * The runs of rows of `keys` in the window [from, to) that pass `check`: each key's rows
+ * cut by binary search while creation times grow with the ids; a key holding a
+ * back-dated call is checked row by row against the window instead.
+ */
+function windowRuns(ctx: AccountCtx, keys: readonly (readonly [string, string | number])[], from: number, to: number, check: ((call: Call) => boolean) | undefined): Run[] {
+  const dated = from !== -Infinity || to !== Infinity;
+  const inWindow = (c: Call) => c.created_at >= from && c.created_at < to;
+  const checkInWindow = check && ((c: Call) => inWindow(c) && check(c));
+  const runs: Run[] = [];
+  for (const [index, key] of keys) {
+    const { rows, monotone } = ctx.calls.orderedOwnKey(index, key);
+    const cut = !dated || monotone;
+    const lo = dated && monotone ? lowerBound(rows, createdAt, from) : 0;
+    const hi = dated && monotone ? lowerBound(rows, createdAt, to) : rows.length;
+    if (lo < hi) runs.push({ rows, lo, hi, keep: cut ? check : (checkInWindow ?? inWindow) });
+  }
+  return runs;
+}
+
+/** Whether a call passes the equality filters of a list (status, type, assistant, campaign). */
+function equalityCheck(q: CallListQuery): (call: Call) => boolean {
+  return (c) => (q.status === undefined || c.status === q.status) && (q.type === undefined || c.type === q.type) && (q.assistant_id === undefined || c.assistant_id === q.assistant_id) && (q.campaign_id === undefined || c.campaign_id === q.campaign_id);
 }
 
 const createdAt = (c: Call) => c.created_at;
@@ -229,16 +255,20 @@ function byPartialNumber(ctx: AccountCtx, filter: string, skip: number, perPage:
   if (total !== undefined && ((skip + perPage) * rows.length) / total <= NEWEST_WALK_LIMIT) {
     return { rows: newestFirst([{ rows, lo: 0, hi: rows.length, keep: (c) => phone(c.client_phone_number) }], skip, perPage), total };
   }
-  const prefix = callNumberKey(ctx.account.id, '');
-  const runs: Run[] = [];
+  const runs = windowRuns(ctx, numberKeys(ctx, phone), -Infinity, Infinity, undefined);
   let sum = 0;
-  for (const key of ctx.calls.indexKeys('account_number')) {
-    if (typeof key !== 'string' || !key.startsWith(prefix) || !phone(key.slice(prefix.length))) continue;
-    const { rows } = ctx.calls.orderedOwnKey('account_number', key);
-    sum += rows.length;
-    runs.push({ rows, lo: 0, hi: rows.length, keep: undefined });
-  }
+  for (const run of runs) sum += run.hi;
   return { rows: newestFirst(runs, skip, perPage), total: sum };
+}
+
+/** The `account_number` keys of the account's client numbers that pass `phone` (found among its distinct numbers, not its calls). */
+function numberKeys(ctx: AccountCtx, phone: (number: string) => boolean): [string, string][] {
+  const prefix = callNumberKey(ctx.account.id, '');
+  const keys: [string, string][] = [];
+  for (const key of ctx.calls.indexKeys('account_number')) {
+    if (typeof key === 'string' && key.startsWith(prefix) && phone(key.slice(prefix.length))) keys.push(['account_number', key]);
+  }
+  return keys;
 }
 
 /** The longest filter text the substring counts answer; E.164 numbers have at most 16 characters. */
