@@ -16,7 +16,7 @@ const AUTH = { authorization: 'Bearer sim_test_key' };
 const START = Date.parse('2026-03-02T09:00:00Z');
 const DAY = 86_400_000;
 const NUMBERS = Array.from({ length: 24 }, (_, i) => (i % 5 === 0 ? `+44207183${String(8700 + i)}` : `+1212555${String(1000 + i * 37).padStart(4, '0')}`));
-/** Digits most numbers hold, a filter with the digits of most, digits of one number, a text every number holds, and digits none holds. */
+/** Digits most numbers hold, more of them written with punctuation, the digits of one number, a text without digits that every number holds, digits none holds. */
 const NEEDLES = ['555', '(212) 555-1', '2071838705', '+', '99999'];
 const FILTERS = ['status', 'type', 'phone_number', 'assistant_id', 'campaign_id', 'date_from', 'date_to'] as const;
 type Query = Partial<Record<(typeof FILTERS)[number], string>>;
@@ -25,7 +25,7 @@ let sim: Simulator;
 let random: SeededRandom;
 let assistants: number[];
 let campaigns: number[];
-/** The clock's latest creation time handed out, so in-order inserts keep growing. */
+/** The creation time of the latest in-order insert (back-dated ones go before it). */
 let latest = START;
 
 async function post(path: string, body: unknown): Promise<{ data: { id: number } }> {
@@ -43,7 +43,8 @@ function pick<T>(items: readonly T[]): T {
  * an inbound or a web call); half of them completed, so that a status can hold far more
  * calls than a number does.
  */
-function insertCall(created: number, status = random.int(0, 1) === 0 ? 'completed' : pick(CALL_STATUSES)): void {
+function insertCall(created: number): void {
+  const status = random.int(0, 1) === 0 ? 'completed' : pick(CALL_STATUSES);
   const campaign = random.int(0, 3) === 0 ? null : pick(campaigns);
   sim.accountScope(1)!.calls.insertRow((id, accountId) =>
     callRow(id, {
