@@ -178,7 +178,10 @@ const IN_PLACE = 256;
 function arrive<T extends Row>(ordered: OrderedRows<T>, row: T, value: ((row: T) => number) | undefined): boolean {
   const rows = ordered.rows;
   let at = rows.length;
-  while (at > 0 && rows[at - 1]!.id > row.id) if (rows.length - --at > IN_PLACE) return false;
+  while (at > 0 && rows[at - 1]!.id > row.id) {
+    at--;
+    if (rows.length - at > IN_PLACE) return false;
+  }
   if (at === rows.length) rows.push(row);
   else rows.splice(at, 0, row);
   if (ordered.monotone && value !== undefined) {

@@ -20,7 +20,10 @@ export interface CallGroup {
 /** Room for every status in a group's keys (CALL_STATUSES has 10). */
 const STATUS_SLOTS = 16;
 
-/** The `group_status` key of a group's calls in one status. */
+/**
+ * The `group_status` key of a group's calls in one status.
+ * @example groupStatusKey(3, 'completed') // 53: group 3, status 5
+ */
 export function groupStatusKey(group: number, status: CallStatus): number {
   return group * STATUS_SLOTS + CALL_STATUSES.indexOf(status);
 }
