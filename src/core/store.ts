@@ -157,12 +157,54 @@ class Bucket<T> {
 /**
  * The rows of one index key in ascending id order, for reading pages from either end
  * without copying the key's rows. Built on the first `ordered()` of a key; an insert
- * (always the highest id) appends; anything else drops it, to be rebuilt on the next read.
+ * (always the highest id) appends; a row that arrives or leaves near the newest end (a
+ * call that ends after a later one began, moving between statuses) is put in or taken
+ * out at its place; anything farther drops it, to be rebuilt on the next read.
  */
 interface OrderedRows<T> {
   rows: T[];
   /** Whether the index's `monotone` value never decreases along `rows` (so ranges of it are binary-searchable). */
   monotone: boolean;
+}
+
+/**
+ * How far from the newest end of a key's ordered rows a row may arrive or leave in place
+ * (a step back each): a list read while calls change status keeps reading the same rows
+ * instead of rebuilding them after every change.
+ */
+const IN_PLACE = 256;
+
+/** Puts `row` in `ordered` at its place by id; false when that is more than IN_PLACE from the end. */
+function arrive<T extends Row>(ordered: OrderedRows<T>, row: T, value: ((row: T) => number) | undefined): boolean {
+  const rows = ordered.rows;
+  let at = rows.length;
+  while (at > 0 && rows[at - 1]!.id > row.id) {
+    at--;
+    if (rows.length - at > IN_PLACE) return false;
+  }
+  if (at === rows.length) rows.push(row);
+  else rows.splice(at, 0, row);
+  if (ordered.monotone && value !== undefined) {
+    const v = value(row);
+    if ((at > 0 && v < value(rows[at - 1]!)) || (at + 1 < rows.length && value(rows[at + 1]!) < v)) ordered.monotone = false;
+  }
+  return true;
+}
+
+/**
+ * Takes `row` out of `ordered`; false when it is more than IN_PLACE from the end, or when
+ * the rows are not monotone (a rebuild may find them monotone again without it).
+ */
+function leave<T extends Row>(ordered: OrderedRows<T>, row: T, value: ((row: T) => number) | undefined): boolean {
+  if (value !== undefined && !ordered.monotone) return false;
+  const rows = ordered.rows;
+  for (let at = rows.length - 1; at >= 0 && rows.length - at <= IN_PLACE && rows[at]!.id >= row.id; at--) {
+    if (rows[at] !== row) continue;
+    if (at === rows.length - 1) rows.pop();
+    else rows.splice(at, 1);
+    return true;
+  }
+  return false;
 }
 
 /** How an index is declared: which fields its key reads (so an update touching none of them skips it) and an optional order. */
@@ -485,6 +527,12 @@ export class Table<T extends Row> {
     return ordered;
   }
 
+  /** How many keys an index holds (an index of few keys counts its emptied keys too). */
+  keyCount(index: string): number {
+    this.fills?.settle();
+    return this.entry(index).map.size;
+  }
+
   /** Every key an index holds rows under, in the order the keys first appeared (an emptied key of an index of few keys keeps its place). */
   keys(index: string): IterableIterator<Key> {
     this.fills?.settle();
@@ -574,13 +622,7 @@ export class Table<T extends Row> {
     } else if (bucket !== row) entry.map.set(key, [bucket, row]);
     // Most keys are never read in order: skip the lookup while none is.
     const ordered = entry.ordered.size > 0 ? entry.ordered.get(key) : undefined;
-    if (ordered) {
-      const last = ordered.rows[ordered.rows.length - 1];
-      if (last === undefined || last.id < row.id) {
-        ordered.rows.push(row);
-        if (ordered.monotone && last !== undefined && entry.monotone!(row) < entry.monotone!(last)) ordered.monotone = false;
-      } else entry.ordered.delete(key);
-    }
+    if (ordered && !arrive(ordered, row, entry.monotone)) entry.ordered.delete(key);
   }
 
   private removeFromIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
@@ -608,7 +650,8 @@ export class Table<T extends Row> {
       else bucket.splice(position, 1);
     } else if (bucket === row) entry.map.delete(key);
     else return;
-    if (entry.ordered.size > 0) entry.ordered.delete(key);
+    const ordered = entry.ordered.size > 0 ? entry.ordered.get(key) : undefined;
+    if (ordered && (!leave(ordered, row, entry.monotone) || ordered.rows.length === 0)) entry.ordered.delete(key);
   }
 
   /** Drops a bucket's holes in place, keeping the rows in arrival order. */

@@ -15,6 +15,7 @@ import type { Assistant } from './assistants/schema.js';
 import { catalog, type Catalog } from './catalog/data.js';
 import { CallMemo } from './calls/memo.js';
 import type { Call } from './calls/schema.js';
+import type { CallGroup } from './calls/groups.js';
 import type { Campaign } from './campaigns/schema.js';
 import type { AccountEventType, SimEventMap } from './sim-events.js';
 import type { SimState } from './state.js';
@@ -86,6 +87,11 @@ export class Scoped<T extends Owned> {
   /** Every key of an index, of every account: the caller keeps its account's (keys that name the account). */
   indexKeys(index: string): IterableIterator<string | number> {
     return this.table.keys(index);
+  }
+
+  /** How many keys an index holds, of every account. */
+  keyCount(index: string): number {
+    return this.table.keyCount(index);
   }
 
   /** The account's rows under `key` in an index, optionally only those that pass `keep`. */
@@ -163,6 +169,8 @@ export interface AccountCtx {
   readonly calls: Scoped<Call>;
   /** The account's calls counted by the substrings of their client numbers (calls/service), built on first use. */
   readonly callNumbers: CallNumberTally;
+  /** The groups the account's calls are keyed by in the calls' `group_status` index (calls/groups). */
+  callGroups(): readonly CallGroup[];
   readonly conversations: Scoped<Conversation>;
   readonly messages: Scoped<ChatMessage>;
   readonly senders: Scoped<Sender>;
@@ -232,6 +240,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     secondaryContacts: new Scoped(db.secondaryContacts, account.id),
     calls: new Scoped(db.calls, account.id),
     callNumbers: { counts: undefined, through: 0, removals: 0 },
+    callGroups: () => db.callGroups.ofAccount(account.id),
     conversations: new Scoped(db.conversations, account.id),
     messages: new Scoped(db.messages, account.id),
     senders: new Scoped(db.senders, account.id),

@@ -7,8 +7,8 @@ import type { Campaign } from './campaigns/schema.js';
 import type { ChatMessage, Conversation } from './conversations/schema.js';
 import type { Knowledgebase, KnowledgebaseDocument } from './knowledgebases/schema.js';
 import { campaignStatusKey, type Lead, type SecondaryContact } from './leads/schema.js';
-import { CALL_STATUSES } from '../core/vocabulary.js';
 import { CALL_TYPES } from './calls/schema.js';
+import { CallGroups } from './calls/groups.js';
 import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
 import type { Tool } from './tools/schema.js';
@@ -16,11 +16,6 @@ import type { Folder, Label } from './folders-labels/schema.js';
 import type { Sms } from './sms/schema.js';
 
 const callCreatedAt = (c: Call) => c.created_at;
-
-/** The integer key of an account's calls in one status (cheaper to hash than a joined string). */
-export function callStatusKey(accountId: number, status: Call['status']): number {
-  return accountId * 16 + CALL_STATUSES.indexOf(status);
-}
 
 /** The integer key of an account's calls of one type. */
 export function callTypeKey(accountId: number, type: Call['type']): number {
@@ -69,13 +64,16 @@ export class Database {
   readonly secondaryContacts = new Table<SecondaryContact>('secondary_contacts')
     .index('account', (c) => c.account_id)
     .index('lead', (c) => c.lead_id);
-  // List calls reads a page from the newest end of the narrowest of these (calls/service listCallsPage);
+  /** The calls' groups (account, type, campaign, assistant) that `group_status` keys calls by, with their status. */
+  readonly callGroups = new CallGroups();
+  // List calls reads its page from the newest ends of the keys its filters name (calls/service listCalls);
   // created_at grows with the id unless a record was inserted back-dated, so date filters binary-search it.
+  // Only `group_status` moves when a call changes status (the dialer's hot path).
   readonly calls = new Table<Call>('calls')
     .index('account', (c) => c.account_id, { fields: ['account_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('assistant', (c) => c.assistant_id, { fields: ['assistant_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('campaign', (c) => c.campaign_id, { fields: ['campaign_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
-    .index('account_status', (c) => callStatusKey(c.account_id, c.status), { fields: ['account_id', 'status', 'created_at'], monotone: callCreatedAt, fewKeys: true })
+    .index('group_status', (c) => this.callGroups.key(c), { fields: ['account_id', 'type', 'campaign_id', 'assistant_id', 'status', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('account_type', (c) => callTypeKey(c.account_id, c.type), { fields: ['account_id', 'type', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('account_number', (c) => callNumberKey(c.account_id, c.client_phone_number), { fields: ['account_id', 'client_phone_number', 'created_at'], monotone: callCreatedAt });
   readonly conversations = new Table<Conversation>('conversations')
@@ -138,6 +136,7 @@ export class Database {
 
   clear(): void {
     this.fixtures.clear();
+    this.callGroups.clear();
     for (const table of this.tables()) table.clear();
   }
 
@@ -149,6 +148,7 @@ export class Database {
   restore(snapshot: Record<string, TableSnapshot<{ id: number }>>, owned = false): void {
     // The snapshot holds every row it had; fixtures still queued here belong to the state it replaces.
     this.fixtures.clear();
+    this.callGroups.clear();
     for (const table of this.tables()) {
       const saved = snapshot[table.name];
       if (saved) table.restore(saved, owned);

@@ -369,6 +369,56 @@ describe('Table indexes that name their fields, ordered rows and single-row keys
     expect(calls().ordered('account', 9).rows).toEqual([]);
   });
 
+  it('keeps the ordered rows of a key read in order while rows near its newest end move in and out of it', () => {
+    const table = calls().index('by_status', (c) => c.status, { fields: ['status', 'created_at'], monotone: (c) => c.created_at, fewKeys: true });
+    for (let at = 1; at <= 6; at++) table.insert(call({ status: 'completed', created_at: at * 1000 }));
+    const completed = table.ordered('by_status', 'completed');
+    // A call that ends after later ones: it arrives before them, in the same array.
+    table.update(4, { status: 'ringing' });
+    expect(table.ordered('by_status', 'completed')).toBe(completed);
+    expect(ids([...completed.rows])).toEqual([1, 2, 3, 5, 6]);
+    table.update(4, { status: 'completed' });
+    expect(table.ordered('by_status', 'completed')).toBe(completed);
+    expect(ids([...completed.rows])).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(completed.monotone).toBe(true);
+    // A back-dated row that arrives in place makes the rows not monotone.
+    table.insert(call({ status: 'ringing', created_at: 500 }));
+    table.update(7, { status: 'completed' });
+    expect(table.ordered('by_status', 'completed').monotone).toBe(false);
+  });
+
+  it('answers ordered rows equal to a fresh read, and monotone only when they are, through moves near and far from the newest end', async () => {
+    const { SeededRandom } = await import('../../src/core/random.js');
+    const random = new SeededRandom(3);
+    const STATUSES = ['initiated', 'ringing', 'completed', 'failed'];
+    const table = calls().index('by_status', (c) => c.status, { fields: ['status', 'created_at'], monotone: (c) => c.created_at, fewKeys: true });
+    let now = 0;
+    for (let step = 0; step < 8000; step++) {
+      const action = random.int(0, 19);
+      const last = table.lastId;
+      if (action < 6 || table.size === 0) {
+        // Now and then a row dated before the latest few.
+        now += 1000;
+        table.insert(call({ status: 'initiated', created_at: random.int(0, 39) === 0 ? now - random.int(1, 50) * 1000 : now }));
+      } else if (action < 18) {
+        // Mostly recent rows change status; some from far back.
+        const id = random.int(0, 9) === 0 ? random.int(1, last) : random.int(Math.max(1, last - 40), last);
+        if (table.get(id)) table.update(id, { status: STATUSES[random.int(0, STATUSES.length - 1)]! });
+      } else {
+        const id = random.int(0, 2) === 0 ? random.int(1, last) : random.int(Math.max(1, last - 40), last);
+        table.delete(id);
+      }
+      if (step % 20 !== 0) continue;
+      for (const status of STATUSES) {
+        const ordered = table.ordered('by_status', status);
+        const expected = table.all().filter((c) => c.status === status);
+        expect(ids([...ordered.rows])).toEqual(ids(expected));
+        // Monotone is what lets a date range binary-search: it must never be claimed wrongly.
+        if (ordered.monotone) expect(expected.every((c, i) => i === 0 || expected[i - 1]!.created_at <= c.created_at)).toBe(true);
+      }
+    }
+  });
+
   it('holds a key with one row and with several alike (counts, lists, first, removal)', () => {
     const table = calls();
     table.insert(call({ status: 'a' }));

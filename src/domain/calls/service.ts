@@ -14,7 +14,9 @@ import { readE164 } from '../../core/phone.js';
 import { usableNumber } from '../phone-numbers/service.js';
 import { coversOneCall } from './billing.js';
 import { placeCall } from './lifecycle.js';
-import { callNumberKey, callStatusKey, callTypeKey } from '../db.js';
+import { callNumberKey, callTypeKey } from '../db.js';
+import { groupStatusKey } from './groups.js';
+import { CALL_STATUSES } from '../../core/vocabulary.js';
 import { lowerBound } from '../../core/store.js';
 import { SubstringCounts } from '../../core/substrings.js';
 import type { PageCut } from '../../core/pagination.js';
@@ -66,85 +68,170 @@ export function makeCall(ctx: AccountCtx, input: { assistant_id: number; phone_n
 
 /**
  * One page of the calls matching every filter, newest first, and how many match (spec:
- * List calls). The page is read from the newest end of the narrowest index a filter
- * names, stopping at the page; a date filter is a binary search while creation times
- * grow with the ids. The total is the index's size when no other filter narrows it,
- * else a count over the (date-cut) index rows, without copying them.
+ * List calls). The calls that pass the equality filters are exactly the rows of a few
+ * index keys (`callKeys`); each key's rows are cut to the date window by binary search
+ * while creation times grow with the ids, the total is the sum of the cut sizes, and the
+ * page is merged from the keys' newest ends, stopping at the page. A partial number is a
+ * check on each row (and its total a count) unless every call's number holds it, or the
+ * calls to the numbers that hold it are read instead when they are far fewer; alone, it
+ * has its own path (`byPartialNumber`).
  */
 export function listCalls(ctx: AccountCtx, q: CallListQuery): PageCut<Call> {
   const bag = new ErrorBag();
   if (q.assistant_id !== undefined && !ctx.assistants.get(q.assistant_id)) bag.rule('assistant_id', 'exists');
   if (q.campaign_id !== undefined && !ctx.campaigns.get(q.campaign_id)) bag.rule('campaign_id', 'exists');
   bag.throwIfAny();
-  const account = ctx.account.id;
-  // Each candidate index covers its own filter; every key names rows of this account only.
-  const candidates: { index: string; key: number; covers: 'campaign' | 'assistant' | 'status' | 'type' | 'account' }[] = [{ index: 'account', key: account, covers: 'account' }];
-  if (q.campaign_id !== undefined) candidates.push({ index: 'campaign', key: q.campaign_id, covers: 'campaign' });
-  if (q.assistant_id !== undefined) candidates.push({ index: 'assistant', key: q.assistant_id, covers: 'assistant' });
-  if (q.status !== undefined) candidates.push({ index: 'account_status', key: callStatusKey(account, q.status), covers: 'status' });
-  if (q.type !== undefined) candidates.push({ index: 'account_type', key: callTypeKey(account, q.type), covers: 'type' });
-  let chosen = candidates[0]!;
-  // On a tie the later (filter-covering) index wins: it leaves one check fewer.
-  for (const c of candidates) if (ctx.calls.countOwnKey(c.index, c.key) <= ctx.calls.countOwnKey(chosen.index, chosen.key)) chosen = c;
-  const { rows, monotone } = ctx.calls.orderedOwnKey(chosen.index, chosen.key);
-
   const [from, to] = dateWindow(q, ctx.account.timezone);
-  let lo = 0;
-  let hi = rows.length;
-  const dated = from !== -Infinity || to !== Infinity;
-  if (dated && monotone) {
-    lo = lowerBound(rows, createdAt, from);
-    hi = lowerBound(rows, createdAt, to);
-  }
-  const phone = q.phone_number === undefined ? undefined : partialNumberFilter(q.phone_number);
-  // A filter that every call of the account passes (its index holds as many calls as the account) is left unchecked: counted, not guessed.
-  const all = ctx.calls.countOwnKey('account', account);
-  const needed = (covers: string, index: string, key: number) => chosen.covers !== covers && ctx.calls.countOwnKey(index, key) < all;
-  const checks: ((c: Call) => boolean)[] = [];
-  if (q.status !== undefined && needed('status', 'account_status', callStatusKey(account, q.status))) checks.push((c) => c.status === q.status);
-  if (q.type !== undefined && needed('type', 'account_type', callTypeKey(account, q.type))) checks.push((c) => c.type === q.type);
-  if (q.assistant_id !== undefined && needed('assistant', 'assistant', q.assistant_id)) checks.push((c) => c.assistant_id === q.assistant_id);
-  if (q.campaign_id !== undefined && needed('campaign', 'campaign', q.campaign_id)) checks.push((c) => c.campaign_id === q.campaign_id);
-  // With other filters, a partial number that every call's number holds is left unchecked too (alone, it has its own path below).
-  const phoneEverywhere = phone !== undefined && (chosen.covers !== 'account' || dated || checks.length > 0) && numberCounts(ctx).count(partialNumberNeedle(q.phone_number!)) === all;
-  if (phone !== undefined && !phoneEverywhere) checks.push((c) => phone(c.client_phone_number));
-  if (dated && !monotone) checks.push((c) => c.created_at >= from && c.created_at < to);
-
   const skip = (q.page - 1) * q.per_page;
-  // A partial number alone: its total counted by substring, its page read from the account's newest calls while matches are
-  // dense enough, else merged from the newest ends of the matching numbers.
-  if (phone !== undefined && checks.length === 1 && chosen.covers === 'account' && !dated) {
-    const total = numberCounts(ctx).count(partialNumberNeedle(q.phone_number!));
-    if (total === 0) return { rows: [], total };
-    if (total !== undefined && ((skip + q.per_page) * rows.length) / total <= NEWEST_WALK_LIMIT) return { rows: newestMatching(rows, phone, skip, q.per_page), total };
-    return byNumber(ctx, phone, skip, q.per_page);
+  const equality = q.status !== undefined || q.type !== undefined || q.assistant_id !== undefined || q.campaign_id !== undefined;
+  if (q.phone_number !== undefined && !equality && from === -Infinity && to === Infinity) return byPartialNumber(ctx, q.phone_number, skip, q.per_page);
+
+  const keys = callKeys(ctx, q);
+  let runs = windowRuns(ctx, keys, from, to, undefined);
+  if (q.phone_number !== undefined) {
+    const phone = partialNumberFilter(q.phone_number);
+    const matching = numberCounts(ctx).count(partialNumberNeedle(q.phone_number));
+    if (matching === 0) return { rows: [], total: 0 };
+    // A partial number that every call's number holds is left unchecked: counted, not guessed.
+    if (matching !== ctx.calls.count()) {
+      let rows = 0;
+      for (const run of runs) rows += run.hi - run.lo;
+      // Finding the matching numbers walks every distinct number (of every account: an upper bound of the account's).
+      if (matching !== undefined && 2 * ctx.calls.keyCount('account_number') + matching < rows) runs = windowRuns(ctx, numberKeys(ctx, phone), from, to, equalityCheck(q));
+      else runs = windowRuns(ctx, keys, from, to, (c) => phone(c.client_phone_number));
+    }
   }
-  // Call history reads newest first: the page is taken from the high end of [lo, hi).
-  if (checks.length === 0) {
-    const page: Call[] = [];
-    for (let i = hi - 1 - skip; i >= lo && page.length < q.per_page; i--) page.push(rows[i]!);
-    return { rows: page, total: hi - lo };
-  }
-  // A plain loop: `every` would build a closure for each row.
-  const keep =
-    checks.length === 1
-      ? checks[0]!
-      : (c: Call) => {
-          for (let i = 0; i < checks.length; i++) if (!checks[i]!(c)) return false;
-          return true;
-        };
-  const page: Call[] = [];
   let total = 0;
-  for (let i = hi - 1; i >= lo; i--) {
-    const row = rows[i]!;
-    if (!keep(row)) continue;
-    if (total >= skip && page.length < q.per_page) page.push(row);
-    total++;
+  for (const run of runs) total += run.keep ? countKept(run) : run.hi - run.lo;
+  return { rows: total === 0 ? [] : newestFirst(runs, skip, q.per_page), total };
+}
+
+/**
+ * The runs of rows of `keys` in the window [from, to) that pass `check`: each key's rows
+ * cut by binary search while creation times grow with the ids; a key holding a
+ * back-dated call is checked row by row against the window instead.
+ */
+function windowRuns(ctx: AccountCtx, keys: readonly (readonly [string, string | number])[], from: number, to: number, check: ((call: Call) => boolean) | undefined): Run[] {
+  const dated = from !== -Infinity || to !== Infinity;
+  const inWindow = (c: Call) => c.created_at >= from && c.created_at < to;
+  const checkInWindow = check && ((c: Call) => inWindow(c) && check(c));
+  const runs: Run[] = [];
+  for (const [index, key] of keys) {
+    const { rows, monotone } = ctx.calls.orderedOwnKey(index, key);
+    const cut = !dated || monotone;
+    const lo = dated && monotone ? lowerBound(rows, createdAt, from) : 0;
+    const hi = dated && monotone ? lowerBound(rows, createdAt, to) : rows.length;
+    if (lo < hi) runs.push({ rows, lo, hi, keep: cut ? check : (checkInWindow ?? inWindow) });
   }
-  return { rows: page, total };
+  return runs;
+}
+
+/** Whether a call passes the equality filters of a list (status, type, assistant, campaign). */
+function equalityCheck(q: CallListQuery): (call: Call) => boolean {
+  return (c) => (q.status === undefined || c.status === q.status) && (q.type === undefined || c.type === q.type) && (q.assistant_id === undefined || c.assistant_id === q.assistant_id) && (q.campaign_id === undefined || c.campaign_id === q.campaign_id);
 }
 
 const createdAt = (c: Call) => c.created_at;
+
+/**
+ * The index keys whose rows together are exactly the account's calls that pass the
+ * equality filters (status, type, assistant, campaign), each such call under one of them:
+ * one filter other than the status names its own index; a status or several filters name
+ * the `group_status` keys of the account's call groups that match them, one per status.
+ * A filter that every call of the account passes (its index holds as many calls as the
+ * account) narrows nothing and is left out: counted, not guessed.
+ */
+function callKeys(ctx: AccountCtx, q: CallListQuery): [index: string, key: number][] {
+  const account = ctx.account.id;
+  const all = ctx.calls.count();
+  const narrows = (index: string, key: number) => ctx.calls.countOwnKey(index, key) < all;
+  const type = q.type !== undefined && narrows('account_type', callTypeKey(account, q.type)) ? q.type : undefined;
+  const assistant = q.assistant_id !== undefined && narrows('assistant', q.assistant_id) ? q.assistant_id : undefined;
+  const campaign = q.campaign_id !== undefined && narrows('campaign', q.campaign_id) ? q.campaign_id : undefined;
+  const named = (type !== undefined ? 1 : 0) + (assistant !== undefined ? 1 : 0) + (campaign !== undefined ? 1 : 0);
+  if (q.status === undefined && named <= 1) {
+    if (campaign !== undefined) return [['campaign', campaign]];
+    if (assistant !== undefined) return [['assistant', assistant]];
+    if (type !== undefined) return [['account_type', callTypeKey(account, type)]];
+    return [['account', account]];
+  }
+  const keys: [string, number][] = [];
+  for (const group of ctx.callGroups()) {
+    if ((type !== undefined && group.type !== type) || (assistant !== undefined && group.assistant_id !== assistant) || (campaign !== undefined && group.campaign_id !== campaign)) continue;
+    for (const status of q.status === undefined ? CALL_STATUSES : [q.status]) {
+      const key = groupStatusKey(group.id, status);
+      if (ctx.calls.countOwnKey('group_status', key) > 0) keys.push(['group_status', key]);
+    }
+  }
+  return keys;
+}
+
+/** Rows `rows[lo..hi)` of one index key (ascending ids) that a list reads, those that pass `keep` when it is given. */
+interface Run {
+  rows: readonly Call[];
+  lo: number;
+  hi: number;
+  keep: ((call: Call) => boolean) | undefined;
+}
+
+/** How many rows of a run pass its check. */
+function countKept(run: Run): number {
+  const { rows, keep } = run;
+  let n = 0;
+  for (let i = run.lo; i < run.hi; i++) if (keep!(rows[i]!)) n++;
+  return n;
+}
+
+/**
+ * The page of the rows of `runs` that pass their run's check, newest (highest id) first,
+ * after `skip` of them: merged from each run's newest end (a max-heap of one head per run),
+ * stopping at the page. The rows before the page are stepped over one by one, but for a
+ * single run without a check, which skips them by position.
+ */
+function newestFirst(runs: readonly Run[], skip: number, perPage: number): Call[] {
+  const page: Call[] = [];
+  if (runs.length === 1 && runs[0]!.keep === undefined) {
+    const { rows, lo, hi } = runs[0]!;
+    for (let i = hi - 1 - skip; i >= lo && page.length < perPage; i--) page.push(rows[i]!);
+    return page;
+  }
+  // Each head is its run's newest row not yet taken that passes the check (`at`).
+  const heads: { run: Run; at: number }[] = [];
+  const kept = (run: Run, at: number) => {
+    const keep = run.keep;
+    if (keep !== undefined) while (at >= run.lo && !keep(run.rows[at]!)) at--;
+    return at;
+  };
+  for (const run of runs) {
+    const at = kept(run, run.hi - 1);
+    if (at >= run.lo) heads.push({ run, at });
+  }
+  const id = (h: { run: Run; at: number }) => h.run.rows[h.at]!.id;
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heads.length && id(heads[l]!) > id(heads[m]!)) m = l;
+      if (r < heads.length && id(heads[r]!) > id(heads[m]!)) m = r;
+      if (m === i) return;
+      [heads[i], heads[m]] = [heads[m]!, heads[i]!];
+      i = m;
+    }
+  };
+  for (let i = (heads.length >> 1) - 1; i >= 0; i--) down(i);
+  for (let taken = 0; heads.length > 0 && page.length < perPage; taken++) {
+    const top = heads[0]!;
+    if (taken >= skip) page.push(top.run.rows[top.at]!);
+    top.at = kept(top.run, top.at - 1);
+    if (top.at < top.run.lo) {
+      heads[0] = heads[heads.length - 1]!;
+      heads.pop();
+    }
+    if (heads.length > 0) down(0);
+  }
+  return page;
+}
 
 /**
  * How many of the account's newest calls a partial-number page may expect to read
@@ -152,6 +239,37 @@ const createdAt = (c: Call) => c.created_at;
  * numbers is the cheaper way.
  */
 const NEWEST_WALK_LIMIT = 4096;
+
+/**
+ * A partial number alone: its total counted by substring, its page read from the
+ * account's newest calls while matches are dense enough that the page is near, else
+ * merged from the newest ends of the calls to each matching number (found among the
+ * account's distinct numbers, not its calls; their sizes are the total when the filter is
+ * too long to be counted).
+ */
+function byPartialNumber(ctx: AccountCtx, filter: string, skip: number, perPage: number): PageCut<Call> {
+  const phone = partialNumberFilter(filter);
+  const total = numberCounts(ctx).count(partialNumberNeedle(filter));
+  if (total === 0) return { rows: [], total };
+  const { rows } = ctx.calls.orderedOwnKey('account', ctx.account.id);
+  if (total !== undefined && ((skip + perPage) * rows.length) / total <= NEWEST_WALK_LIMIT) {
+    return { rows: newestFirst([{ rows, lo: 0, hi: rows.length, keep: (c) => phone(c.client_phone_number) }], skip, perPage), total };
+  }
+  const runs = windowRuns(ctx, numberKeys(ctx, phone), -Infinity, Infinity, undefined);
+  let sum = 0;
+  for (const run of runs) sum += run.hi;
+  return { rows: newestFirst(runs, skip, perPage), total: sum };
+}
+
+/** The `account_number` keys of the account's client numbers that pass `phone` (found among its distinct numbers, not its calls). */
+function numberKeys(ctx: AccountCtx, phone: (number: string) => boolean): [string, string][] {
+  const prefix = callNumberKey(ctx.account.id, '');
+  const keys: [string, string][] = [];
+  for (const key of ctx.calls.indexKeys('account_number')) {
+    if (typeof key === 'string' && key.startsWith(prefix) && phone(key.slice(prefix.length))) keys.push(['account_number', key]);
+  }
+  return keys;
+}
 
 /** The longest filter text the substring counts answer; E.164 numbers have at most 16 characters. */
 const COUNTED_LENGTH = 16;
@@ -179,61 +297,6 @@ function numberCounts(ctx: AccountCtx): SubstringCounts {
   tally.through = lastId;
   tally.removals = removals;
   return tally.counts;
-}
-
-/** The page of the calls in `rows` (ascending ids) whose number passes `phone`, newest first. */
-function newestMatching(rows: readonly Call[], phone: (number: string) => boolean, skip: number, perPage: number): Call[] {
-  const page: Call[] = [];
-  let matched = 0;
-  for (let i = rows.length - 1; i >= 0 && page.length < perPage; i--) {
-    if (!phone(rows[i]!.client_phone_number)) continue;
-    if (matched++ >= skip) page.push(rows[i]!);
-  }
-  return page;
-}
-
-/**
- * The page of the calls to the account's client numbers that pass `phone`, newest first:
- * the matching numbers are found among the account's distinct numbers (not its calls),
- * the total is the sum of their sizes, and the page is merged from the newest end of
- * each number's calls (a heap of one head per number), stopping at the page.
- */
-function byNumber(ctx: AccountCtx, phone: (number: string) => boolean, skip: number, perPage: number): PageCut<Call> {
-  const prefix = callNumberKey(ctx.account.id, '');
-  const heads: { rows: readonly Call[]; at: number }[] = [];
-  let total = 0;
-  for (const key of ctx.calls.indexKeys('account_number')) {
-    if (typeof key !== 'string' || !key.startsWith(prefix) || !phone(key.slice(prefix.length))) continue;
-    const { rows } = ctx.calls.orderedOwnKey('account_number', key);
-    total += rows.length;
-    heads.push({ rows, at: rows.length - 1 });
-  }
-  // A max-heap on the id of each number's newest row not yet taken.
-  const id = (h: { rows: readonly Call[]; at: number }) => h.rows[h.at]!.id;
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heads.length && id(heads[l]!) > id(heads[m]!)) m = l;
-      if (r < heads.length && id(heads[r]!) > id(heads[m]!)) m = r;
-      if (m === i) return;
-      [heads[i], heads[m]] = [heads[m]!, heads[i]!];
-      i = m;
-    }
-  };
-  for (let i = (heads.length >> 1) - 1; i >= 0; i--) down(i);
-  const page: Call[] = [];
-  for (let taken = 0; heads.length > 0 && page.length < perPage; taken++) {
-    const top = heads[0]!;
-    if (taken >= skip) page.push(top.rows[top.at]!);
-    if (--top.at < 0) {
-      heads[0] = heads[heads.length - 1]!;
-      heads.pop();
-    }
-    if (heads.length > 0) down(0);
-  }
-  return { rows: page, total };
 }
 
 export function findCall(ctx: AccountCtx, id: number): Call {
