@@ -181,7 +181,7 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
     if (res.headersSent || !isBodyReadError(error)) return next(error);
     const { status, message } = bodyReadAnswer(error);
     const body = { message };
-    res.status(status).json(body);
+    writeJson(res, status, JSON.stringify(body));
     logAnswer(req, started, status, body);
   };
   const answer = async (req: Request, res: Response, simPath: string, started: number, next: MiddlewareNext) => {
@@ -203,8 +203,7 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
       const response = await sim.handle(simRequest);
       const saved = options.beforeAnswer?.();
       if (saved) await saved;
-      if (response.headers) res.set(response.headers);
-      res.status(response.status).type('application/json').send(JSON.stringify(response.body));
+      writeJson(res, response.status, JSON.stringify(response.body), response.headers);
       logAnswer(req, started, response.status, response.body);
     } catch (failure) {
       next(failure);
@@ -224,7 +223,8 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
     // The event stream answers WebSocket upgrades (event-stream.ts); a plain GET is told so.
     if (get && isPath(path, eventsPath)) {
       const at = `${req.baseUrl}${basePath}/__sim/events`;
-      res.status(426).set('upgrade', 'websocket').json({ message: `GET ${at} is a WebSocket stream: connect with a WebSocket client (ws://${req.headers.host ?? 'host'}${at}).` });
+      const message = `GET ${at} is a WebSocket stream: connect with a WebSocket client (ws://${req.headers.host ?? 'host'}${at}).`;
+      writeJson(res, 426, JSON.stringify({ message }), { upgrade: 'websocket' });
       return;
     }
     // Outside the base path: the host's own routes (or its 404) answer.
@@ -236,6 +236,21 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
     parser(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, simPath, started, next) : refuseBody(error, req, res, started, next)));
   };
   return handle as unknown as VoxsimMiddleware;
+}
+
+/**
+ * Writes a JSON answer on the Node response itself rather than through Express's
+ * `res.send`, which copies the text into a buffer, hashes it for an ETag and checks the
+ * request's freshness against it: the API's answers are not cacheable, so they carry no
+ * ETag and a conditional request gets the answer, not a 304 *(ours)*. The headers are
+ * the ones `res.send` wrote, spelled as it spells them.
+ */
+function writeJson(res: ServerResponse, status: number, text: string, headers?: Record<string, string>): void {
+  res.statusCode = status;
+  if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Whether a request carries a body, exactly as body-parser decides it (type-is): chunks, or any numeric length, `0` included. */
@@ -253,7 +268,7 @@ export function createApp(sim: Simulator, options: AppOptions = {}): VoxsimApp {
   app.disable('x-powered-by');
   app.use(middleware(sim, options) as unknown as RequestHandler);
   app.use((req: Request, res: Response) => {
-    res.status(404).json({ message: COMMON_MESSAGES.routeNotFound(req.path) });
+    writeJson(res, 404, JSON.stringify({ message: COMMON_MESSAGES.routeNotFound(req.path) }));
   });
   return app as unknown as VoxsimApp;
 }
