@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { COMMON_MESSAGES, errorMessageOf } from '../core/errors.js';
 import { foldQuery, type SimRequest } from '../core/http.js';
+import { answerText } from '../core/json.js';
 import { isMultipart } from '../core/multipart.js';
 import type { Simulator } from '../simulator.js';
 import { DASHBOARD_CSP, dashboardPage } from './dashboard.js';
@@ -199,11 +200,12 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
         headers: req.headers,
         ...requestBody(req as ExpressRequest, upload),
         url: `${req.protocol}://${req.get('host') ?? 'localhost'}${original}`,
+        encoded: true,
       };
       const response = await sim.handle(simRequest);
       const saved = options.beforeAnswer?.();
       if (saved) await saved;
-      writeJson(res, response.status, JSON.stringify(response.body), response.headers);
+      writeJson(res, response.status, answerText(response.body), response.headers);
       logAnswer(req, started, response.status, response.body);
     } catch (failure) {
       next(failure);
