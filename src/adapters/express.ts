@@ -311,8 +311,8 @@ function ownProtocol(req: IncomingMessage): string {
 }
 
 /**
- * The standalone server's app: the simulator at the root (`middleware(sim, options)`),
- * a JSON 404 (shape A) for every path outside the base path, and a JSON 500 for a
+ * The standalone server's app: the simulator at the root (as `middleware(sim, options)`
+ * serves it), a JSON 404 (shape A) for every path outside the base path, and a JSON 500 for a
  * failure that reached no answer: it answers every request itself. A request is handled
  * without Express (whose request and response wrappers cost more than the simulator's
  * own work on a small answer), except one whose target Express would read with
