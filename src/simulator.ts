@@ -247,16 +247,19 @@ export class Simulator implements SimState {
     // A request in another wire than the simulator's sees the state through its wire.
     const state = wire === this.currentWire ? this.state : (Object.create(this.state, { wire: { value: wire } }) as SimState);
     const response = await this.router.handle(request, (route) => this.context(request, route, caller, state), wire);
-    const path = request.path.split('?')[0]!;
+    const query = request.path.indexOf('?');
+    const path = query < 0 ? request.path : request.path.slice(0, query);
+    const method = request.method.toUpperCase();
     // The journal's own read and the dashboard's are not journaled (they would only record the watcher).
     if (!UNJOURNALED_PATHS.has(path)) {
-      const method = request.method.toUpperCase();
-      const error = errorMessageOf(response.status, response.body);
-      const entry = { at: this.clock.now(), method, path, status: response.status, account_id: caller?.id ?? null };
-      this.journal.record({ ...entry, error });
-      this.events.emit('request.answered', entry.at, { method, path, status: response.status, account_id: entry.account_id, error });
+      const { status } = response;
+      const error = errorMessageOf(status, response.body);
+      const at = this.clock.now();
+      const account_id = caller?.id ?? null;
+      this.journal.record({ at, method, path, status, account_id, error });
+      this.events.emit('request.answered', at, { method, path, status, account_id, error });
     }
-    if (request.method.toUpperCase() !== 'GET') this.changed();
+    if (method !== 'GET') this.changed();
     return response;
   }
 

@@ -2,14 +2,16 @@
  * `voxsim/express` inside a host app (issue 15): host routes before and after the
  * middleware, the host's body parsers first, mounted at the root and under a prefix.
  * Requests outside the base path reach the host; a body the host already parsed reaches
- * the simulator intact.
+ * the simulator intact. And `createApp`, the standalone app, which reads requests without
+ * Express: every request target as Express reads it, its own answer headers.
  */
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Express } from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { attachEventStream, middleware } from '../src/adapters/express.js';
+import { attachEventStream, createApp, middleware, type AppOptions } from '../src/adapters/express.js';
+import { dashboardPage } from '../src/adapters/dashboard.js';
 import { createSimulator, type Simulator } from '../src/simulator.js';
 
 const AUTH = { authorization: 'Bearer sim_test_key' };
@@ -247,6 +249,76 @@ describe('the event stream beside the host app', () => {
       expect(JSON.parse(refused.body)).toEqual({ message: 'The route api/__sim/events could not be found.' });
     } finally {
       stream.close();
+    }
+  });
+});
+
+/** `createApp(sim, options)` listening on a free port: its origin. */
+async function listenApp(sim: Simulator, options: AppOptions = {}): Promise<string> {
+  const server = createApp(sim, { basePath: '/api', ...options }).listen(0, '127.0.0.1');
+  servers.push(server);
+  await new Promise((resolve) => server.once('listening', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** One raw HTTP/1.1 request line (any target) with `Connection: close`: the answer's status, headers and body. */
+function rawRequest(origin: string, method: string, target: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += String(chunk)));
+    socket.on('end', () => {
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+    });
+    socket.on('error', reject);
+    socket.end(`${method} ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${AUTH.authorization}\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+describe('createApp, the standalone app', () => {
+  it('reads an absolute-form target and one with a fragment as Express reads them', async () => {
+    const origin = await listenApp(simulator());
+    const me = await (await fetch(`${origin}/api/user/me`, { headers: AUTH })).text();
+    for (const target of [`${origin}/api/user/me`, '/api/user/me#top', '/api/user/me?x=1#top']) {
+      const res = await rawRequest(origin, 'GET', target);
+      expect([target, res.status, res.body]).toEqual([target, 200, me]);
+    }
+    expect(await rawRequest(origin, 'GET', `${origin}/elsewhere`)).toMatchObject({ status: 404, body: JSON.stringify({ message: 'The route elsewhere could not be found.' }) });
+  });
+
+  it('answers JSON with its length and no ETag, and a conditional request with the answer, not 304', async () => {
+    const origin = await listenApp(simulator());
+    const first = await fetch(`${origin}/api/user/me`, { headers: AUTH });
+    const text = await first.text();
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(first.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    expect(first.headers.get('etag')).toBeNull();
+    const again = await fetch(`${origin}/api/user/me`, { headers: { ...AUTH, 'if-none-match': '*' } });
+    expect([again.status, await again.text()]).toEqual([200, text]);
+  });
+
+  it('answers HEAD with the headers of the answer and no body', async () => {
+    const origin = await listenApp(simulator());
+    const res = await rawRequest(origin, 'HEAD', '/api/__sim/ui');
+    expect(res).toMatchObject({ status: 200, body: '' });
+    expect(res.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(dashboardPage())), 'cache-control': 'no-store' });
+  });
+
+  it('answers 500 shape A when the answer hook fails, the request already handled, and logs the failure', async () => {
+    const sim = simulator();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const origin = await listenApp(sim, { beforeAnswer: () => Promise.reject(new Error('disk gone')) });
+      const res = await fetch(`${origin}/api/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_other_key' }) });
+      expect([res.status, await res.json()]).toEqual([500, { message: 'Server Error.' }]);
+      expect(sim.control.accounts.list().data.map((a) => a.api_key)).toContain('sim_other_key');
+      expect(logged).toHaveBeenCalledWith(new Error('disk gone'));
+    } finally {
+      logged.mockRestore();
     }
   });
 });

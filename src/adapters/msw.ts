@@ -7,6 +7,7 @@
 import './msw-runtime.js';
 import { HttpResponse, http, type HttpHandler } from 'msw';
 import { foldQuery, type SimRequest } from '../core/http.js';
+import { answerText } from '../core/json.js';
 import { isMultipart } from '../core/multipart.js';
 import type { Wire } from '../core/wire.js';
 import type { Simulator } from '../simulator.js';
@@ -54,9 +55,10 @@ export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[
           headers: Object.fromEntries(request.headers),
           body: readsBody && !upload ? await request.text() : null,
           ...(upload && { bytes: new Uint8Array(await request.arrayBuffer()) }),
+          encoded: true,
         };
         const response = await sim.handle(simRequest);
-        return new HttpResponse(JSON.stringify(response.body), {
+        return new HttpResponse(answerText(response.body), {
           status: response.status,
           headers: { 'content-type': 'application/json', ...response.headers },
         });

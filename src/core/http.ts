@@ -33,9 +33,15 @@ export interface SimRequest {
   url?: string;
   /** The wire to answer in, when it is not the simulator's (`handlers(sim, { wire })`). */
   wire?: Wire;
+  /**
+   * Set by adapters, which send the answer as JSON text: the body may then be a
+   * `JsonText`, written from texts the core keeps (a list's rows), with no records
+   * built. Read it with `answerText(response.body)`.
+   */
+  encoded?: boolean;
 }
 
-/** A response: `body` is JSON data, serialised by the adapter. */
+/** A response: `body` is JSON data, serialised by the adapter (`answerText`). */
 export interface SimResponse {
   status: number;
   headers?: Record<string, string>;

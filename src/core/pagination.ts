@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { integer } from './answers.js';
+import { JsonText, encodeJson } from './json.js';
 import { int, queryInt } from './validation.js';
 import type { Wire } from './wire.js';
 
@@ -121,6 +122,16 @@ export function pageOf<T, R>(cut: PageCut<T>, page: number, perPage: number, ser
   const lastPage = Math.max(1, Math.ceil(cut.total / perPage));
   if (on?.wire === 'live') return laravelPage(data, page, perPage, cut.total, lastPage, on.path);
   return { data, current_page: page, per_page: perPage, total: cut.total, last_page: lastPage };
+}
+
+/**
+ * `pageOf` as JSON text, each row's text written by `encode` (a kept text, `Table.text`)
+ * rather than serialised as a record and stringified: the same text as
+ * `JSON.stringify(pageOf(cut, page, perPage, serialise, on))`.
+ * @example pageText({ rows: [call], total: 1 }, 1, 15, callText(ctx)) // JsonText of '{"data":[{"id":1,...}],"current_page":1,...}'
+ */
+export function pageText<T>(cut: PageCut<T>, page: number, perPage: number, encode: (item: T) => string, on?: PageOn): JsonText {
+  return new JsonText(encodeJson(pageOf(cut, page, perPage, (item) => new JsonText(encode(item)), on)));
 }
 
 /**

@@ -27,6 +27,12 @@ export interface TableObserver<T> {
 type KeyOf<T> = (row: T) => string | number | null | undefined;
 type Key = string | number;
 
+/**
+ * How many rows' JSON texts a table keeps (`Table.text`): several pages of the largest
+ * page size, about 2 MB of call texts.
+ */
+const TEXTS_KEPT = 4096;
+
 /** The positions of an index that has needed none yet: never written (its length is 0). */
 const NO_POSITIONS = new Int32Array(0);
 
@@ -329,6 +335,8 @@ export class Table<T extends Row> {
   private observer: TableObserver<T> | undefined;
   private fills: DeferredFills | undefined;
   private removed = 0;
+  /** The rows' kept JSON texts (`text`), oldest first; made on first use. */
+  private texts: Map<T, string> | undefined;
 
   constructor(readonly name: string) {}
 
@@ -425,11 +433,31 @@ export class Table<T extends Row> {
     return this.rows.get(id);
   }
 
+  /**
+   * The row's JSON text as `encode` writes it, kept until the row changes (an update, a
+   * deletion, an emptying or a restore of the table), so a page of rows that did not
+   * change is written without encoding them again. `encode` must read nothing but the
+   * row, and be the same for every row of the table. The texts of the latest
+   * `TEXTS_KEPT` rows encoded are kept, the oldest dropped first.
+   * @example calls.text(call, (c) => JSON.stringify(serialiseCall(c)))
+   */
+  text(row: T, encode: (row: T) => string): string {
+    const texts = (this.texts ??= new Map());
+    let text = texts.get(row);
+    if (text === undefined) {
+      text = encode(row);
+      if (texts.size >= TEXTS_KEPT) texts.delete(texts.keys().next().value!);
+      texts.set(row, text);
+    }
+    return text;
+  }
+
   /** Applies `patch` to a row and keeps the indexes current. */
   update(id: number, patch: Partial<Omit<T, 'id'>>): T {
     this.fills?.settle();
     const row = this.rows.get(id);
     if (!row) throw new Error(`${this.name} ${id} does not exist`);
+    this.texts?.delete(row);
     // Only the indexes whose key reads a patched field can move (most updates touch none).
     let touched = this.everyUpdate;
     for (const field in patch) touched |= this.byField.get(field) ?? 0;
@@ -466,6 +494,7 @@ export class Table<T extends Row> {
     if (!row) return undefined;
     this.rows.delete(id);
     this.removed++;
+    this.texts?.delete(row);
     for (const entry of this.entries) this.removeFromIndex(entry, entry.key(row), row);
     this.observer?.delete(id);
     return row;
@@ -563,6 +592,7 @@ export class Table<T extends Row> {
     this.rows.clear();
     this.removed++;
     this.seq = 0;
+    this.texts = undefined;
     for (const entry of this.entries) {
       entry.map.clear();
       entry.positions = new Positions();

@@ -74,6 +74,11 @@ export class Scoped<T extends Owned> {
     return this.table.ordered(index, key);
   }
 
+  /** The row's JSON text as `encode` writes it, kept until the row changes (`Table.text`). */
+  text(row: T, encode: (row: T) => string): string {
+    return this.table.text(row, encode);
+  }
+
   /** The highest id of the table, of every account (for readers that catch up with new rows). */
   get lastId(): number {
     return this.table.lastId;

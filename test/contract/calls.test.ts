@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { CALL_MESSAGES } from '../../src/domain/calls/service.js';
-import { contract, type Api } from '../support/api.js';
+import { contract, KEY, type Api } from '../support/api.js';
 import { multimodalAssistant, pipelineAssistant } from '../support/fixtures.js';
 
 const SECOND_KEY = 'sim_second_key';
@@ -496,6 +496,23 @@ contract('make_call: success', (api) => {
     const res = await api().get(`/user/calls/${made.body.call_id}`);
     expect(res.status).toBe(200);
     expect(res.body).toStrictEqual((await api().get('/user/calls')).body.data[0]);
+  });
+
+  it('answers every read of the call as it is at that moment, while the clock moves it to the end', async () => {
+    const { outbound } = await setup(api());
+    const made = await api().post('/user/make_call', { ...BODY, assistant_id: outbound });
+    const inProcess = async (path: string) => (await api().sim.handle({ method: 'GET', path, headers: { authorization: `Bearer ${KEY}` } })).body;
+    const statuses: string[] = [];
+    for (let step = 0; step < 8; step++) {
+      const page = await api().get('/user/calls');
+      const one = await api().get(`/user/calls/${made.body.call_id}`);
+      expect(page.body).toStrictEqual(await inProcess('/user/calls'));
+      expect(one.body).toStrictEqual(page.body.data[0]);
+      statuses.push(one.body.status);
+      await api().sim.clock.advance('30s');
+    }
+    expect(statuses[0]).toBe('initiated');
+    expect(statuses.at(-1)).toBe('completed');
   });
 
   it('makes the assistant active', async () => {

@@ -282,6 +282,65 @@ describe('Table', () => {
   });
 });
 
+describe('Table.text', () => {
+  /** `table.text` with an encoder that counts its calls. */
+  function counted(table: Table<Lead>) {
+    let encoded = 0;
+    const encode = (row: Lead) => (encoded++, JSON.stringify(row));
+    return { text: (row: Lead) => table.text(row, encode), encoded: () => encoded };
+  }
+
+  it('encodes a row once while it does not change', () => {
+    const table = leads();
+    const row = table.insert(lead());
+    const texts = counted(table);
+    expect(texts.text(row)).toBe(JSON.stringify(row));
+    expect(texts.text(row)).toBe(JSON.stringify(row));
+    expect(texts.encoded()).toBe(1);
+  });
+
+  it('encodes a row again after an update, indexed field or not', () => {
+    const table = leads();
+    const row = table.insert(lead());
+    const texts = counted(table);
+    texts.text(row);
+    table.update(row.id, { name: 'Grace' });
+    expect(JSON.parse(texts.text(row))).toMatchObject({ name: 'Grace' });
+    table.update(row.id, { status: 'done' });
+    expect(JSON.parse(texts.text(row))).toMatchObject({ name: 'Grace', status: 'done' });
+    expect(texts.encoded()).toBe(3);
+  });
+
+  it('keeps no text past a deletion, an emptying or a restore', () => {
+    const table = leads();
+    const texts = counted(table);
+    const first = table.insert(lead());
+    texts.text(first);
+    table.delete(first.id);
+    texts.text(first);
+    const second = table.insert(lead());
+    texts.text(second);
+    const snap = table.snapshot();
+    table.clear();
+    texts.text(second);
+    table.restore(snap, true);
+    texts.text(snap.rows[0]!);
+    expect(texts.encoded()).toBe(5);
+  });
+
+  it('keeps the texts of the latest 4,096 rows encoded, dropping the oldest first', () => {
+    const table = leads();
+    const rows = Array.from({ length: 4097 }, () => table.insert(lead()));
+    const texts = counted(table);
+    for (const row of rows) texts.text(row);
+    texts.text(rows[4096]!);
+    texts.text(rows[1]!);
+    expect(texts.encoded()).toBe(4097);
+    texts.text(rows[0]!);
+    expect(texts.encoded()).toBe(4098);
+  });
+});
+
 describe('Table.first as a FIFO under churn', () => {
   it('always answers the row that has been under the key the longest, through thousands of moves', async () => {
     const { SeededRandom } = await import('../../src/core/random.js');

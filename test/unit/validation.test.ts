@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { copyJson } from '../../src/core/json.js';
+import { answerText, copyJson, encodeJson, JsonText } from '../../src/core/json.js';
 import { SimError, type RouteFamily } from '../../src/core/errors.js';
 import { fromMicros, toMicros } from '../../src/core/money.js';
-import { paginate, pageQuery } from '../../src/core/pagination.js';
+import { pageOf, pageQuery, pageText, paginate } from '../../src/core/pagination.js';
 import { ErrorBag, freeObject, int, num, oneOf, parseInput, queryInt, str, strBetween, url } from '../../src/core/validation.js';
 
 /** The SimError that `run` throws; fails the test when it throws nothing or something else. */
@@ -378,5 +378,39 @@ describe('copyJson', () => {
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(Object.keys(copy)).toEqual(['__proto__']);
     expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":1}}');
+  });
+});
+
+describe('encodeJson', () => {
+  it('writes JSON data as JSON.stringify does, members it leaves out included', () => {
+    const value = { a: [1, 'x', null, true, undefined, () => 1], b: undefined, c: { d: -0, e: 1.5e300, f: 'é"\n\u0000\ud800' }, 2: 'two', g: [] };
+    expect(encodeJson(value)).toBe(JSON.stringify(value));
+    expect(encodeJson(JSON.parse('{"__proto__":{"p":1}}'))).toBe('{"__proto__":{"p":1}}');
+    for (const primitive of ['s', 0, null, false]) expect(encodeJson(primitive)).toBe(JSON.stringify(primitive));
+  });
+
+  it('splices a JsonText as it is', () => {
+    expect(encodeJson({ data: [new JsonText('{"id":1}'), new JsonText('[]')], total: 2 })).toBe('{"data":[{"id":1},[]],"total":2}');
+  });
+});
+
+describe('answerText', () => {
+  it('is the text of an encoded body and JSON.stringify of any other', () => {
+    expect(answerText(new JsonText('{"a":1}'))).toBe('{"a":1}');
+    expect(answerText({ a: [1] })).toBe('{"a":[1]}');
+  });
+});
+
+describe('pageText', () => {
+  const rows = [{ id: 3 }, { id: 2 }];
+  const record = (row: { id: number }) => ({ id: row.id, name: `#${row.id}` });
+
+  it('writes the page pageOf answers, on both wires', () => {
+    for (const on of [undefined, { wire: 'spec' as const, path: '/user/calls' }, { wire: 'live' as const, path: 'http://127.0.0.1/api/user/calls' }]) {
+      for (const [page, total] of [[1, 2], [2, 40], [9, 2]] as const) {
+        const text = pageText({ rows, total }, page, 2, (row) => JSON.stringify(record(row)), on);
+        expect(text.text).toBe(JSON.stringify(pageOf({ rows, total }, page, 2, record, on)));
+      }
+    }
   });
 });

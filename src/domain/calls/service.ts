@@ -322,6 +322,21 @@ export function callView(ctx: AccountCtx): (call: Call) => ReturnType<typeof ser
 }
 
 /**
+ * The JSON text of each call as `callView` shows it. On the spec wire, where a call's
+ * record reads nothing but the call, the text is kept per call until the call changes
+ * (`Table.text`); on the live wire the evaluation items read the assistant's
+ * post_call_schema too, so the text is written each time.
+ * @example pageText(listCalls(ctx, query), 1, 15, callText(ctx))
+ */
+export function callText(ctx: AccountCtx): (call: Call) => string {
+  if (ctx.wire === 'spec') return (call) => ctx.calls.text(call, specCallText);
+  const view = callView(ctx);
+  return (call) => JSON.stringify(view(call));
+}
+
+const specCallText = (call: Call) => JSON.stringify(serialiseCall(call, 'spec'));
+
+/**
  * Inserts a finished call record (control API `POST /__sim/calls`), for tests that
  * need history without running calls.
  */
