@@ -2,8 +2,8 @@
  * `voxsim/express` inside a host app (issue 15): host routes before and after the
  * middleware, the host's body parsers first, mounted at the root and under a prefix.
  * Requests outside the base path reach the host; a body the host already parsed reaches
- * the simulator intact. And `createApp`, the standalone app, which reads requests without
- * Express: every request target as Express reads it, its own answer headers.
+ * the simulator intact. And `createApp`, the standalone Express app: every request target
+ * as Express reads it, its own answer headers, a JSON 500.
  */
 import { connect, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';

@@ -6,8 +6,7 @@
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { COMMON_MESSAGES, errorMessageOf } from '../core/errors.js';
 import { foldQuery, type SimRequest } from '../core/http.js';
 import { answerText } from '../core/json.js';
@@ -158,32 +157,18 @@ function requestBody(req: ExpressRequest, upload: boolean): Pick<SimRequest, 'bo
 }
 
 /**
- * Where a request is, as the handler reads it: Express's `req.path`, `req.baseUrl` and
- * `req.originalUrl` under a host app, the same read from the request target by `createApp`.
+ * The simulator as Express middleware answering every request under `basePath`, relative
+ * to where it is mounted: `app.use(middleware(sim))` serves `/api/...`, `app.use('/sim',
+ * middleware(sim, { basePath: '' }))` serves `/sim/...`. Requests outside the base path go
+ * on to the host's next handler. It works before or after the host's body parsers: a body
+ * they have already read is taken from `req.body` *(ours)*.
+ * @example
+ * const app = express()
+ * app.use(express.json())
+ * app.use(middleware(sim, { basePath: '/api' }))
+ * app.get('/health', (req, res) => res.send('ok'))
  */
-interface Target {
-  /** The path relative to where the handler is mounted, without the query. */
-  path: string;
-  /** The mount prefix, `''` at the root. */
-  baseUrl: string;
-  /** The request target as received: prefix, path and query. */
-  originalUrl: string;
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse, target: Target, next: MiddlewareNext) => void;
-
-/** What Express read of a request's target. */
-function expressTarget(req: Request): Target {
-  return { path: req.path, baseUrl: req.baseUrl, originalUrl: req.originalUrl };
-}
-
-/**
- * The simulator's request handler on Node's request and response (an Express request is
- * one): `middleware` hands it what Express read of the request, `createApp` what it read
- * itself. `protocolOf` is `http` or `https` as the app reads it (a host's `req.protocol`
- * follows its trust proxy setting).
- */
-function simHandler(sim: Simulator, options: AppOptions, protocolOf: (req: IncomingMessage) => string): Handler {
+export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMiddleware {
   const basePath = normaliseBasePath(options.basePath);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const uploads = (req: IncomingMessage) => isMultipart(req.headers['content-type']);
@@ -202,56 +187,57 @@ function simHandler(sim: Simulator, options: AppOptions, protocolOf: (req: Incom
     return lower === wanted || lower === `${wanted}/`;
   };
 
-  const logAnswer = (req: IncomingMessage, target: Target, started: number, status: number, body: unknown) => {
+  const logAnswer = (req: Request, started: number, status: number, body: unknown) => {
     if (!options.onRequest) return;
     const error = errorMessageOf(status, body);
     options.onRequest({
-      method: req.method!,
-      path: `${target.baseUrl}${target.path}`,
+      method: req.method,
+      path: `${req.baseUrl}${req.path}`,
       status,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
       ...(error !== null && { error }),
     });
   };
   // Body-reading failures (too large, bad encoding) keep the platform's shape A; nothing reached the core, so nothing changed.
-  const refuseBody = (error: unknown, req: IncomingMessage, res: ServerResponse, target: Target, started: number, next: MiddlewareNext) => {
-    // An answer already on its way cannot be replaced (the connection is closed); another failure is the host's.
+  const refuseBody = (error: unknown, req: Request, res: Response, started: number, next: MiddlewareNext) => {
+    // An answer already on its way cannot be replaced (Express closes the connection); another failure is the host's.
     if (res.headersSent || !isBodyReadError(error)) return next(error);
     const { status, message } = bodyReadAnswer(error);
     const body = { message };
     writeJson(res, status, JSON.stringify(body));
-    logAnswer(req, target, started, status, body);
+    logAnswer(req, started, status, body);
   };
-  const answer = async (req: IncomingMessage, res: ServerResponse, target: Target, simPath: string, started: number, next: MiddlewareNext) => {
+  const answer = async (req: Request, res: Response, simPath: string, started: number, next: MiddlewareNext) => {
     try {
-      const original = target.originalUrl;
+      const original = req.originalUrl;
       const at = original.indexOf('?');
       // A fragment is no part of the query (as `new URL` reads it).
       const end = at < 0 ? -1 : original.indexOf('#', at);
       const upload = uploads(req);
       const simRequest: SimRequest = {
-        method: req.method!,
+        method: req.method,
         path: simPath,
         // Read from the URL, not `req.query`: the host's query parser setting must not change what the core sees.
         query: at < 0 ? {} : foldQuery(new URLSearchParams(original.slice(at + 1, end < 0 ? undefined : end))),
         headers: req.headers,
         ...requestBody(req as ExpressRequest, upload),
-        url: `${protocolOf(req)}://${req.headers.host ?? 'localhost'}${original}`,
+        url: `${req.protocol}://${req.get('host') ?? 'localhost'}${original}`,
         encoded: true,
       };
       const response = await sim.handle(simRequest);
       const saved = options.beforeAnswer?.();
       if (saved) await saved;
       writeJson(res, response.status, answerText(response.body), response.headers);
-      logAnswer(req, target, started, response.status, response.body);
+      logAnswer(req, started, response.status, response.body);
     } catch (failure) {
       next(failure);
     }
   };
-  return (req, res, target, next) => {
+  // A plain function rather than an Express router: a request passes one function, not a stack of layers.
+  const handle = (req: Request, res: Response, next: MiddlewareNext) => {
     // When the request began, for the log line (a body-reading failure is answered before the core).
     const started = options.onRequest ? performance.now() : 0;
-    const path = target.path;
+    const path = req.path;
     const get = req.method === 'GET' || req.method === 'HEAD';
     // The dashboard: one static page with no data in it; everything it shows comes from the control API and the stream.
     if (get && isPath(path, uiPath)) {
@@ -260,7 +246,7 @@ function simHandler(sim: Simulator, options: AppOptions, protocolOf: (req: Incom
     }
     // The event stream answers WebSocket upgrades (event-stream.ts); a plain GET is told so.
     if (get && isPath(path, eventsPath)) {
-      const at = `${target.baseUrl}${basePath}/__sim/events`;
+      const at = `${req.baseUrl}${basePath}/__sim/events`;
       const message = `GET ${at} is a WebSocket stream: connect with a WebSocket client (ws://${req.headers.host ?? 'host'}${at}).`;
       writeJson(res, 426, JSON.stringify({ message }), { upgrade: 'websocket' });
       return;
@@ -269,29 +255,11 @@ function simHandler(sim: Simulator, options: AppOptions, protocolOf: (req: Incom
     if (!inBase(path)) return next();
     const simPath = path.slice(basePath.length) || '/';
     // A request without a body (no length, no chunks) has nothing to read: the core gets it at once.
-    if (!hasBody(req)) return void answer(req, res, target, simPath, started, next);
+    if (!hasBody(req)) return void answer(req, res, simPath, started, next);
     const parser = req.method === 'PUT' && simPath === '/__sim/state' ? rawState : uploads(req) ? form : raw;
-    parser(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, target, simPath, started, next) : refuseBody(error, req, res, target, started, next)));
+    parser(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, simPath, started, next) : refuseBody(error, req, res, started, next)));
   };
-}
-
-/**
- * The simulator as Express middleware answering every request under `basePath`, relative
- * to where it is mounted: `app.use(middleware(sim))` serves `/api/...`, `app.use('/sim',
- * middleware(sim, { basePath: '' }))` serves `/sim/...`. Requests outside the base path go
- * on to the host's next handler. It works before or after the host's body parsers: a body
- * they have already read is taken from `req.body` *(ours)*.
- * @example
- * const app = express()
- * app.use(express.json())
- * app.use(middleware(sim, { basePath: '/api' }))
- * app.get('/health', (req, res) => res.send('ok'))
- */
-export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMiddleware {
-  const handle = simHandler(sim, options, (req) => (req as Request).protocol);
-  // A plain function rather than an Express router: a request passes one function, not a stack of layers.
-  const use = (req: Request, res: Response, next: MiddlewareNext) => handle(req, res, expressTarget(req), next);
-  return use as unknown as VoxsimMiddleware;
+  return handle as unknown as VoxsimMiddleware;
 }
 
 /**
@@ -321,49 +289,25 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * A request target's path and query as Express reads them without `url.parse` (parseurl's
- * fast path): it starts with `/` and holds no `#` or whitespace. Any other target (an
- * absolute URL, `*`, a fragment) is read by Express itself.
- */
-const PLAIN_TARGET = /^(\/[^?#\t\n\f\r \u00a0\ufeff]*)(?:\?[^#\t\n\f\r \u00a0\ufeff]*)?$/;
-
-/** `req.protocol` of an app that trusts no proxy (Express's default): the connection's own. */
-function ownProtocol(req: IncomingMessage): string {
-  return (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-}
-
-/**
- * The standalone server's app: the simulator at the root (as `middleware(sim, options)`
- * serves it), a JSON 404 (shape A) for every path outside the base path, and a JSON 500 for a
- * failure that reached no answer: it answers every request itself. A request is handled
- * without Express (whose request and response wrappers cost more than the simulator's
- * own work on a small answer), except one whose target Express would read with
- * `url.parse`, which goes through an Express app with the same handler, so every target
- * is read as before.
+ * The standalone server's app: `middleware(sim, options)` at the root, and a JSON 404
+ * (shape A) for every path outside the base path.
  * @example createApp(sim, { basePath: '/api' }).listen(4010)
  */
 export function createApp(sim: Simulator, options: AppOptions = {}): VoxsimApp {
-  const handle = simHandler(sim, options, ownProtocol);
-  const notFound = (res: ServerResponse, path: string) => writeJson(res, 404, JSON.stringify({ message: COMMON_MESSAGES.routeNotFound(path) }));
-  // Logged as Express's own error handler logs it; the answer cannot be replaced once it is on its way.
-  const failed = (res: ServerResponse, error: unknown) => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(middleware(sim, options) as unknown as RequestHandler);
+  app.use((req: Request, res: Response) => {
+    writeJson(res, 404, JSON.stringify({ message: COMMON_MESSAGES.routeNotFound(req.path) }));
+  });
+  // A failure that reached no answer (the answer hook rejecting): logged as Express's own handler logs it, answered
+  // 500 shape A where Express would answer an HTML page; an answer already on its way cannot be replaced.
+  app.use((error: unknown, _req: Request, res: Response, _next: MiddlewareNext) => {
     console.error(error);
     if (res.headersSent) res.destroy();
     else writeJson(res, 500, JSON.stringify({ message: COMMON_MESSAGES.serverError }));
-  };
-  const viaExpress = express();
-  viaExpress.disable('x-powered-by');
-  viaExpress.use((req: Request, res: Response, next: MiddlewareNext) => handle(req, res, expressTarget(req), next));
-  viaExpress.use((req: Request, res: Response) => notFound(res, req.path));
-  viaExpress.use((error: unknown, _req: Request, res: Response, _next: MiddlewareNext) => failed(res, error));
-  const app = (req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? '/';
-    const path = PLAIN_TARGET.exec(url)?.[1];
-    if (path === undefined) return void viaExpress(req, res);
-    handle(req, res, { path, baseUrl: '', originalUrl: url }, (error) => (error === undefined ? notFound(res, path) : failed(res, error)));
-  };
-  app.listen = (...args: Parameters<VoxsimApp['listen']>) => createServer(app).listen(...args);
-  return app;
+  });
+  return app as unknown as VoxsimApp;
 }
 
 /** What body-parser (raw-body) reports when it cannot read a body. */
