@@ -71,6 +71,7 @@ const SERVE_HELP: Record<string, OptionHelp> = {
   wire: { value: 'spec|live', description: 'wire format of the answers (default spec)' },
   quiet: { description: 'no request log lines' },
   'stream-buffer': { value: 'SIZE', description: 'bytes that may wait for one event-stream consumer (default 4mb, at least 1kb)' },
+  'exit-with-parent': { description: 'stop once the process that started the server is gone (npm start sets it)' },
   ...HELP_OPTION,
 };
 
@@ -211,6 +212,8 @@ export interface ServeOptions {
   progressEvery?: number;
   /** The state file's logs are compacted into a new snapshot past this many bytes (and the last snapshot's size); default 64 MiB. */
   compactAfter?: number;
+  /** Stop once the process that started the server is gone (`voxsim serve --exit-with-parent`; `npm start` sets it). */
+  exitWithParent?: boolean;
 }
 
 /** Progress lines of long clock moves: one per this many events. */
@@ -248,6 +251,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
       quiet: { type: 'boolean', default: false },
       'stream-buffer': { type: 'string' },
       'compact-after': { type: 'string' },
+      'exit-with-parent': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -280,6 +284,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(values.wire !== undefined && { wire: values.wire as Wire }),
     ...(streamBuffer !== undefined && { streamBuffer }),
     ...(compactAfter !== undefined && { compactAfter }),
+    ...(values['exit-with-parent'] && { exitWithParent: true }),
   };
 }
 
@@ -722,19 +727,19 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
   };
   // A hang-up (the terminal closed) stops the server as cleanly as SIGINT and SIGTERM do.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
-  watchNpmParent(stop);
+  if (options.exitWithParent) watchParent(stop);
   return 0;
 }
 
 /**
- * Under `npm start` the server is npm's child (the script `exec`s node), and npm forwards
- * SIGINT and SIGTERM only: when npm goes some other way (SIGHUP, SIGKILL), the server
- * would live on without it. So a server started by an npm script stops once its parent
- * is gone (it has been handed to another parent). Started any other way (`npx`, a shell,
- * `nohup`), it outlives its parent as a server should.
+ * `--exit-with-parent`: under `npm start` the server is npm's child (the script `exec`s
+ * node with this flag), and npm forwards SIGINT and SIGTERM only: when npm goes some other
+ * way (SIGHUP, SIGKILL), the server would live on without it. So it stops once its parent
+ * is gone (it has been handed to another parent). Without the flag (`npx`, a shell,
+ * `nohup`, a script that starts it in the background) it outlives its parent as a server
+ * should.
  */
-function watchNpmParent(stop: () => void): void {
-  if (process.env.npm_lifecycle_event === undefined) return;
+function watchParent(stop: () => void): void {
   const parent = process.ppid;
   const cancel = everyRealInterval(500, () => {
     if (process.ppid === parent) return;

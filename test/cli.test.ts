@@ -21,6 +21,7 @@ function capture() {
 describe('voxsim serve arguments', () => {
   it('uses the documented defaults', () => {
     expect(parseServeArgs([])).toEqual({ port: 4010, host: '127.0.0.1', seed: 1, basePath: '/api', quiet: false });
+    expect(parseServeArgs(['--exit-with-parent'])).toEqual({ port: 4010, host: '127.0.0.1', seed: 1, basePath: '/api', quiet: false, exitWithParent: true });
   });
 
   it('reads every flag', () => {
@@ -124,7 +125,7 @@ function streams() {
   return { stdout, stderr, out: { log: (s: string) => stdout.push(s), error: (s: string) => stderr.push(s) } as unknown as Console };
 }
 
-const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--compact-after', '--scenario', '--admin-token', '--wire', '--quiet', '--stream-buffer', '--help'];
+const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--compact-after', '--scenario', '--admin-token', '--wire', '--quiet', '--stream-buffer', '--exit-with-parent', '--help'];
 const EVENTS_FLAGS = ['--url', '--admin-token', '--type', '--account', '--since', '--json', '--no-color', '--help'];
 
 /** The option lines of a help text: `  --flag VALUE   description`, as [flag, description]. */
@@ -469,8 +470,8 @@ describe('README set-up commands', () => {
   });
 
   it('starts a server with `npm start` that creates an assistant with the default key', async () => {
-    // exec: npm's child is the server itself, so stopping npm stops it (test/npm-start.test.ts).
-    expect(pkg.scripts.start).toBe('exec node dist/src/bin.js serve');
+    // exec: npm's child is the server itself, so stopping npm stops it, by any signal (test/npm-start.test.ts).
+    expect(pkg.scripts.start).toBe('exec node dist/src/bin.js serve --exit-with-parent');
     const server = await startServer([]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const res = await fetch(`${server.url}/user/assistant`, {

@@ -1,8 +1,8 @@
 /**
  * `npm start` runs the server in npm's own child (the script `exec`s node, so no shell
  * stands between them): stopping npm by its PID stops the server too (issue 15), by the
- * signals npm forwards (SIGTERM) and by those it does not (SIGHUP, SIGKILL: the server
- * sees its parent gone).
+ * signals npm forwards (SIGTERM) and by those it does not (SIGHUP, SIGKILL: the script's
+ * `--exit-with-parent` makes the server see its parent gone).
  */
 import { spawn } from 'node:child_process';
 import { expect, it } from 'vitest';
