@@ -83,7 +83,7 @@ export const COMMON_MESSAGES = {
   malformedJson: 'Malformed JSON in request body.',
   bodyNotObject: 'The request body must be a JSON object.',
   malformedForm: 'Malformed multipart/form-data request body.',
-  tooDeep: (attribute: string) => `The ${attribute} may not nest more than 64 levels deep.`,
+  tooDeep: (attribute: string, levels = 64) => `The ${attribute} may not nest more than ${levels} levels deep.`,
   serverError: 'Server Error.',
   invalidData: 'The given data was invalid.',
   routeNotFound: (path: string) => `The route ${path.replace(/^\//, '')} could not be found.`,

@@ -31,7 +31,9 @@ import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { ClockEvent, ClockSnapshot } from '../core/clock.js';
+import { COMMON_MESSAGES } from '../core/errors.js';
 import type { SeededRandom } from '../core/random.js';
+import { deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot, type SnapshotParts } from './snapshot.js';
 import { VERSION } from '../version.js';
 
@@ -172,6 +174,9 @@ export function applyLog(snapshot: SimulatorSnapshot, path: string): void {
       continue;
     }
     if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (not a record)`);
+    // A record nests as deep as the snapshot around the same rows: the snapshot's limit holds.
+    const deep = tooDeepAt(record, 1, MAX_SNAPSHOT_DEPTH);
+    if (deep) throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (at ${deepPathText(deep)}: ${COMMON_MESSAGES.tooDeep('record', MAX_SNAPSHOT_DEPTH).replace(/\.$/, '')})`);
     const r = record as LogRecord;
     for (const [name, change] of Object.entries(r.tables ?? {})) {
       const target = name === WEBHOOK_TABLE ? snapshot.webhooks.deliveries : (snapshot.db as Record<string, { seq: number; rows: Keyed[] }>)[name];

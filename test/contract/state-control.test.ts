@@ -130,6 +130,37 @@ contract('control: PUT /__sim/state', (api) => {
     expect(await observable(api())).toStrictEqual(before);
   });
 
+  /** `{"a": … 1 …}` nested `levels` objects deep. */
+  const nested = (levels: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  it('takes back the snapshot GET gave when a lead holds variables as deep as a body may nest them', async () => {
+    const assistant = await createAssistant(api(), 'Deep');
+    const campaign = await api().post('/user/campaign', { name: 'Deep', assistant_id: assistant });
+    // The body is level 1, so its variables may hold 63 levels: in a snapshot they sit at level 6.
+    expect((await api().post('/user/lead', { campaign_id: campaign.body.data.id, phone_number: '+14155550177', variables: nested(62) })).status).toBe(200);
+    const saved = (await api().get('/__sim/state')).body;
+    const res = await api().put('/__sim/state', saved);
+    expect(res.status).toBe(200);
+    expect((await api().get('/__sim/state')).body).toStrictEqual(saved);
+  });
+
+  it('takes a snapshot 128 levels deep and refuses 129 (the body itself the first) with 422 shape B, changing nothing', async () => {
+    const saved = (await api().get('/__sim/state')).body;
+    // `replies` is level 2, its rule 3, `set_variables` 4: n objects in it reach level n + 3.
+    const withRule = (levels: number) => ({ ...saved, replies: [{ when: 'x', reply: 'y', set_variables: nested(levels) }] });
+    expect((await api().put('/__sim/state', withRule(125))).status).toBe(200);
+    const before = JSON.stringify(api().sim.snapshot());
+    const res = await api().put('/__sim/state', withRule(126));
+    const text = 'The replies may not nest more than 128 levels deep.';
+    expect(res.status).toBe(422);
+    expect(res.body).toStrictEqual({ message: text, errors: { replies: [text] } });
+    expect(JSON.stringify(api().sim.snapshot())).toBe(before);
+  });
+
   const damaged: [string, (snapshot: Record<string, any>) => Record<string, unknown>][] = [
     ['without db', ({ db: _db, ...rest }) => rest],
     ['with a garbage table in db', (s) => ({ ...s, db: { ...s.db, accounts: 'garbage' } })],

@@ -319,6 +319,15 @@ describe('change logs on start (voxsim serve --state-file)', () => {
     expect(await startLines()).toEqual({ code: 2, lines: [`state file ${stateFile} is missing but its change log ${log} is there; restore the file or remove its logs`] });
   });
 
+  it('refuses a log record nesting 300,000 levels deep with one line naming the log, the line and the path, exit 2', async () => {
+    const log = await leaveLog();
+    appendFileSync(log, `{"tables":{"accounts":{"seq":3,"put":[{"id":3,"deep":${'['.repeat(300_000)}${']'.repeat(300_000)}}]}}}\n`);
+    expect(await startLines()).toEqual({
+      code: 2,
+      lines: [`state log ${log} is damaged at line 3 (at tables.accounts.put.0.deep.0.0.0.…: The record may not nest more than 128 levels deep); pass another --state-file`],
+    });
+  });
+
   it('refuses a log row that breaks the snapshot, naming the damaged field', async () => {
     const log = await leaveLog();
     appendFileSync(log, '{"tables":{"accounts":{"seq":3,"put":[{"id":-3}]}}}\n');

@@ -664,6 +664,15 @@ describe('voxsim serve start-up checks on --state-file (issue 13, item 5)', () =
     );
   });
 
+  it('refuses a snapshot nesting 300,000 levels deep in a row, naming the path (PUT /__sim/state refuses the same)', async () => {
+    const snapshot = JSON.parse(snapshotText()) as SimulatorSnapshot;
+    (snapshot.db.accounts!.rows[0] as unknown as Record<string, unknown>).deep = 'DEEP';
+    writeFileSync(stateFile, JSON.stringify(snapshot).replace('"DEEP"', `${'['.repeat(300_000)}${']'.repeat(300_000)}`));
+    expect(await failedStart(stateFile)).toEqual(
+      refused(`state file ${stateFile} is a damaged voxsim snapshot (at db.accounts.rows.0.deep.0.0.0.…: The snapshot may not nest more than 128 levels deep); pass another --state-file`),
+    );
+  });
+
   it('names a relative state file by its absolute path', async () => {
     const proc = voxsim(['serve', '--port', '0', '--quiet', '--state-file', 'no-such-directory/state.json']);
     expect(await within(proc.closed, 'exit')).toEqual({ code: 2, signal: null });

@@ -327,6 +327,20 @@ describe('restore, further', () => {
     expect(() => sim.restore(value as unknown as SimulatorSnapshot)).toThrow(new TypeError('Not a voxsim snapshot (expected format "voxsim-snapshot/1").'));
   });
 
+  it('restores a snapshot 128 levels deep and refuses 129 with a TypeError naming the path, changing nothing', () => {
+    const { sim } = simulator(97, START);
+    // An account row is level 5 (snapshot, db, accounts, rows, row): `n` arrays in a field of it reach level n + 5.
+    const withField = (levels: number) => {
+      const snapshot = sim.snapshot();
+      (snapshot.db.accounts!.rows[0] as unknown as Record<string, unknown>).deep = JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
+      return snapshot;
+    };
+    sim.restore(withField(123));
+    const before = JSON.stringify(sim.snapshot());
+    expect(() => sim.restore(withField(124))).toThrow(new TypeError('The snapshot is damaged at db.accounts.rows.0.deep.0.0.0.…: The snapshot may not nest more than 128 levels deep.'));
+    expect(JSON.stringify(sim.snapshot())).toBe(before);
+  });
+
   it('leaves the target unchanged when it refuses a non-snapshot', async () => {
     const { sim } = simulator(97, START);
     await ok(sim, 'POST', '/user/assistant', pipelineAssistant({ name: 'Kept' }));
