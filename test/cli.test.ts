@@ -1,8 +1,10 @@
 /**
  * The `voxsim` command and the README's set-up commands.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banner, commandHelp, EXIT_USAGE, main, parseServeArgs, serve, type RunningServer } from '../src/cli.js';
@@ -268,6 +270,34 @@ describe('usage errors exit 2', () => {
     expect(await within(proc.closed, 'exit')).toEqual({ code: 2, signal: null });
     expect(proc.stdout()).toBe('');
     expect(proc.stderr()).toBe(`unknown option --prot; did you mean --port?\n\n${commandHelp('serve')}\n`);
+  });
+});
+
+describe('voxsim scenario run on a scenario nested too deep', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'voxsim-deep-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reports JSON nested 100,000 deep as the body depth limit at its line, exit 1', async () => {
+    const file = join(dir, 'flow.json');
+    writeFileSync(file, `{"name":"deep","given":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    const proc = voxsim(['scenario', 'run', file]);
+    const { code } = await within(proc.closed, 'the run');
+    const stdout = proc.stdout();
+    expect({ code, stdout }).toEqual({ code: 1, stdout: `ERROR  ${file}:1: The scenario may not nest more than 64 levels deep.\n\n0 passed, 1 failed\n` });
+  });
+
+  it('reports YAML block mappings nested 3,000 deep (where the YAML parser overflows) with the same message', async () => {
+    const file = join(dir, 'block.yaml');
+    writeFileSync(file, `name: deep\ngiven:\n${Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(2 + i)}a:`).join('\n')} 1\n`);
+    const proc = voxsim(['scenario', 'run', file]);
+    const { code } = await within(proc.closed, 'the run');
+    const stdout = proc.stdout();
+    expect(code).toBe(1);
+    // The line is where the parser's stack ran out, which depends on the stack's size.
+    expect(stdout).toMatch(new RegExp(`^ERROR  ${file}:\\d+: (given: The given|The scenario) may not nest more than 64 levels deep\\.\n\n0 passed, 1 failed\n$`));
   });
 });
 
