@@ -275,10 +275,11 @@ export class StateStore {
     this.clockEvents = new Tracker('clock', () => sim.clock.head().seq, touched);
     sim.clock.observe(this.clockEvents);
     this.last = this.smallParts();
-    // Old copies a killed server had not removed yet (see replaceFile).
+    // What a killed server left: old copies not removed yet (`FILE.<pid>.<gen>.old`, see replaceFile) and
+    // snapshots it was writing (`FILE.<pid>.tmp`, as large as the state). Only these exact names are ours.
     const prefix = `${basename(file)}.`;
     for (const name of readdirSync(dirname(file))) {
-      if (name.startsWith(prefix) && /^\d+\.\d+\.old$/.test(name.slice(prefix.length))) this.remove(join(dirname(file), name));
+      if (name.startsWith(prefix) && /^\d+(\.\d+\.old|\.tmp)$/.test(name.slice(prefix.length))) this.remove(join(dirname(file), name));
     }
   }
 

@@ -447,6 +447,16 @@ describe('serve() state file writes (in-process)', () => {
     expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.notes']);
   });
 
+  it('removes at start the snapshot a server killed mid-compaction was writing (FILE.<pid>.tmp), and no file of another name', async () => {
+    writeFileSync(stateFile, JSON.stringify(createSimulator({ seed: 5, startAt: START }).snapshot()));
+    writeFileSync(join(dir, 'state.json.99999.tmp'), '{"format":"voxsim-snapshot/1","db":{"acc');
+    const others = ['state.json.tmp', 'state.json.x1.tmp', 'state.json.99999.tmp.bak', 'other.json.99999.tmp', 'state.json.99999.3.tmp'];
+    for (const name of others) writeFileSync(join(dir, name), 'not ours');
+    running = await serve(options());
+    await running.compacted();
+    expect(readdirSync(dir).sort()).toEqual(['state.json', ...others].sort());
+  });
+
   it('writes at once on saveState(), leaving no temp file', async () => {
     running = await serve(options());
     await addAccount('sim_saved_key');
