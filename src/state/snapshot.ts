@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import type { ClockSnapshot, VirtualClock } from '../core/clock.js';
 import { SeededRandom, type RandomState } from '../core/random.js';
-import { deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
+import { attributeName, deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
 import type { FaultEngine, FaultSnapshot } from '../engine/faults.js';
 import { OutcomeRuleSchema, type OutcomeScript, type OutcomeState } from '../engine/outcomes.js';
 import { ReplyRuleSchema, type ReplyRule, type ReplyScript } from '../engine/replies.js';
@@ -125,7 +125,8 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   const checked = snapshotSchema(parts.db.tableNames(), parts.db.tablesNewerThanFormat()).safeParse(snapshot);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
-    throw new TypeError(`The snapshot is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message}`);
+    // A rule's own message names its field as `:attribute` (the reply and outcome schemas are the API's).
+    throw new TypeError(`The snapshot is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message.replaceAll(':attribute', attributeName(issue.path))}`);
   }
   const row = damagedRow(snapshot);
   if (row) throw new TypeError(`The snapshot is damaged at ${row.path}: ${row.message}`);

@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SimError } from '../../src/core/errors.js';
+import { REPLY_MESSAGES } from '../../src/engine/replies.js';
 import { contract, type Api } from '../support/api.js';
 import type { ScenarioInput } from '../../src/types.js';
 
@@ -209,6 +210,12 @@ contract('control: load a scenario', (api) => {
     const res = await postYaml(api(), `name: deep\nreplies:\n  - when: hi\n    reply: hello\n    set_variables: ${'{a: '.repeat(62)}1${'}'.repeat(62)}\n`);
     expect({ status: res.status, body: res.body }).toStrictEqual({ status: 422, body: tooDeep('5: replies: ', 'replies') });
     expect((await postYaml(api(), `name: deep\nreplies:\n  - when: hi\n    reply: hello\n    set_variables: ${'{a: '.repeat(61)}1${'}'.repeat(61)}\n`)).status).toBe(200);
+  });
+
+  it('rejects reply rules whose regex can backtrack catastrophically, at the line of the rule', async () => {
+    const res = await postYaml(api(), 'name: slow\nreplies:\n  - when: { regex: "^(a+)+$" }\n    reply: hi\n');
+    const message = `<scenario>:3: replies.0.when.regex: ${REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'regex')}`;
+    expect({ status: res.status, body: res.body }).toStrictEqual({ status: 422, body: { message, errors: { scenario: [message] } } });
   });
 
   it('rejects an empty body with 422 at line 1', async () => {
