@@ -36,7 +36,8 @@ export interface AppOptions {
   /**
    * Runs after the core answered and before the answer is sent (the state file writes
    * the request's changes there, so that what a client was told survives a kill); the
-   * answer waits for a promise it returns.
+   * answer waits for a promise it returns. When that promise rejects, the answer is 503
+   * with the rejection's message instead, in the route family's shape (`sim.unavailable`).
    */
   beforeAnswer?: () => void | Promise<void>;
   /** Sees every answered request (structured request logs), with the error message of a failure. */
@@ -224,9 +225,9 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
         ...requestBody(req as ExpressRequest, upload),
         url: `${req.protocol}://${req.get('host') ?? 'localhost'}${original}`,
       };
-      const response = await sim.handle(simRequest);
+      let response = await sim.handle(simRequest);
       const saved = options.beforeAnswer?.();
-      if (saved) await saved;
+      if (saved) response = await saved.then(() => response, (error: unknown) => sim.unavailable(simRequest, (error as Error).message));
       if (response.headers) res.set(response.headers);
       res.status(response.status).type('application/json').send(JSON.stringify(response.body));
       logAnswer(req, started, response.status, response.body);
