@@ -272,8 +272,8 @@ export function tooDeepAt(value: unknown, depth = 1, limit = MAX_JSON_DEPTH): (s
 }
 
 /**
- * A path from `tooDeepAt` for a message: its first eight keys, then `…` (the path to the
- * 65th level has 64 keys, the rest of them repeating the nesting).
+ * A path from `tooDeepAt` for a message: its first eight keys, then `…` (a path past the
+ * limit has as many keys as the limit has levels, most of them repeating the nesting).
  * @example deepPathText(['db', 'leads', 'rows', 0, 'variables', 'a', 'a', 'a', 'a']) // 'db.leads.rows.0.variables.a.a.a.…'
  */
 export function deepPathText(path: readonly (string | number)[]): string {

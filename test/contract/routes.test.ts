@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/simulator.js';
 import { contract, KEY, type Api, type ApiResponse } from '../support/api.js';
-import { pipelineAssistant } from '../support/fixtures.js';
+import { nested, pipelineAssistant } from '../support/fixtures.js';
 import { buy, campaignId, createAssistant, search, startConversation } from '../support/records.js';
 
 type Route = (typeof ROUTES)[number];
@@ -422,13 +422,6 @@ contract('every route with a JSON body: 400', (api) => {
       expect(state(api())).toBe(before);
     }
   });
-
-  /** `{"a": … 1 …}` nested `levels` objects deep inside a top-level key. */
-  const nested = (levels: number): unknown => {
-    let value: unknown = 1;
-    for (let i = 0; i < levels; i++) value = { a: value };
-    return value;
-  };
 
   it.each(cases(JSON_BODY))('%s answers a body nested 10,000 deep with 422 in its family shape and changes nothing', async (_name, route) => {
     const before = state(api());

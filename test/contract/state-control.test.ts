@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { SNAPSHOT_FORMAT } from '../../src/simulator.js';
 import { VERSION } from '../../src/version.js';
 import { contract, START, type Api } from '../support/api.js';
-import { pipelineAssistant } from '../support/fixtures.js';
+import { nested, pipelineAssistant } from '../support/fixtures.js';
 
 const START_MS = Date.parse(START);
 const FORMAT_MESSAGE = 'The format must be "voxsim-snapshot/1" (the body of GET /__sim/state).';
@@ -129,13 +129,6 @@ contract('control: PUT /__sim/state', (api) => {
     await api().put('/__sim/state', { seed: 9, clock: { now: 0 } });
     expect(await observable(api())).toStrictEqual(before);
   });
-
-  /** `{"a": … 1 …}` nested `levels` objects deep. */
-  const nested = (levels: number): unknown => {
-    let value: unknown = 1;
-    for (let i = 0; i < levels; i++) value = { a: value };
-    return value;
-  };
 
   it('takes back the snapshot GET gave when a lead holds variables as deep as a body may nest them', async () => {
     const assistant = await createAssistant(api(), 'Deep');

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/adapters/express.js';
 import { main, serve, type RunningServer } from '../../src/cli.js';
+import { STATE_FILE_MESSAGES } from '../../src/state/persist.js';
 import { createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { VERSION } from '../../src/version.js';
 import { pipelineAssistant } from '../support/fixtures.js';
@@ -108,6 +109,11 @@ async function counts(call: Call, campaignId: number): Promise<Counts> {
   const byStatus: Record<string, number> = {};
   for (const lead of leads.data as { status: string }[]) byStatus[lead.status] = (byStatus[lead.status] ?? 0) + 1;
   return { calls: calls.total as number, leads: byStatus };
+}
+
+/** The api keys in the snapshot of a state file. */
+function savedKeysOf(stateFile: string): string[] {
+  return (JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot).db.accounts!.rows.map((a) => (a as unknown as { api_key: string }).api_key);
 }
 
 function tempDir(): string {
@@ -269,8 +275,7 @@ describe('serve() state file writes (in-process)', () => {
   let running: RunningServer | undefined;
 
   const options = () => ({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
-  /** The api keys in the state file. */
-  const savedKeys = () => (JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot).db.accounts!.rows.map((a) => (a as unknown as { api_key: string }).api_key);
+  const savedKeys = () => savedKeysOf(stateFile);
   /** A change through the served simulator (a write request). */
   const addAccount = async (key: string) => {
     const res = await running!.sim.handle({ method: 'POST', path: '/__sim/accounts', headers: {}, body: JSON.stringify({ api_key: key }) });
@@ -737,8 +742,7 @@ describe('serve() when a state write fails while it runs', () => {
   /** An account created over HTTP: the answer's status. */
   const addAccount = async (key: string) => (await fetch(`${running!.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: key }) })).status;
   const keys = (sim: Simulator) => sim.control.accounts.list().data.map((a) => a.api_key);
-  /** The api keys in the state file's snapshot. */
-  const savedKeys = () => (JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot).db.accounts!.rows.map((a) => (a as unknown as { api_key: string }).api_key);
+  const savedKeys = () => savedKeysOf(stateFile);
   /**
    * Left as a kill would leave it (no final snapshot), then started again on the same file.
    * The simulator is not disposed: that empties its clock's queue, a change the killed
@@ -750,8 +754,6 @@ describe('serve() when a state write fails while it runs', () => {
     running = undefined;
     return start();
   };
-  const notSaved = (reason: string) =>
-    `The state could not be saved: state file ${stateFile} cannot be written (${reason}). Changes are kept in memory only and lost if the server is killed; every request tries to save them again.`;
   beforeEach(() => {
     dir = tempDir();
     stateFile = join(dir, 'state.json');
@@ -788,7 +790,10 @@ describe('serve() when a state write fails while it runs', () => {
       const res = await fetch(`${running!.url}${path}`, { headers });
       return { status: res.status, body: (await res.json()) as unknown };
     };
-    const message = notSaved('ENOTDIR');
+    const message = STATE_FILE_MESSAGES.notSaved(stateFile, 'ENOTDIR');
+    expect(message).toBe(
+      `The state could not be saved: state file ${stateFile} cannot be written (ENOTDIR). Changes are kept in memory only and lost if the server is killed; every request tries to save them again.`,
+    );
     const created = await fetch(`${running!.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_pending_key' }) });
     expect({ status: created.status, body: await created.json() }).toEqual({ status: 503, body: { message } });
     // Every answer waits for the save point, reads too: none may show a change that is not on disk.
