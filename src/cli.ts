@@ -23,7 +23,7 @@ import { scenarioJsonSchema } from './scenario/schema.js';
 import { closest } from './scenario/suggest.js';
 import { DEFAULT_SERVER_URL, openApiDocument } from './control/openapi.js';
 import { createSimulator, ROUTES, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
-import { applyLog, logFiles, StateFileError, StateStore } from './state/persist.js';
+import { applyLog, fsReason, logFiles, StateFileError, StateNotSavedError, StateStore } from './state/persist.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat Assistant Platform API
@@ -337,14 +337,6 @@ export const STARTUP_MESSAGES = {
   scenarioInvalid: (why: string) => `scenario file ${why}`,
 } as const;
 
-/** A file-system error in words: `permission denied` for EACCES, else its code. */
-function fsReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code ?? '';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'read-only file system';
-  return code || (error as Error).message;
-}
-
 /** One line of printable text: control characters escaped, whitespace runs collapsed. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).trim();
@@ -509,8 +501,10 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
       nextGen: saved.nextGen,
       logBytes: saved.logBytes,
       ...(options.compactAfter !== undefined && { compactAfter: options.compactAfter }),
-      // A failed write (the directory removed, the disk full) is logged and the server keeps serving: the next save point tries again.
+      // A record that cannot be written is replaced by a new snapshot; when that fails too, answers are 503 until a save point succeeds.
       onError: (error) => log(JSON.stringify({ level: 'error', msg: 'state not saved', file: stateFile, error: fsReason(error) })),
+      onRewritten: (cause) => log(JSON.stringify({ level: 'warn', msg: 'state file rewritten', file: stateFile, error: fsReason(cause) })),
+      onSavedAgain: () => log(JSON.stringify({ level: 'info', msg: 'state saved again', file: stateFile })),
     });
     try {
       if (!saved.snapshot) store.saveNow();
@@ -572,7 +566,9 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
           }
           sim.dispose();
           await closed;
-          if (saveError !== undefined) throw new Error(`state file ${stateFile} could not be written (${fsReason(saveError)}); the last changes are lost`);
+          // Changes not even logged are lost; a final snapshot that failed leaves them in the change logs.
+          if (saveError instanceof StateNotSavedError) throw new Error(`state file ${stateFile} could not be written (${fsReason(saveError)}); the last changes are lost`);
+          if (saveError !== undefined) throw new Error(`state file ${stateFile} could not be rewritten (${fsReason(saveError)}); its change logs hold the last changes`);
         },
       });
     });

@@ -5,7 +5,7 @@
  * engines; adapters (MSW, Express) only translate.
  */
 import { VirtualClock, realNow } from './core/clock.js';
-import { shapeA, COMMON_MESSAGES, errorMessageOf } from './core/errors.js';
+import { shapeA, COMMON_MESSAGES, errorMessageOf, familyError } from './core/errors.js';
 import { EventBus } from './core/events.js';
 import { Router, defineRoute, header, ok, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { SeededRandom } from './core/random.js';
@@ -261,6 +261,18 @@ export class Simulator implements SimState {
     }
     if (method !== 'GET') this.changed();
     return response;
+  }
+
+  /**
+   * A refusal of `request` with 503 and `message`, in its route family's shape (A; E on
+   * chat routes; D with `SERVICE_UNAVAILABLE` on messaging sends): a failure outside the
+   * core, such as a state file that cannot be written, answered as the route answers its
+   * own failures.
+   * @example sim.unavailable({ method: 'POST', path: '/user/lead', headers: {} }, 'The state could not be saved: …')
+   */
+  unavailable(request: SimRequest, message: string): SimResponse {
+    const { route } = this.router.match(request.method.toUpperCase(), request.path);
+    return { status: 503, body: familyError(route?.family ?? 'management', 503, message, 'SERVICE_UNAVAILABLE').bodyOn(request.wire ?? this.currentWire) };
   }
 
   /** The latest requests, oldest first (`GET /__sim/requests`). */

@@ -1,8 +1,10 @@
 /**
  * The `voxsim` command and the README's set-up commands.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banner, commandHelp, EXIT_USAGE, main, parseServeArgs, serve, type RunningServer } from '../src/cli.js';
@@ -272,6 +274,34 @@ describe('usage errors exit 2', () => {
   });
 });
 
+describe('voxsim scenario run on a scenario nested too deep', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'voxsim-deep-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reports JSON nested 100,000 deep as the body depth limit at its line, exit 1', async () => {
+    const file = join(dir, 'flow.json');
+    writeFileSync(file, `{"name":"deep","given":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    const proc = voxsim(['scenario', 'run', file]);
+    const { code } = await within(proc.closed, 'the run');
+    const stdout = proc.stdout();
+    expect({ code, stdout }).toEqual({ code: 1, stdout: `ERROR  ${file}:1: The scenario may not nest more than 64 levels deep.\n\n0 passed, 1 failed\n` });
+  });
+
+  it('reports YAML block mappings nested 3,000 deep (where the YAML parser overflows) with the same message', async () => {
+    const file = join(dir, 'block.yaml');
+    writeFileSync(file, `name: deep\ngiven:\n${Array.from({ length: 3_000 }, (_, i) => `${' '.repeat(2 + i)}a:`).join('\n')} 1\n`);
+    const proc = voxsim(['scenario', 'run', file]);
+    const { code } = await within(proc.closed, 'the run');
+    const stdout = proc.stdout();
+    expect(code).toBe(1);
+    // The line is where the parser's stack ran out, which depends on the stack's size.
+    expect(stdout).toMatch(new RegExp(`^ERROR  ${file}:\\d+: (given: The given|The scenario) may not nest more than 64 levels deep\\.\n\n0 passed, 1 failed\n$`));
+  });
+});
+
 describe('voxsim serve when the port is in use', () => {
   let taken: RunningServer;
   let port: number;
@@ -299,8 +329,11 @@ describe('voxsim serve when the port is in use', () => {
   });
 });
 
-/** Sends `request` as raw bytes and answers everything the server writes back until it closes. */
-function rawRequest(url: string, request: string): Promise<string> {
+/**
+ * Sends `request` as raw bytes and answers everything the server writes back until it
+ * closes; with `open`, the client's side stays open (a body still to come).
+ */
+function rawRequest(url: string, request: string, options: { open?: boolean } = {}): Promise<string> {
   const { hostname, port } = new URL(url);
   return within(
     new Promise<string>((resolve, reject) => {
@@ -309,7 +342,8 @@ function rawRequest(url: string, request: string): Promise<string> {
       socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
       socket.on('close', () => resolve(answer));
       socket.on('error', reject);
-      socket.end(request);
+      if (options.open) socket.write(request);
+      else socket.end(request);
     }),
     'the raw answer',
   );
@@ -358,6 +392,32 @@ describe('voxsim serve request limits', () => {
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual(TOO_LARGE_BODY);
     expect((await fetch(`${running.url}/__sim/health`)).status).toBe(200);
+  });
+
+  /** The status line, the Connection header and the JSON body of a raw answer. */
+  const parts = (answer: string) => {
+    const [head, body] = answer.split('\r\n\r\n');
+    const lines = head!.split('\r\n');
+    return { status: lines[0], connection: lines.find((line) => /^connection:/i.test(line)), body: JSON.parse(body!) as unknown };
+  };
+
+  it.each([
+    ['an API body of 99,999,999,999 bytes', 'POST /api/__sim/accounts', 'application/json', 99_999_999_999, TOO_LARGE_BODY],
+    ['a PUT /__sim/state body a byte over its 256 MB', 'PUT /api/__sim/state', 'application/json', 256 * 1024 * 1024 + 1, { message: 'The request body may not be larger than 256 MB.' }],
+    ['an upload a byte over its 21 MB', 'POST /api/user/knowledgebases/1/documents', 'multipart/form-data; boundary=x', 21 * 1024 * 1024 + 1, { message: 'The request body may not be larger than 21 MB.' }],
+  ])('answers 413 to %s as soon as its declared Content-Length says so, unread, and closes the connection', async (_what, line, type, length, message) => {
+    const before = accountCount();
+    // The client sends the headers and a little of the body, and keeps its side open: the answer may not wait for the rest.
+    const answer = await rawRequest(running.url, `${line} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sim_test_key\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n{"name":"`, { open: true });
+    expect(parts(answer)).toEqual({ status: 'HTTP/1.1 413 Payload Too Large', connection: 'Connection: close', body: message });
+    expect(accountCount()).toBe(before);
+  });
+
+  it('reads on a declared Content-Length of exactly 5 MB, refusing its content, not its size', async () => {
+    const body = JSON.stringify({ name: 'x'.repeat(5 * 1024 * 1024 - 11) });
+    expect(Buffer.byteLength(body)).toBe(5 * 1024 * 1024);
+    const answer = await rawRequest(running.url, `POST /api/__sim/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    expect(parts(answer)).toMatchObject({ status: 'HTTP/1.1 422 Unprocessable Entity', body: { message: 'The name may not be greater than 255 characters.' } });
   });
 
   it('measures the body after undoing its Content-Encoding: 6 MB gzipped to a few KB is 413', async () => {

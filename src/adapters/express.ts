@@ -37,7 +37,8 @@ export interface AppOptions {
   /**
    * Runs after the core answered and before the answer is sent (the state file writes
    * the request's changes there, so that what a client was told survives a kill); the
-   * answer waits for a promise it returns.
+   * answer waits for a promise it returns. When that promise rejects, the answer is 503
+   * with the rejection's message instead, in the route family's shape (`sim.unavailable`).
    */
   beforeAnswer?: () => void | Promise<void>;
   /** Sees every answered request (structured request logs), with the error message of a failure. */
@@ -171,13 +172,15 @@ function requestBody(req: ExpressRequest, upload: boolean): Pick<SimRequest, 'bo
 export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMiddleware {
   const basePath = normaliseBasePath(options.basePath);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
+  const stateBodyLimit = options.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT;
   const uploads = (req: IncomingMessage) => isMultipart(req.headers['content-type']);
   // Uploads are read as bytes (their size counts bytes, and a binary file is no text), everything else as text;
   // a parser skips a stream a host parser has already consumed (body-parser then passes the request on untouched).
-  const form = express.raw({ type: () => true, limit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT });
+  const form = express.raw({ type: () => true, limit: uploadLimit });
   const raw = express.text({ type: () => true, limit });
   // A whole snapshot may be far larger than any API body: only its control route reads that much.
-  const rawState = express.text({ type: () => true, limit: options.stateBodyLimit ?? DEFAULT_STATE_BODY_LIMIT });
+  const rawState = express.text({ type: () => true, limit: stateBodyLimit });
   const inBase = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
   // The dashboard's and the stream's paths, matched as Express routes match: case-insensitively, a trailing slash allowed.
   const uiPath = `${basePath}/__sim/ui`.toLowerCase();
@@ -224,9 +227,9 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
         url: `${req.protocol}://${req.get('host') ?? 'localhost'}${original}`,
         encoded: true,
       };
-      const response = await sim.handle(simRequest);
+      let response = await sim.handle(simRequest);
       const saved = options.beforeAnswer?.();
-      if (saved) await saved;
+      if (saved) response = await saved.then(() => response, (error: unknown) => sim.unavailable(simRequest, (error as Error).message));
       writeJson(res, response.status, answerText(response.body), response.headers);
       logAnswer(req, started, response.status, response.body);
     } catch (failure) {
@@ -257,6 +260,9 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
     // A request without a body (no length, no chunks) has nothing to read: the core gets it at once.
     if (!hasBody(req)) return void answer(req, res, simPath, started, next);
     const parser = req.method === 'PUT' && simPath === '/__sim/state' ? rawState : uploads(req) ? form : raw;
+    // A declared length over the limit is refused at once, unread (body-parser would read and drop it all first); the connection then closes.
+    const over = declaredOver(req, parser === rawState ? stateBodyLimit : parser === form ? uploadLimit : limit);
+    if (over !== undefined) return void refuseBody({ type: 'entity.too.large', status: 413, limit: over }, req, res.set('Connection', 'close'), started, next);
     parser(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, simPath, started, next) : refuseBody(error, req, res, started, next)));
   };
   return handle as unknown as VoxsimMiddleware;
@@ -281,6 +287,19 @@ function writeAnswer(res: ServerResponse, status: number, type: string, text: st
 /** A JSON answer (`writeAnswer`). */
 function writeJson(res: ServerResponse, status: number, text: string, headers?: Record<string, string>): void {
   writeAnswer(res, status, 'application/json; charset=utf-8', text, headers);
+}
+
+/**
+ * The limit (bytes) that a request's declared `Content-Length` is over, or undefined: when
+ * it is within it, when the body comes in chunks or encoded (its length is known only once
+ * decoded), or when the limit is text body-parser reads otherwise than `64kb` in 1024s.
+ */
+function declaredOver(req: IncomingMessage, limit: string | number): number | undefined {
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return undefined;
+  const units = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb)?\s*$/i.exec(String(limit));
+  const bytes = typeof limit === 'number' ? limit : units ? Math.floor(Number(units[1]) * 1024 ** ['b', 'kb', 'mb', 'gb', 'tb'].indexOf((units[2] ?? 'b').toLowerCase())) : undefined;
+  return bytes !== undefined && Number(req.headers['content-length']) > bytes ? bytes : undefined;
 }
 
 /** Whether a request carries a body, exactly as body-parser decides it (type-is): chunks, or any numeric length, `0` included. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { dataList, integer } from '../core/answers.js';
 import { defineRoute, ok, type HttpMethod, type Responses, type RouteArgs, type SimResponse } from '../core/http.js';
+import { MAX_SNAPSHOT_DEPTH } from '../core/validation.js';
 import type { RouteCtx } from '../domain/routing.js';
 import { pathId } from '../domain/ids.js';
 import type { Control } from './control.js';
@@ -54,6 +55,8 @@ interface ControlSchemas<B extends z.ZodType, Q extends z.ZodType> {
   body?: B;
   query?: Q;
   responses: Responses;
+  /** How deep the body may nest, when not MAX_JSON_DEPTH (`RouteDef.maxDepth`). */
+  maxDepth?: number;
 }
 
 type Handler<B extends z.ZodType, Q extends z.ZodType> = (
@@ -78,6 +81,7 @@ function controlRoute<B extends z.ZodType = z.ZodNever, Q extends z.ZodType = z.
     family: 'control',
     auth: 'control',
     ...(withBody && { body: AnyObject }),
+    ...(schemas.maxDepth !== undefined && { maxDepth: schemas.maxDepth }),
     doc: { ...(schemas.body && { body: schemas.body }), ...(schemas.query && { query: schemas.query }) },
     responses: schemas.responses,
     // The loose input is typed as the operation's input: the operation validates it with these same schemas.
@@ -96,7 +100,7 @@ export const controlRoutes = [
   controlRoute('GET', '/requests', { query: RequestsQuery, responses: { 200: RequestsAnswer } }, ({ ctx, query }) => ok(ctx.control.requests.list(query))),
   controlRoute('GET', '/overview', { query: OverviewQuery, responses: { 200: OverviewRecord } }, ({ ctx, query }) => ok(ctx.control.overview(query))),
   controlRoute('GET', '/state', { responses: { 200: SnapshotAnswer } }, ({ ctx }) => ok(ctx.control.state.get())),
-  controlRoute('PUT', '/state', { body: AnyObject, responses: { 200: StateRestored } }, ({ ctx, body }) => ok(ctx.control.state.put(body))),
+  controlRoute('PUT', '/state', { body: AnyObject, responses: { 200: StateRestored }, maxDepth: MAX_SNAPSHOT_DEPTH }, ({ ctx, body }) => ok(ctx.control.state.put(body))),
   controlRoute('GET', '/clock', { responses: { 200: ClockRecord } }, ({ ctx }) => ok(ctx.control.clock.get())),
   controlRoute('PUT', '/clock', { body: ClockModeBody, responses: { 200: ClockRecord } }, ({ ctx, body }) => ok(ctx.control.clock.setMode(body))),
   controlRoute('POST', '/clock/advance', { body: AdvanceBody, responses: { 200: ClockMoveRecord } }, async ({ ctx, body }) => ok(await ctx.control.clock.advance(body))),

@@ -83,7 +83,7 @@ export const COMMON_MESSAGES = {
   malformedJson: 'Malformed JSON in request body.',
   bodyNotObject: 'The request body must be a JSON object.',
   malformedForm: 'Malformed multipart/form-data request body.',
-  tooDeep: (attribute: string) => `The ${attribute} may not nest more than 64 levels deep.`,
+  tooDeep: (attribute: string, levels = 64) => `The ${attribute} may not nest more than ${levels} levels deep.`,
   serverError: 'Server Error.',
   invalidData: 'The given data was invalid.',
   routeNotFound: (path: string) => `The route ${path.replace(/^\//, '')} could not be found.`,
@@ -91,16 +91,25 @@ export const COMMON_MESSAGES = {
     `The ${method} method is not supported for route ${path.replace(/^\//, '')}. Supported methods: ${allowed.join(', ')}.`,
 } as const;
 
-/** A malformed JSON body, answered in the route family's shape (ARCHITECTURE §2). */
-export function malformedJson(family: RouteFamily, message: string = COMMON_MESSAGES.malformedJson): SimError {
+/**
+ * A failure answered in the route family's shape (ARCHITECTURE §2): A on management and
+ * control routes, E on chat routes, D with `errorCode` on messaging sends.
+ * @example familyError('chat', 400, 'Malformed JSON in request body.', 'VALIDATION_ERROR') // {status: false, error: …}
+ */
+export function familyError(family: RouteFamily, status: number, message: string, errorCode: string): SimError {
   switch (family) {
     case 'chat':
-      return shapeE(400, message);
+      return shapeE(status, message);
     case 'messaging':
-      return shapeD(400, message, 'VALIDATION_ERROR');
+      return shapeD(status, message, errorCode);
     default:
-      return shapeA(400, message);
+      return shapeA(status, message);
   }
+}
+
+/** A malformed JSON body, answered in the route family's shape (ARCHITECTURE §2). */
+export function malformedJson(family: RouteFamily, message: string = COMMON_MESSAGES.malformedJson): SimError {
+  return familyError(family, 400, message, 'VALIDATION_ERROR');
 }
 
 /**

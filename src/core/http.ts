@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { COMMON_MESSAGES, SimError, malformedJson, shapeA, type RouteFamily } from './errors.js';
 import { isMultipart, parseMultipart } from './multipart.js';
-import { attributeName, nestsTooDeep, parseInput, validationFailure } from './validation.js';
+import { attributeName, MAX_JSON_DEPTH, nestsTooDeep, parseInput, validationFailure } from './validation.js';
 import type { Wire } from './wire.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -76,6 +76,8 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   liveInvalid?: string;
   /** Also takes a `multipart/form-data` body (an upload); its fields reach `body` as strings and `UploadedFile`s. */
   multipart?: boolean;
+  /** How many levels the JSON body may nest (the body itself is the first); default MAX_JSON_DEPTH. */
+  maxDepth?: number;
   /**
    * The schemas the OpenAPI document shows instead of `body`/`query` when the route validates
    * its input elsewhere: a control operation validates its own input, a query read per wire
@@ -207,14 +209,15 @@ function parseBody(route: RouteDef<unknown>, raw: string | null | undefined): un
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw malformedJson(route.family, COMMON_MESSAGES.bodyNotObject);
   }
-  const tooDeep = deepestKey(parsed as Record<string, unknown>);
-  if (tooDeep !== undefined) throw validationFailure({ [tooDeep]: [COMMON_MESSAGES.tooDeep(attributeName([tooDeep]))] }, route.family);
+  const limit = route.maxDepth ?? MAX_JSON_DEPTH;
+  const tooDeep = deepestKey(parsed as Record<string, unknown>, limit);
+  if (tooDeep !== undefined) throw validationFailure({ [tooDeep]: [COMMON_MESSAGES.tooDeep(attributeName([tooDeep]), limit)] }, route.family);
   return parsed;
 }
 
 /** The top-level key of a body whose value nests too deep (the body itself is the first level). */
-function deepestKey(body: Record<string, unknown>): string | undefined {
-  return Object.keys(body).find((key) => nestsTooDeep(body[key], 2));
+function deepestKey(body: Record<string, unknown>, limit: number): string | undefined {
+  return Object.keys(body).find((key) => nestsTooDeep(body[key], 2, limit));
 }
 
 /**

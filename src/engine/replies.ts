@@ -3,12 +3,19 @@
  * assistant or for all; the first rule whose `when` matches the customer's message
  * answers; without a match, a fixed default reply.
  */
+import safeRegex from 'safe-regex2';
 import { z } from 'zod';
 import { fillTemplate } from '../core/template.js';
 import { freeObject, int, parseInput } from '../core/validation.js';
 
 /** The answer when no rule matches. */
 export const DEFAULT_REPLY = 'Thank you for your message. How else can I help you today?';
+
+/** Texts of refused reply rules (`:attribute` is the field's path). */
+export const REPLY_MESSAGES = {
+  catastrophicRegex:
+    'The :attribute may take exponential time on a message that almost matches: it repeats a group that holds a repetition (as in (a+)+) or has more than 25 repetitions. Rewrite it without nested repetition.',
+} as const;
 
 const FLAGS = /^[dgimsuy]*$/;
 
@@ -20,6 +27,20 @@ function compiles(pattern: { regex: string; flags?: string | undefined }): boole
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a pattern that compiles is free of catastrophic backtracking, as safe-regex2
+ * (fastify) judges it: no quantifier inside a quantified group (`(a+)+`, `(\w+\s?)*`,
+ * whose match time doubles with each character of a near miss) and at most 25
+ * quantifiers. Two readings keep it from refusing what cannot blow up: a group made
+ * optional (`(?:\+?1)?`) repeats at most once, so its `?` is not counted as a repetition
+ * around the group's own; and its parser does not know lookbehind, whose quantifiers are
+ * those of a lookahead, so it reads one. Overlapping alternatives under one quantifier
+ * (`(a|a)*`) are beyond what it detects.
+ */
+function backtracksSafely(pattern: { regex: string; flags?: string | undefined }): boolean {
+  return !compiles(pattern) || safeRegex(pattern.regex.replace(/\)\?\??/g, ')').replace(/\(\?<([=!])/g, '(?$1'));
 }
 
 const FunctionCallSchema = z.strictObject({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) });
@@ -37,7 +58,8 @@ export const ReplyRuleSchema = z.strictObject({
     z.string().min(1),
     z
       .strictObject({ regex: z.string().min(1), flags: z.string().regex(FLAGS, { error: 'The :attribute may only hold the flags d, g, i, m, s, u and y.' }).optional() })
-      .refine(compiles, { error: 'The :attribute is not a valid regular expression.', path: ['regex'] }),
+      .refine(compiles, { error: 'The :attribute is not a valid regular expression.', path: ['regex'] })
+      .refine(backtracksSafely, { error: REPLY_MESSAGES.catastrophicRegex, path: ['regex'] }),
   ]),
   reply: z.string().max(4096, { error: 'The :attribute may not be greater than 4096 characters.' }),
   function_calls: z.array(FunctionCallSchema).default([]),

@@ -4,7 +4,9 @@
  */
 import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
 import { z } from 'zod';
-import { laravelMessage, RULE_MESSAGES } from '../core/validation.js';
+import { COMMON_MESSAGES } from '../core/errors.js';
+import { laravelMessage, RULE_MESSAGES, tooDeepAt } from '../core/validation.js';
+import { flowTooDeep } from './depth.js';
 import { EXPECTATION_SCHEMAS, firstUnknownInExpectation } from './expectations.js';
 import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type ScenarioInput, type StepKind } from './schema.js';
 import { knownKeysAt, type UnknownKey, type UnknownWord } from './shapes.js';
@@ -92,16 +94,23 @@ export function loadScenario(source: string | ScenarioInput, file = '<scenario>'
   // An object has no lines.
   let lineOf = (_path: (string | number)[]): number | null => null;
   if (typeof source === 'string') {
+    const deepAt = flowTooDeep(source);
+    if (deepAt >= 0) throw new ScenarioError(COMMON_MESSAGES.tooDeep('scenario'), file, source.slice(0, deepAt).split('\n').length, '');
     const counter = new LineCounter();
     const doc = parseDocument(source, { lineCounter: counter, prettyErrors: false });
     if (doc.errors.length > 0) {
       const error = doc.errors[0]!;
-      throw new ScenarioError(error.message.split('\n')[0]!, file, counter.linePos(error.pos[0]).line, '');
+      // The parser recurses per level (block nesting it meets as indentation): its overflow is the depth limit.
+      const message = error.message.startsWith('Maximum call stack size exceeded') ? COMMON_MESSAGES.tooDeep('scenario') : error.message.split('\n')[0]!;
+      throw new ScenarioError(message, file, counter.linePos(error.pos[0]).line, '');
     }
     data = doc.toJS({ maxAliasCount: 100 });
     lineOf = locator(doc, counter);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ScenarioError('A scenario is a mapping with at least a name.', file, 1, '');
+  // A request body's depth limit (the scenario itself is the first level), before the schema walks it.
+  const deep = tooDeepAt(data);
+  if (deep) throw new ScenarioError(COMMON_MESSAGES.tooDeep(attributeOf(deep.slice(0, 1))), file, lineOf(deep), String(deep[0]));
   /** An unknown key at its own line with the known key closest to it; a text that is no word of its enum with the closest word. */
   const unknown = (found: UnknownKey | UnknownWord): ScenarioError => {
     if (found.kind === 'key') {

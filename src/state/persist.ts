@@ -19,19 +19,27 @@
  *   logged), renamed over `FILE`, and the older logs are removed. Its file work (writes,
  *   the flush to disk before the rename, freeing the old files) runs on the thread pool.
  *
+ * A save point that cannot write its record (the directory removed, the disk full, the
+ * log deleted under the server) writes the whole state as a new snapshot at once instead,
+ * making the directory again if it is gone. When that fails too, the answers of the turn
+ * are refused (503: nothing unsaved is acknowledged) and every later save point tries
+ * again; the changes stay in memory meanwhile (an answered request cannot be undone).
+ *
  * Restoring reads `FILE` once and applies every log in order. Records are last-writer-
  * wins (a row's record holds the whole row), so replaying a log that the snapshot
  * already covers changes nothing: a crash at any point of a compaction restores the
  * same state. A log's last line without its newline (cut off by a kill) is ignored; any
  * other line that cannot be read refuses the start.
  */
-import { closeSync, fdatasync, ftruncateSync, linkSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { ClockEvent, ClockSnapshot } from '../core/clock.js';
+import { COMMON_MESSAGES } from '../core/errors.js';
 import type { SeededRandom } from '../core/random.js';
+import { deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot, type SnapshotParts } from './snapshot.js';
 import { VERSION } from '../version.js';
 
@@ -77,6 +85,33 @@ export interface PersistedSimulator extends SnapshotParts {
 
 /** A reason the state file or one of its logs cannot be used, in one line naming the file. */
 export class StateFileError extends Error {}
+
+/** Texts of a state file that cannot be written while the server runs. */
+export const STATE_FILE_MESSAGES = {
+  /** The 503 answer while changes are not on disk. */
+  notSaved: (file: string, reason: string) =>
+    `The state could not be saved: state file ${file} cannot be written (${reason}). Changes are kept in memory only and lost if the server is killed; every request tries to save them again.`,
+} as const;
+
+/**
+ * A file-system error in words: `permission denied` for EACCES, else its code (`ENOSPC`),
+ * else the error's message.
+ * @example fsReason(Object.assign(new Error('...'), { code: 'EACCES' })) // 'permission denied'
+ */
+export function fsReason(error: unknown): string {
+  if (error instanceof StateNotSavedError) return fsReason(error.cause);
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  return code || (error as Error).message;
+}
+
+/** The changes made since the last save point are not on disk (`cause`: why); its message is the 503 answer's. */
+export class StateNotSavedError extends Error {
+  constructor(file: string, cause: unknown) {
+    super(STATE_FILE_MESSAGES.notSaved(file, fsReason(cause)), { cause });
+  }
+}
 
 /** Collects the changes of one keyed collection between two records (the last change of a key wins). */
 class Tracker {
@@ -172,6 +207,9 @@ export function applyLog(snapshot: SimulatorSnapshot, path: string): void {
       continue;
     }
     if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (not a record)`);
+    // A record nests as deep as the snapshot around the same rows: the snapshot's limit holds.
+    const deep = tooDeepAt(record, 1, MAX_SNAPSHOT_DEPTH);
+    if (deep) throw new StateFileError(`state log ${path} is damaged at line ${i + 1} (at ${deepPathText(deep)}: ${COMMON_MESSAGES.tooDeep('record', MAX_SNAPSHOT_DEPTH).replace(/\.$/, '')})`);
     const r = record as LogRecord;
     for (const [name, change] of Object.entries(r.tables ?? {})) {
       const target = name === WEBHOOK_TABLE ? snapshot.webhooks.deliveries : (snapshot.db as Record<string, { seq: number; rows: Keyed[] }>)[name];
@@ -218,6 +256,16 @@ async function writeFully(fd: number, bytes: Buffer): Promise<void> {
 /** The name the webhook journal's deliveries go by in log records. */
 const WEBHOOK_TABLE = 'webhook_deliveries';
 
+/** What the owner of a state file hears of its writes (the server logs each as a line). */
+export interface StateStoreEvents {
+  /** A save point could not write the state: its answers are refused until one can (once per run of failures). */
+  onError?: (error: unknown) => void;
+  /** A log write failed (`cause`) and a new snapshot, holding every change, was written in its place. */
+  onRewritten?: (cause: unknown) => void;
+  /** A save point wrote the state after a run of failures. */
+  onSavedAgain?: () => void;
+}
+
 /**
  * Keeps a simulator's state file: observes every change, writes a record at each save
  * point (`flush()`), compacts the logs into a new snapshot in slices.
@@ -234,13 +282,18 @@ export class StateStore {
   private snapshotBytes: number;
   private compacting: Promise<void> | undefined;
   private closed = false;
-  private failing = false;
+  /** Why the changes since the last save point are not on disk; undefined while they are. */
+  private unsaved: unknown;
+  /** Records in the open log (a log that holds none is removed when its first write fails). */
+  private logRecords = 0;
+  /** Set when a snapshot written at once replaced the one a compaction was writing: the compaction stops. */
+  private abandoned = false;
   /** Save points so far: a compaction that sees them move knows requests are coming in. */
   private flushes = 0;
   /** Files being removed in the background (replaced snapshots, compacted logs). */
   private readonly removing = new Set<Promise<void>>();
   private readonly compactAfter: number;
-  private readonly onError: (error: unknown) => void;
+  private readonly events: StateStoreEvents;
   /** What the last record (or snapshot) held of the small parts, to write them only when they changed. */
   private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; faults: number };
   /** The trackers with changes since the last record (most records touch one or two of some thirty). */
@@ -251,12 +304,12 @@ export class StateStore {
   constructor(
     private readonly file: string,
     private readonly sim: PersistedSimulator,
-    options: { nextGen: number; logBytes: number; compactAfter?: number; onError?: (error: unknown) => void },
+    options: { nextGen: number; logBytes: number; compactAfter?: number } & StateStoreEvents,
   ) {
     this.gen = options.nextGen;
     this.allLogBytes = options.logBytes;
     this.compactAfter = options.compactAfter ?? DEFAULT_COMPACT_AFTER;
-    this.onError = options.onError ?? (() => undefined);
+    this.events = options;
     this.snapshotBytes = safeSize(file);
     const touched = (tracker: Tracker) => this.touched(tracker);
     for (const table of sim.db.tables()) {
@@ -270,17 +323,25 @@ export class StateStore {
     this.clockEvents = new Tracker('clock', () => sim.clock.head().seq, touched);
     sim.clock.observe(this.clockEvents);
     this.last = this.smallParts();
-    // Old copies a killed server had not removed yet (see replaceFile).
+    // What a killed server left: old copies not removed yet (`FILE.<pid>.<gen>.old`, see replaceFile),
+    // removed in the background, and snapshots it was writing (`FILE.<pid>.tmp`, as large as the state),
+    // removed now: under the same pid (a container started again) one is this run's next temp file.
+    // Only these exact names are ours.
     const prefix = `${basename(file)}.`;
     for (const name of readdirSync(dirname(file))) {
-      if (name.startsWith(prefix) && /^\d+\.\d+\.old$/.test(name.slice(prefix.length))) this.remove(join(dirname(file), name));
+      if (!name.startsWith(prefix)) continue;
+      const rest = name.slice(prefix.length);
+      if (/^\d+\.\d+\.old$/.test(rest)) this.remove(join(dirname(file), name));
+      else if (/^\d+\.tmp$/.test(rest)) removeQuietly(join(dirname(file), name));
     }
   }
 
   /**
    * Writes what changed since the last record, synchronously. Called at the end of each
-   * turn with changes or answers (`flushed`) and before each slice of a compaction; a failed write is reported to `onError` (once until a write succeeds again),
-   * leaves the log as it was and keeps the changes for the next save point.
+   * turn with changes or answers (`flushed`) and before each slice of a compaction. When
+   * the record cannot be written, the whole state is written as a new snapshot instead
+   * (`rewrite`); when that fails too, the changes are kept for the next save point and
+   * the failure is reported to `onError` (once until a save point succeeds again).
    */
   flush(): void {
     if (this.closed) return;
@@ -299,21 +360,20 @@ export class StateStore {
     if (small.replies !== this.last.replies) record.replies = this.sim.replies.list();
     if (small.outcomes !== this.last.outcomes) record.outcomes = this.sim.outcomes.snapshot();
     if (small.faults !== this.last.faults) record.faults = this.sim.faults.snapshot();
-    if (Object.keys(record).length === 0) return;
+    if (Object.keys(record).length === 0) {
+      // Nothing to write: what is on disk is the state.
+      this.saved(small);
+      return;
+    }
     try {
       this.write(`${JSON.stringify(record)}\n`);
     } catch (error) {
-      // One report per run of failures, not one per save point.
-      if (!this.failing) this.onError(error);
-      this.failing = true;
+      this.rewrite(error);
       return;
     }
-    this.failing = false;
-    for (const tracker of this.changed) tracker.reset();
-    this.changed.clear();
-    this.last = small;
+    this.saved(small);
     if (this.allLogBytes >= Math.max(this.compactAfter, this.snapshotBytes) && !this.compacting) {
-      void this.compact().catch((error) => this.onError(error));
+      void this.compact().catch((error: unknown) => this.events.onError?.(error));
     }
   }
 
@@ -322,8 +382,9 @@ export class StateStore {
    * turn of the event loop (its check phase) for all the answers of the turn, so that a
    * server answering several requests per turn writes one record, in one write, for them
    * all. An answer waits for it, so none leaves before its changes (and whatever it saw)
-   * are in the log; the wait is the rest of the turn. Rejects when the save point throws
-   * (not a failed write: that goes to `onError`, as with `flush`).
+   * are in the log; the wait is the rest of the turn. Rejects with a StateNotSavedError
+   * while changes are not on disk (the answer must not acknowledge them), or with what the
+   * save point threw.
    */
   flushed(): Promise<void> {
     this.batch ??= new Promise((resolve, reject) => {
@@ -331,7 +392,8 @@ export class StateStore {
         this.batch = undefined;
         try {
           this.flush();
-          resolve();
+          if (this.unsaved === undefined) resolve();
+          else reject(new StateNotSavedError(this.file, this.unsaved));
         } catch (error) {
           reject(error as Error);
         }
@@ -340,15 +402,76 @@ export class StateStore {
     return this.batch;
   }
 
-  /** Writes a new snapshot now, in one go, and removes the logs (start-up, `saveState()`, close). */
+  /**
+   * Writes a new snapshot now, in one go, and removes the logs (start-up, `saveState()`,
+   * close); throws a StateNotSavedError when the changes cannot be written at all.
+   */
   saveNow(): void {
-    this.flush();
     if (this.compacting) throw new Error('a compaction is running');
+    // Logged first, so that a snapshot that cannot be written leaves the changes in a log;
+    // with no snapshot yet (a first start, or it was removed) no log may be written.
+    const logged = existsSync(this.file);
+    if (logged) {
+      // A record that cannot be written makes flush write the snapshot at once, or leaves the changes unsaved.
+      this.flush();
+      if (this.unsaved !== undefined) throw new StateNotSavedError(this.file, this.unsaved);
+    }
+    try {
+      this.snapshotNow();
+    } catch (error) {
+      throw logged ? error : new StateNotSavedError(this.file, error);
+    }
+    this.saved(this.smallParts());
+  }
+
+  /**
+   * Writes the whole state as a new snapshot, in one go, and removes the logs it replaces;
+   * makes the state file's directory again first if it is gone (not its parents).
+   */
+  private snapshotNow(): void {
+    try {
+      mkdirSync(dirname(this.file));
+    } catch {
+      // It exists (EEXIST), or cannot be made: then the snapshot's own write says why.
+    }
     const old = this.rotate();
     for (const _ of this.writeSnapshot(false)) {
       // No yielding: the whole snapshot is written before anything else runs.
     }
     this.dropLogs(old, false);
+  }
+
+  /**
+   * Makes good a record that could not be written (`cause`): the whole state goes to a
+   * new snapshot at once, which holds every change. A compaction writing its own snapshot
+   * meanwhile is abandoned (its temp file unlinked first: the new one is another file).
+   * When this fails too, the changes stay unsaved.
+   */
+  private rewrite(cause: unknown): void {
+    try {
+      if (this.compacting) {
+        this.abandoned = true;
+        unlinkIfThere(this.tempPath());
+      }
+      this.snapshotNow();
+    } catch (error) {
+      // One report per run of failures, not one per save point.
+      if (this.unsaved === undefined) this.events.onError?.(error);
+      this.unsaved = error;
+      return;
+    }
+    this.events.onRewritten?.(cause);
+    this.saved(this.smallParts());
+  }
+
+  /** Everything observed so far is on disk (`small`: the small parts as written). */
+  private saved(small: ReturnType<StateStore['smallParts']>): void {
+    for (const tracker of this.changed) tracker.reset();
+    this.changed.clear();
+    this.last = small;
+    if (this.unsaved === undefined) return;
+    this.unsaved = undefined;
+    this.events.onSavedAgain?.();
   }
 
   /**
@@ -364,7 +487,10 @@ export class StateStore {
   }
 
   private async runCompaction(): Promise<void> {
+    this.abandoned = false;
     this.flush();
+    // The snapshot may hold only what a log holds: with changes not written, it waits.
+    if (this.unsaved !== undefined) return;
     const old = this.rotate();
     let seen = this.flushes;
     let sliceStart = performance.now();
@@ -381,6 +507,9 @@ export class StateStore {
       if (this.closed) return;
       // Each slice sees only logged state: whatever the snapshot holds, a log holds too.
       this.flush();
+      // A snapshot written at once replaced this one (a record could not be written): it covers more, and the logs are gone.
+      // Or nothing could be written: the next slice would hold changes no log holds.
+      if (this.abandoned || this.unsaved !== undefined) return;
     }
     this.dropLogs(old, true);
   }
@@ -418,7 +547,10 @@ export class StateStore {
     if (this.batch || this.closed) return;
     // Background changes (realtime clock events, a receiver's answer) are written at the end
     // of the turn too, by the save point that answers of the turn wait for.
-    this.flushed().catch((error: unknown) => this.onError(error));
+    this.flushed().catch((error: unknown) => {
+      // Unsaved changes were reported by the save point, once.
+      if (!(error instanceof StateNotSavedError)) this.events.onError?.(error);
+    });
   }
 
   /** What tells whether each small part changed: its values, or its revision (read at every save point, so kept cheap). */
@@ -435,29 +567,79 @@ export class StateStore {
     };
   }
 
+  /**
+   * Appends a record to the log, opening a new log first if none is open. Throws when it
+   * is not on disk after all: the write failed, the snapshot the log would follow is gone
+   * (a log without it refuses the next start), or the log was removed while open (what is
+   * written to it then no restart reads).
+   */
   private write(text: string): void {
-    if (this.fd === undefined) {
-      this.fd = openSync(this.logPath(this.gen), 'a');
-      const header = `${JSON.stringify({ format: LOG_FORMAT, version: VERSION })}\n`;
-      writeSync(this.fd, header);
-      this.logBytes = Buffer.byteLength(header);
-      this.allLogBytes += this.logBytes;
+    try {
+      if (this.fd === undefined) {
+        statSync(this.file);
+        this.fd = openSync(this.logPath(this.gen), 'a');
+        this.logRecords = 0;
+        this.logBytes = 0;
+        this.append(`${JSON.stringify({ format: LOG_FORMAT, version: VERSION })}\n`);
+      }
+      this.append(text);
+      this.logRecords++;
+      if (fstatSync(this.fd).nlink === 0) throw Object.assign(new Error(`state log ${this.logPath(this.gen)} was removed`), { code: 'ENOENT' });
+    } catch (error) {
+      this.closeFailedLog();
+      throw error;
     }
+  }
+
+  private append(text: string): void {
     const bytes = Buffer.from(text);
     try {
       let done = 0;
-      while (done < bytes.length) done += writeSync(this.fd, bytes, done);
+      while (done < bytes.length) done += writeSync(this.fd!, bytes, done);
     } catch (error) {
       // A half-written record would read as damage in the middle of the log: cut it off.
-      ftruncateSync(this.fd, this.logBytes);
+      try {
+        ftruncateSync(this.fd!, this.logBytes);
+      } catch {
+        // Left as a cut-off last line: closeFailedLog sends later records to a new log.
+      }
       throw error;
     }
     this.logBytes += bytes.length;
     this.allLogBytes += bytes.length;
   }
 
+  /**
+   * Closes the log after a failed write. A log holding no record is removed (a run of
+   * failing save points leaves no trail of empty logs); one holding records is kept, and
+   * later records go to a new log, so that a record cut off in it stays its last line.
+   */
+  private closeFailedLog(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Closed all the same.
+    }
+    this.fd = undefined;
+    if (this.logRecords === 0) {
+      try {
+        unlinkIfThere(this.logPath(this.gen));
+        return;
+      } catch {
+        // Kept (a header, maybe cut off): later records go to a new log, as below.
+      }
+    }
+    this.gen++;
+  }
+
   private logPath(gen: number): string {
     return `${this.file}.log.${gen}`;
+  }
+
+  /** The file a snapshot is written to before it is renamed over the state file. */
+  private tempPath(): string {
+    return `${this.file}.${process.pid}.tmp`;
   }
 
   /** Sends new records to a new log; answers the last generation the next snapshot covers. */
@@ -473,7 +655,8 @@ export class StateStore {
     for (const { gen, path } of logFiles(this.file)) {
       if (gen > upTo) continue;
       if (background) this.remove(path);
-      else unlinkSync(path);
+      // One a compaction is still removing in the background may be gone already.
+      else unlinkIfThere(path);
     }
   }
 
@@ -516,7 +699,7 @@ export class StateStore {
    * background with a promise to wait for before going on.
    */
   private *writeSnapshot(background: boolean): Generator<Promise<void> | void> {
-    const temp = `${this.file}.${process.pid}.tmp`;
+    const temp = this.tempPath();
     const fd = openSync(temp, 'w');
     // Text is encoded straight into a buffer (no joined string to flatten and copy), reused
     // when written synchronously, a new one after each background write.
@@ -621,24 +804,41 @@ export class StateStore {
       if (background) yield (pending ?? Promise.resolve()).then(() => datasync(fd));
       written = true;
     } finally {
-      // A failed or abandoned write (the server closing mid-compaction) leaves no temp file
-      // behind; background writes still in flight (a failure mid-slice) finish first.
+      // A failed or abandoned write (the server closing mid-compaction, a snapshot written at
+      // once in its place, which unlinked its temp file) leaves no temp file behind;
+      // background writes still in flight (a failure mid-slice) finish first.
       const discard = () => {
         closeSync(fd);
-        unlinkSync(temp);
+        unlinkIfThere(temp);
       };
       if (written) closeSync(fd);
-      else if (inFlight > 0) void pending!.catch(() => undefined).then(() => {
-        try {
-          discard();
-        } catch {
-          // Already gone: nothing to clean.
-        }
-      });
+      else if (inFlight > 0)
+        void pending!
+          .catch(() => undefined)
+          .then(discard)
+          .catch(() => undefined);
       else discard();
     }
     this.replaceFile(temp, background);
     this.snapshotBytes = size;
+  }
+}
+
+/** Removes a file now if it can (one that cannot be removed is left: it is only litter). */
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Left.
+  }
+}
+
+/** Removes a file, if it is there (a file already gone is no failure). */
+function unlinkIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 

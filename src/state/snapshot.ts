@@ -5,8 +5,10 @@
  * scripts. Plain JSON; a snapshot is checked whole before anything is restored.
  */
 import { z } from 'zod';
+import { COMMON_MESSAGES } from '../core/errors.js';
 import type { ClockSnapshot, VirtualClock } from '../core/clock.js';
 import { SeededRandom, type RandomState } from '../core/random.js';
+import { attributeName, deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
 import type { FaultEngine, FaultSnapshot } from '../engine/faults.js';
 import { OutcomeRuleSchema, type OutcomeScript, type OutcomeState } from '../engine/outcomes.js';
 import { ReplyRuleSchema, type ReplyRule, type ReplyScript } from '../engine/replies.js';
@@ -117,10 +119,14 @@ export function takeSnapshot(parts: SnapshotParts, meta: { seed: number; start: 
  */
 export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapshot, owned = false): SeededRandom {
   if (snapshot?.format !== SNAPSHOT_FORMAT) throw new TypeError(`Not a voxsim snapshot (expected format "${SNAPSHOT_FORMAT}").`);
+  // PUT /__sim/state's limit, checked first: deeper JSON would break the schema's copies, later copies and saves.
+  const deep = tooDeepAt(snapshot, 1, MAX_SNAPSHOT_DEPTH);
+  if (deep) throw new TypeError(`The snapshot is damaged at ${deepPathText(deep)}: ${COMMON_MESSAGES.tooDeep('snapshot', MAX_SNAPSHOT_DEPTH)}`);
   const checked = snapshotSchema(parts.db.tableNames(), parts.db.tablesNewerThanFormat()).safeParse(snapshot);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
-    throw new TypeError(`The snapshot is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message}`);
+    // A rule's own message names its field as `:attribute` (the reply and outcome schemas are the API's).
+    throw new TypeError(`The snapshot is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message.replaceAll(':attribute', attributeName(issue.path))}`);
   }
   const row = damagedRow(snapshot);
   if (row) throw new TypeError(`The snapshot is damaged at ${row.path}: ${row.message}`);

@@ -16,7 +16,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SimError } from '../../src/core/errors.js';
 import { CONVERSATION_MESSAGES } from '../../src/domain/conversations/service.js';
-import { DEFAULT_REPLY } from '../../src/engine/replies.js';
+import { DEFAULT_REPLY, REPLY_MESSAGES } from '../../src/engine/replies.js';
 import type { DeliverFn, DeliverRequest } from '../../src/engine/webhooks.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { contract, KEY, START, type Api } from '../support/api.js';
@@ -529,6 +529,34 @@ contract('scripted replies', (api) => {
     expect(res.body).toEqual({
       message: 'The rules.0.when.regex is not a valid regular expression.',
       errors: { 'rules.0.when.regex': ['The rules.0.when.regex is not a valid regular expression.'] },
+    });
+  });
+
+  it.each(['^(a+)+$', '^(\\w+\\s?)*$', '((a*)?)*$', '(?<!x)(\\d+)+$'])('refuses %s, which can backtrack catastrophically, with 422 shape B on its field, keeping the previous rules', async (regex) => {
+    await setRules([{ when: 'hours', reply: 'We are open 9 to 5.' }]);
+    const res = await api().put('/__sim/replies', { rules: [{ when: 'hi', reply: 'x' }, { when: { regex }, reply: 'x' }] }, { key: null });
+    const message = REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'rules.1.when.regex');
+    expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: { message, errors: { 'rules.1.when.regex': [message] } } });
+    expect(message).toBe(
+      'The rules.1.when.regex may take exponential time on a message that almost matches: it repeats a group that holds a repetition (as in (a+)+) or has more than 25 repetitions. Rewrite it without nested repetition.',
+    );
+    expect((await api().get('/__sim/replies', { key: null })).body.rules).toMatchObject([{ when: 'hours' }]);
+  });
+
+  it('takes a group made optional, lookbehind and alternatives, and matches with them', async () => {
+    await setRules([
+      { when: { regex: '^(?:\\+?1)?\\d{10}$' }, reply: 'A number.' },
+      { when: { regex: '(?<=order #)\\d+' }, reply: 'An order.' },
+      { when: { regex: 'refund|cancel(lation)?' }, reply: 'Money back.' },
+    ]);
+    expect([await replyTo('+14155550123'), await replyTo('order #42'), await replyTo('a cancellation')]).toEqual(['A number.', 'An order.', 'Money back.']);
+  });
+
+  it('sim.control.replies.set refuses a catastrophic regex with the same 422 shape B', () => {
+    const message = REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'rules.0.when.regex');
+    expect(refusal(() => api().sim.control.replies.set({ rules: [{ when: { regex: '^(a+)+$' }, reply: 'x' }] }))).toEqual({
+      status: 422,
+      body: { message, errors: { 'rules.0.when.regex': [message] } },
     });
   });
 

@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SimError } from '../../src/core/errors.js';
+import { REPLY_MESSAGES } from '../../src/engine/replies.js';
 import { contract, type Api } from '../support/api.js';
 import type { ScenarioInput } from '../../src/types.js';
 
@@ -177,6 +178,44 @@ contract('control: load a scenario', (api) => {
     expect(res.status).toBe(422);
     const message = '<scenario>:3: Nested mappings are not allowed in compact mappings';
     expect(res.body).toStrictEqual({ message, errors: { scenario: [message] } });
+  });
+
+  /** The answer to a scenario nested too deep: 422 shape B with the body depth limit's text at `where`. */
+  const tooDeep = (where: string, attribute = 'scenario') => {
+    const message = `<scenario>:${where}The ${attribute} may not nest more than 64 levels deep.`;
+    return { message, errors: { scenario: [message] } };
+  };
+  /** `given:` holding `levels` nested flow sequences, in YAML. */
+  const deepGiven = (levels: number) => `name: deep\ngiven: ${'['.repeat(levels)}${']'.repeat(levels)}\n`;
+
+  it('rejects a JSON scenario nested 2,500,000 deep with the 64-level message at its line, before parsing it, changing nothing', async () => {
+    await postYaml(api(), YAML_SCENARIO);
+    const before = JSON.stringify(api().sim.snapshot());
+    const started = performance.now();
+    const res = await postJson(api(), `{"name":"deep","given":${'['.repeat(2_500_000)}${']'.repeat(2_500_000)}}`);
+    expect({ status: res.status, body: res.body }).toStrictEqual({ status: 422, body: tooDeep('1: ') });
+    // The YAML parser took a minute over this body; the check before it reads the text once.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(JSON.stringify(api().sim.snapshot())).toBe(before);
+  });
+
+  it('rejects YAML flow collections nested 100,000 deep with the same message at their line', async () => {
+    const res = await postYaml(api(), deepGiven(100_000));
+    expect({ status: res.status, body: res.body }).toStrictEqual({ status: 422, body: tooDeep('2: ') });
+  });
+
+  it('takes a scenario 64 levels deep (the scenario itself the first) and refuses 65 on its top-level key, at the line of the deepest level', async () => {
+    // `given` is level 2: n sequences in it reach level n + 1. The schema refuses a list as `given`, not its depth.
+    expect((await postYaml(api(), deepGiven(63))).body.message).toBe('<scenario>:2: given: The given must be an object.');
+    const res = await postYaml(api(), `name: deep\nreplies:\n  - when: hi\n    reply: hello\n    set_variables: ${'{a: '.repeat(62)}1${'}'.repeat(62)}\n`);
+    expect({ status: res.status, body: res.body }).toStrictEqual({ status: 422, body: tooDeep('5: replies: ', 'replies') });
+    expect((await postYaml(api(), `name: deep\nreplies:\n  - when: hi\n    reply: hello\n    set_variables: ${'{a: '.repeat(61)}1${'}'.repeat(61)}\n`)).status).toBe(200);
+  });
+
+  it('rejects reply rules whose regex can backtrack catastrophically, at the line of the rule', async () => {
+    const res = await postYaml(api(), 'name: slow\nreplies:\n  - when: { regex: "^(a+)+$" }\n    reply: hi\n');
+    const message = `<scenario>:3: replies.0.when.regex: ${REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'regex')}`;
+    expect({ status: res.status, body: res.body }).toStrictEqual({ status: 422, body: { message, errors: { scenario: [message] } } });
   });
 
   it('rejects an empty body with 422 at line 1', async () => {

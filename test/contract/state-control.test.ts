@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { SNAPSHOT_FORMAT } from '../../src/simulator.js';
 import { VERSION } from '../../src/version.js';
 import { contract, START, type Api } from '../support/api.js';
-import { pipelineAssistant } from '../support/fixtures.js';
+import { nested, pipelineAssistant } from '../support/fixtures.js';
 
 const START_MS = Date.parse(START);
 const FORMAT_MESSAGE = 'The format must be "voxsim-snapshot/1" (the body of GET /__sim/state).';
@@ -128,6 +128,30 @@ contract('control: PUT /__sim/state', (api) => {
     const before = await observable(api());
     await api().put('/__sim/state', { seed: 9, clock: { now: 0 } });
     expect(await observable(api())).toStrictEqual(before);
+  });
+
+  it('takes back the snapshot GET gave when a lead holds variables as deep as a body may nest them', async () => {
+    const assistant = await createAssistant(api(), 'Deep');
+    const campaign = await api().post('/user/campaign', { name: 'Deep', assistant_id: assistant });
+    // The body is level 1, so its variables may hold 63 levels: in a snapshot they sit at level 6.
+    expect((await api().post('/user/lead', { campaign_id: campaign.body.data.id, phone_number: '+14155550177', variables: nested(62) })).status).toBe(200);
+    const saved = (await api().get('/__sim/state')).body;
+    const res = await api().put('/__sim/state', saved);
+    expect(res.status).toBe(200);
+    expect((await api().get('/__sim/state')).body).toStrictEqual(saved);
+  });
+
+  it('takes a snapshot 128 levels deep and refuses 129 (the body itself the first) with 422 shape B, changing nothing', async () => {
+    const saved = (await api().get('/__sim/state')).body;
+    // `replies` is level 2, its rule 3, `set_variables` 4: n objects in it reach level n + 3.
+    const withRule = (levels: number) => ({ ...saved, replies: [{ when: 'x', reply: 'y', set_variables: nested(levels) }] });
+    expect((await api().put('/__sim/state', withRule(125))).status).toBe(200);
+    const before = JSON.stringify(api().sim.snapshot());
+    const res = await api().put('/__sim/state', withRule(126));
+    const text = 'The replies may not nest more than 128 levels deep.';
+    expect(res.status).toBe(422);
+    expect(res.body).toStrictEqual({ message: text, errors: { replies: [text] } });
+    expect(JSON.stringify(api().sim.snapshot())).toBe(before);
   });
 
   const damaged: [string, (snapshot: Record<string, any>) => Record<string, unknown>][] = [

@@ -19,7 +19,7 @@ import { main, serve, type RunningServer } from '../../src/cli.js';
 import { createLead } from '../../src/domain/leads/service.js';
 import { createSimulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { pipelineAssistant } from '../support/fixtures.js';
-import { startServer as startVoxsimServer, stop } from '../support/processes.js';
+import { startServer as startVoxsimServer, stop, waitForStdout } from '../support/processes.js';
 
 const START = '2026-03-02T09:00:00Z';
 const KEY = 'sim_test_key';
@@ -236,6 +236,33 @@ describe('a server killed with SIGKILL mid-campaign, between clock moves, and re
   });
 });
 
+describe('a server whose state file directory is removed while it runs, then killed with SIGKILL', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('acknowledges a change only once it is on disk (the whole state written again), and restarts with it', async () => {
+    const stateFile = join(dir, 'state', 'state.json');
+    mkdirSync(join(dir, 'state'));
+    // Not --quiet: the warning is a line among the request lines.
+    const first = await startVoxsimServer(['--start', START, '--seed', '5', '--state-file', stateFile]);
+    rmSync(join(dir, 'state'), { recursive: true, force: true });
+    const created = await ok(httpClient(first.url), 'POST', '/__sim/accounts', { api_key: 'sim_after_removal' });
+    expect(created.api_key).toBe('sim_after_removal');
+    // Written before the answer; read once the pipe has brought it.
+    await waitForStdout(first, /"msg":"state file rewritten"/, 'the warning');
+    const lines = first.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string });
+    expect(lines.filter((line) => line.msg !== 'request')).toEqual([{ level: 'warn', msg: 'state file rewritten', file: stateFile, error: 'ENOENT' }]);
+    expect(await stop(first, 'SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(readdirSync(join(dir, 'state'))).toEqual(['state.json']);
+    const second = await startServer(['--state-file', stateFile]);
+    expect((await ok(httpClient(second.url), 'GET', '/__sim/accounts')).data.map((a: { api_key: string }) => a.api_key)).toEqual(['sim_test_key', 'sim_after_removal']);
+    await stop(second);
+  });
+});
+
 describe('change logs on start (voxsim serve --state-file)', () => {
   let dir: string;
   let stateFile: string;
@@ -247,8 +274,8 @@ describe('change logs on start (voxsim serve --state-file)', () => {
     running = await serve(options());
     const res = await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_logged_key' }) });
     expect(res.status).toBe(201);
-    // Left as a kill would leave it: the log stays, no final snapshot.
-    running.sim.dispose();
+    // Left as a kill would leave it: the log stays, no final snapshot. The simulator is not
+    // disposed: that empties its clock's queue, a change its state file would still write.
     running.server.closeAllConnections();
     running.server.close();
     running = undefined;
@@ -317,6 +344,15 @@ describe('change logs on start (voxsim serve --state-file)', () => {
     const log = await leaveLog();
     rmSync(stateFile);
     expect(await startLines()).toEqual({ code: 2, lines: [`state file ${stateFile} is missing but its change log ${log} is there; restore the file or remove its logs`] });
+  });
+
+  it('refuses a log record nesting 300,000 levels deep with one line naming the log, the line and the path, exit 2', async () => {
+    const log = await leaveLog();
+    appendFileSync(log, `{"tables":{"accounts":{"seq":3,"put":[{"id":3,"deep":${'['.repeat(300_000)}${']'.repeat(300_000)}}]}}}\n`);
+    expect(await startLines()).toEqual({
+      code: 2,
+      lines: [`state log ${log} is damaged at line 3 (at tables.accounts.put.0.deep.0.0.0.…: The record may not nest more than 128 levels deep); pass another --state-file`],
+    });
   });
 
   it('refuses a log row that breaks the snapshot, naming the damaged field', async () => {

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/adapters/express.js';
 import { main, serve, type RunningServer } from '../../src/cli.js';
+import { STATE_FILE_MESSAGES } from '../../src/state/persist.js';
 import { createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { VERSION } from '../../src/version.js';
 import { pipelineAssistant } from '../support/fixtures.js';
@@ -108,6 +109,11 @@ async function counts(call: Call, campaignId: number): Promise<Counts> {
   const byStatus: Record<string, number> = {};
   for (const lead of leads.data as { status: string }[]) byStatus[lead.status] = (byStatus[lead.status] ?? 0) + 1;
   return { calls: calls.total as number, leads: byStatus };
+}
+
+/** The api keys in the snapshot of a state file. */
+function savedKeysOf(stateFile: string): string[] {
+  return (JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot).db.accounts!.rows.map((a) => (a as unknown as { api_key: string }).api_key);
 }
 
 function tempDir(): string {
@@ -269,8 +275,7 @@ describe('serve() state file writes (in-process)', () => {
   let running: RunningServer | undefined;
 
   const options = () => ({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
-  /** The api keys in the state file. */
-  const savedKeys = () => (JSON.parse(readFileSync(stateFile, 'utf8')) as SimulatorSnapshot).db.accounts!.rows.map((a) => (a as unknown as { api_key: string }).api_key);
+  const savedKeys = () => savedKeysOf(stateFile);
   /** A change through the served simulator (a write request). */
   const addAccount = async (key: string) => {
     const res = await running!.sim.handle({ method: 'POST', path: '/__sim/accounts', headers: {}, body: JSON.stringify({ api_key: key }) });
@@ -390,7 +395,7 @@ describe('serve() state file writes (in-process)', () => {
     running.server.close();
     running.server.closeAllConnections();
     const faults = running.sim.faults.list();
-    running.sim.dispose();
+    // Not disposed: that empties the clock's queue, a change the killed server's state file would still write.
     running = await serve(options());
     expect(running.sim.replies.list()).toMatchObject([{ when: 'price', reply: 'Plans start at 10 USD.' }]);
     expect(running.sim.faults.list()).toEqual(faults);
@@ -445,6 +450,17 @@ describe('serve() state file writes (in-process)', () => {
     running = await serve(options());
     await running.compacted();
     expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.notes']);
+  });
+
+  it('removes at start the snapshot a server killed mid-compaction was writing (FILE.<pid>.tmp, its pid maybe this one), and no file of another name', async () => {
+    writeFileSync(stateFile, JSON.stringify(createSimulator({ seed: 5, startAt: START }).snapshot()));
+    writeFileSync(join(dir, 'state.json.99999.tmp'), '{"format":"voxsim-snapshot/1","db":{"acc');
+    writeFileSync(join(dir, `state.json.${process.pid}.tmp`), '{"format":"voxsim-snapshot/1","db":{"acc');
+    const others = ['state.json.tmp', 'state.json.x1.tmp', 'state.json.99999.tmp.bak', 'other.json.99999.tmp', 'state.json.99999.3.tmp'];
+    for (const name of others) writeFileSync(join(dir, name), 'not ours');
+    running = await serve(options());
+    await running.compacted();
+    expect(readdirSync(dir).sort()).toEqual(['state.json', ...others].sort());
   });
 
   it('writes at once on saveState(), leaving no temp file', async () => {
@@ -664,6 +680,15 @@ describe('voxsim serve start-up checks on --state-file (issue 13, item 5)', () =
     );
   });
 
+  it('refuses a snapshot nesting 300,000 levels deep in a row, naming the path (PUT /__sim/state refuses the same)', async () => {
+    const snapshot = JSON.parse(snapshotText()) as SimulatorSnapshot;
+    (snapshot.db.accounts!.rows[0] as unknown as Record<string, unknown>).deep = 'DEEP';
+    writeFileSync(stateFile, JSON.stringify(snapshot).replace('"DEEP"', `${'['.repeat(300_000)}${']'.repeat(300_000)}`));
+    expect(await failedStart(stateFile)).toEqual(
+      refused(`state file ${stateFile} is a damaged voxsim snapshot (at db.accounts.rows.0.deep.0.0.0.…: The snapshot may not nest more than 128 levels deep); pass another --state-file`),
+    );
+  });
+
   it('names a relative state file by its absolute path', async () => {
     const proc = voxsim(['serve', '--port', '0', '--quiet', '--state-file', 'no-such-directory/state.json']);
     expect(await within(proc.closed, 'exit')).toEqual({ code: 2, signal: null });
@@ -706,16 +731,117 @@ describe('serve() when a state write fails while it runs', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('logs one error line and keeps serving when the directory disappears', async () => {
+  let stateFile: string;
+  let lines: string[];
+  const options = () => ({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
+  const start = async () => {
+    running = await serve(options(), (line) => lines.push(line));
+    return running;
+  };
+  const logged = () => lines.map((line) => JSON.parse(line) as unknown);
+  /** An account created over HTTP: the answer's status. */
+  const addAccount = async (key: string) => (await fetch(`${running!.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: key }) })).status;
+  const keys = (sim: Simulator) => sim.control.accounts.list().data.map((a) => a.api_key);
+  const savedKeys = () => savedKeysOf(stateFile);
+  /**
+   * Left as a kill would leave it (no final snapshot), then started again on the same file.
+   * The simulator is not disposed: that empties its clock's queue, a change the killed
+   * server's state file would still write.
+   */
+  const killAndRestart = async () => {
+    running!.server.closeAllConnections();
+    running!.server.close();
+    running = undefined;
+    return start();
+  };
+  beforeEach(() => {
     dir = tempDir();
-    const stateFile = join(dir, 'state.json');
-    const lines: string[] = [];
-    running = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true }, (line) => lines.push(line));
+    stateFile = join(dir, 'state.json');
+    lines = [];
+  });
+
+  it('writes the whole state at once when the directory is removed under an open log, answering as usual with one warning; a kill then loses nothing', async () => {
+    await start();
+    expect(await addAccount('sim_before_key')).toBe(201);
     rmSync(dir, { recursive: true, force: true });
-    const created = await fetch(`${running.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_unsaved_key' }) });
-    expect(created.status).toBe(201);
-    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ level: 'error', msg: 'state not saved', file: stateFile, error: 'ENOENT' }]);
-    expect((await fetch(`${running.url}/__sim/health`)).status).toBe(200);
+    // The open log takes the write, but it is gone with its directory: the server sees it and writes the snapshot in a directory made again.
+    expect(await addAccount('sim_after_key')).toBe(201);
+    expect(logged()).toEqual([{ level: 'warn', msg: 'state file rewritten', file: stateFile, error: 'ENOENT' }]);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect(savedKeys()).toEqual(['sim_test_key', 'sim_before_key', 'sim_after_key']);
+    expect(keys((await killAndRestart()).sim)).toEqual(['sim_test_key', 'sim_before_key', 'sim_after_key']);
+  });
+
+  it('writes the whole state at once when the directory was removed and made again empty, writing no log without its snapshot', async () => {
+    await start();
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    expect(await addAccount('sim_after_key')).toBe(201);
+    expect(logged()).toEqual([{ level: 'warn', msg: 'state file rewritten', file: stateFile, error: 'ENOENT' }]);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect(keys((await killAndRestart()).sim)).toEqual(['sim_test_key', 'sim_after_key']);
+  });
+
+  it('answers 503 in the route family\'s shape, naming the file and the error, while nothing can be written, with one error line', async () => {
+    await start();
+    rmSync(dir, { recursive: true, force: true });
+    writeFileSync(dir, 'a file where the directory was');
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${running!.url}${path}`, { headers });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    const message = STATE_FILE_MESSAGES.notSaved(stateFile, 'ENOTDIR');
+    expect(message).toBe(
+      `The state could not be saved: state file ${stateFile} cannot be written (ENOTDIR). Changes are kept in memory only and lost if the server is killed; every request tries to save them again.`,
+    );
+    const created = await fetch(`${running!.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_pending_key' }) });
+    expect({ status: created.status, body: await created.json() }).toEqual({ status: 503, body: { message } });
+    // Every answer waits for the save point, reads too: none may show a change that is not on disk.
+    expect(await get('/user/me', { authorization: `Bearer ${KEY}` })).toEqual({ status: 503, body: { message } });
+    expect(await get('/conversations/00000000-0000-4000-8000-000000000000')).toEqual({ status: 503, body: { status: false, error: message } });
+    expect(await get(`/user/msgapp/session-status?sender_id=1&recipient_phone=%2B14155550123`, { authorization: `Bearer ${KEY}` })).toEqual({
+      status: 503,
+      body: { success: false, error: message, error_code: 'SERVICE_UNAVAILABLE' },
+    });
+    expect(logged()).toEqual([{ level: 'error', msg: 'state not saved', file: stateFile, error: 'ENOTDIR' }]);
+  });
+
+  it('keeps a change it could not save in memory and saves it with the first request that can, logging that', async () => {
+    await start();
+    rmSync(dir, { recursive: true, force: true });
+    writeFileSync(dir, 'a file where the directory was');
+    expect(await addAccount('sim_pending_key')).toBe(503);
+    expect(keys(running!.sim)).toEqual(['sim_test_key', 'sim_pending_key']);
+    // No compaction while changes are not in a log: its snapshot may hold only what a log holds.
+    await running!.compact();
+    rmSync(dir);
+    expect((await fetch(`${running!.url}/__sim/health`)).status).toBe(200);
+    expect(logged()).toEqual([
+      { level: 'error', msg: 'state not saved', file: stateFile, error: 'ENOTDIR' },
+      { level: 'warn', msg: 'state file rewritten', file: stateFile, error: 'ENOENT' },
+      { level: 'info', msg: 'state saved again', file: stateFile },
+    ]);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect(keys((await killAndRestart()).sim)).toEqual(['sim_test_key', 'sim_pending_key']);
+  });
+
+  it('abandons a compaction when a record cannot be written mid-way: the snapshot written at once holds everything and stays', async () => {
+    await start();
+    // Enough state (2,000 accounts with their fixtures) for the compaction to take many slices.
+    for (let i = 0; i < 2_000; i++) await running!.sim.handle({ method: 'POST', path: '/__sim/accounts', headers: {}, body: '{}' });
+    await new Promise((resolve) => setImmediate(resolve));
+    const compaction = running!.compact();
+    // Its first slice is written: the compaction is under way.
+    expect(readdirSync(dir)).toContain(`state.json.${process.pid}.tmp`);
+    rmSync(dir, { recursive: true, force: true });
+    await running!.sim.handle({ method: 'POST', path: '/__sim/accounts', headers: {}, body: JSON.stringify({ api_key: 'sim_mid_compaction_key' }) });
+    await compaction;
+    expect(logged()).toEqual([{ level: 'warn', msg: 'state file rewritten', file: stateFile, error: 'ENOENT' }]);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    const expected = keys(running!.sim);
+    expect(expected).toHaveLength(2_002);
+    expect(savedKeys()).toEqual(expected);
+    expect(keys((await killAndRestart()).sim)).toEqual(expected);
   });
 
   it.skipIf(!existsSync('/dev/full'))('keeps the state file and its logs when a background compaction cannot write (disk full), leaving no temp file', async () => {
@@ -735,12 +861,33 @@ describe('serve() when a state write fails while it runs', () => {
     expect(running.sim.control.accounts.list().data.map((a) => a.api_key)).toEqual(['sim_test_key', 'sim_kept_1', 'sim_kept_2', 'sim_kept_3']);
   });
 
-  it('closes all the same when the last write fails, rejecting with one line', async () => {
-    dir = tempDir();
-    const stateFile = join(dir, 'state.json');
-    const server = await serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', start: START, stateFile, quiet: true });
+  it('writes the final snapshot on close() into the directory made again when it was removed', async () => {
+    await start();
+    expect(await addAccount('sim_closing_key')).toBe(201);
     rmSync(dir, { recursive: true, force: true });
-    await expect(server.close()).rejects.toThrow(`state file ${stateFile} could not be written (ENOENT); the last changes are lost`);
+    await running!.close();
+    running = undefined;
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect(savedKeys()).toEqual(['sim_test_key', 'sim_closing_key']);
+  });
+
+  it('closes all the same when the last changes cannot be written, rejecting with one line', async () => {
+    const server = await start();
+    running = undefined;
+    rmSync(dir, { recursive: true, force: true });
+    writeFileSync(dir, 'a file where the directory was');
+    server.sim.control.accounts.create({ api_key: 'sim_lost_key' });
+    await expect(server.close()).rejects.toThrow(`state file ${stateFile} could not be written (ENOTDIR); the last changes are lost`);
     expect(server.server.listening).toBe(false);
+    rmSync(dir);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('closes with a line saying the change logs hold the last changes when only the final snapshot cannot be written (disk full)', async () => {
+    const server = await start();
+    running = undefined;
+    expect((await fetch(`${server.url}/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_logged_key' }) })).status).toBe(201);
+    symlinkSync('/dev/full', `${stateFile}.${process.pid}.tmp`);
+    await expect(server.close()).rejects.toThrow(`state file ${stateFile} could not be rewritten (ENOSPC); its change logs hold the last changes`);
+    expect(keys((await start()).sim)).toEqual(['sim_test_key', 'sim_logged_key']);
   });
 });

@@ -11,6 +11,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClockEvent } from '../../src/core/clock.js';
+import { REPLY_MESSAGES } from '../../src/engine/replies.js';
 import type { DeliverFn, DeliverRequest } from '../../src/engine/webhooks.js';
 import { SNAPSHOT_FORMAT, createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { VERSION } from '../../src/version.js';
@@ -325,6 +326,28 @@ describe('restore, further', () => {
   ])('refuses %s with a TypeError naming the format', (_name, value) => {
     const { sim } = simulator(97, START);
     expect(() => sim.restore(value as unknown as SimulatorSnapshot)).toThrow(new TypeError('Not a voxsim snapshot (expected format "voxsim-snapshot/1").'));
+  });
+
+  it('restores a snapshot 128 levels deep and refuses 129 with a TypeError naming the path, changing nothing', () => {
+    const { sim } = simulator(97, START);
+    // An account row is level 5 (snapshot, db, accounts, rows, row): `n` arrays in a field of it reach level n + 5.
+    const withField = (levels: number) => {
+      const snapshot = sim.snapshot();
+      (snapshot.db.accounts!.rows[0] as unknown as Record<string, unknown>).deep = JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
+      return snapshot;
+    };
+    sim.restore(withField(123));
+    const before = JSON.stringify(sim.snapshot());
+    expect(() => sim.restore(withField(124))).toThrow(new TypeError('The snapshot is damaged at db.accounts.rows.0.deep.0.0.0.…: The snapshot may not nest more than 128 levels deep.'));
+    expect(JSON.stringify(sim.snapshot())).toBe(before);
+  });
+
+  it('refuses a snapshot whose reply rule can backtrack catastrophically, naming the field', () => {
+    const { sim } = simulator(97, START);
+    const snapshot = { ...sim.snapshot(), replies: [{ assistant_id: null, when: { regex: '^(a+)+$' }, reply: 'x', function_calls: [], set_variables: {} }] };
+    expect(() => sim.restore(snapshot)).toThrow(
+      new TypeError(`The snapshot is damaged at replies.0.when.regex: ${REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'replies.0.when.regex')}`),
+    );
   });
 
   it('leaves the target unchanged when it refuses a non-snapshot', async () => {

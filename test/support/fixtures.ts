@@ -1,5 +1,12 @@
 /** Request bodies shared by the suites. */
 
+/** `{"a": … 1 …}`: `levels` objects nested inside each other around a 1 (a body field nested that deep). */
+export function nested(levels: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+}
+
 /** A valid pipeline outbound assistant: the required fields plus the pipeline model. */
 export function pipelineAssistant(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
