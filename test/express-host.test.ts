@@ -308,16 +308,26 @@ describe('createApp, the standalone app', () => {
     expect(res.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(dashboardPage())), 'cache-control': 'no-store' });
   });
 
-  it('answers 500 shape A when the answer hook fails, the request already handled, and logs the failure', async () => {
+  it('answers 503 in the family shape with the hook’s message when the answer hook fails, the request already handled', async () => {
+    const sim = simulator();
+    const origin = await listenApp(sim, { beforeAnswer: () => Promise.reject(new Error('The state could not be saved: disk gone.')) });
+    const res = await fetch(`${origin}/api/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_other_key' }) });
+    expect([res.status, await res.json()]).toEqual([503, { message: 'The state could not be saved: disk gone.' }]);
+    // The change was made before the hook ran: it stays in memory (README: State file).
+    expect(sim.control.accounts.list().data.map((a) => a.api_key)).toContain('sim_other_key');
+  });
+
+  it('answers 500 shape A to a failure that reached no answer, and logs it', async () => {
     const sim = simulator();
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const handle = vi.spyOn(sim, 'handle').mockRejectedValue(new Error('boom'));
     try {
-      const origin = await listenApp(sim, { beforeAnswer: () => Promise.reject(new Error('disk gone')) });
-      const res = await fetch(`${origin}/api/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_other_key' }) });
-      expect([res.status, await res.json()]).toEqual([500, { message: 'Server Error.' }]);
-      expect(sim.control.accounts.list().data.map((a) => a.api_key)).toContain('sim_other_key');
-      expect(logged).toHaveBeenCalledWith(new Error('disk gone'));
+      const origin = await listenApp(sim);
+      const res = await fetch(`${origin}/api/user/me`, { headers: AUTH });
+      expect([res.status, res.headers.get('content-type'), await res.json()]).toEqual([500, 'application/json; charset=utf-8', { message: 'Server Error.' }]);
+      expect(logged).toHaveBeenCalledWith(new Error('boom'));
     } finally {
+      handle.mockRestore();
       logged.mockRestore();
     }
   });
