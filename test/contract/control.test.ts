@@ -198,7 +198,7 @@ contract('control: clock', (api) => {
   it('runs until idle with nothing pending and leaves the time as it is', async () => {
     const res = await api().post('/__sim/clock/run-until-idle');
     expect(res.status).toBe(200);
-    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, ran: 0, periodic_pending: 0 });
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, ran: 0, pending: 0, periodic_pending: 0 });
   });
 
   it('answers run-until-idle while a number renews monthly: the work runs, the renewal is reported, not run', async () => {
@@ -210,7 +210,7 @@ contract('control: clock', (api) => {
     const res = await api().post('/__sim/clock/run-until-idle', {});
     expect(res.status).toBe(200);
     // The busy call rings after 1 s and ends 2 s later: two events; the renewal a month away stays pending.
-    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:03Z', now_ms: START_MS + 3_000, ran: 2, periodic_pending: 1 });
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:03Z', now_ms: START_MS + 3_000, ran: 2, pending: 0, periodic_pending: 1 });
     expect((await api().get('/user/calls/1')).body.status).toBe('busy');
     expect((await api().get('/__sim/charges')).body.data).toHaveLength(1);
   });
@@ -309,7 +309,7 @@ contract('control: clock', (api) => {
   it('rejects a speed of 0 with 422 shape B on speed', async () => {
     const res = await api().put('/__sim/clock', { mode: 'realtime', speed: 0 });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ message: 'The speed must be greater than 0.', errors: { speed: ['The speed must be greater than 0.'] } });
+    expect(res.body).toEqual({ message: 'The speed must be between 0.001 and 1000000.', errors: { speed: ['The speed must be between 0.001 and 1000000.'] } });
     expect((await api().get('/__sim/clock')).body.mode).toBe('manual');
   });
 
