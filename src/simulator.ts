@@ -363,12 +363,16 @@ export class Simulator implements SimState {
 
   /** Binds each domain's clock handlers (each event names its account; the handler works in that account's scope). */
   private bindEvents(): void {
-    for (const { type, handle } of CLOCK_HANDLERS) {
-      this.clock.on(type, (event) => {
-        const payload = event.payload as { account_id: number };
-        const ctx = this.accountScope(payload.account_id);
-        if (ctx) handle(ctx, payload);
-      });
+    for (const { type, payload: kind, handle } of CLOCK_HANDLERS) {
+      this.clock.on(
+        type,
+        (event) => {
+          const payload = event.payload as { account_id: number };
+          const ctx = this.accountScope(payload.account_id);
+          if (ctx) handle(ctx, payload);
+        },
+        kind,
+      );
     }
     this.webhooks.onFinished((delivery) => {
       const ctx = this.accountScope(delivery.account_id);

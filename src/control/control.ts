@@ -27,7 +27,7 @@ import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import { serialiseSms } from '../domain/sms/schema.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalEntry, JournalRecord } from '../state/journal.js';
-import { SNAPSHOT_FORMAT, type SimulatorSnapshot } from '../state/snapshot.js';
+import { SNAPSHOT_FORMAT, SnapshotError, type SimulatorSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
 import { overview } from './overview.js';
 import {
@@ -182,8 +182,10 @@ export class Control {
         const backup = this.sim.snapshot();
         try {
           this.sim.restore(snapshot as unknown as SimulatorSnapshot);
-        } catch {
-          // A rejected request changes nothing.
+        } catch (error) {
+          // A rejected request changes nothing: a damaged snapshot is refused before anything changes
+          // (so the event history stays too); the backup is for what no check foresaw.
+          if (error instanceof SnapshotError) throw shapeB({ [error.path]: [error.message] });
           this.sim.restore(backup);
           throw shapeB({ state: ['The snapshot is damaged and could not be restored.'] });
         }

@@ -4,6 +4,7 @@
  * be inspected and snapshotted, and the same inputs always give the same history.
  */
 
+import type { FieldKind, Problem } from './fields.js';
 import { CLOCK_RANGE, CLOCK_RANGE_TEXT, isClockTime } from './time.js';
 
 /** A length of time: milliseconds as a number, or text such as `"90s"`, `"15m"`, `"1h30m"`, `"3d"`. */
@@ -191,6 +192,7 @@ export class VirtualClock {
   private work = 0;
   private readonly heap = new EventHeap();
   private readonly handlers = new Map<string, ClockEventHandler>();
+  private readonly payloads = new Map<string, (payload: unknown) => Problem | undefined>();
   private readonly firedListeners: ((event: ClockEvent) => void)[] = [];
   private readonly movedListeners: ((move: ClockMove) => void)[] = [];
   private readonly modeListeners: ((mode: ClockMode, speed: number) => void)[] = [];
@@ -264,9 +266,21 @@ export class VirtualClock {
     this.modeListeners.push(listener);
   }
 
-  /** Registers the handler for one event type (one per type). */
-  on(type: string, handler: ClockEventHandler): void {
+  /**
+   * Registers the handler for one event type (one per type), with the kind of payload it
+   * reads: a restored event of a type nobody handles, or with a payload its handler cannot
+   * read, is refused before it could fail when due (`eventProblem`).
+   */
+  on<P>(type: string, handler: ClockEventHandler, payload?: FieldKind<P>): void {
     this.handlers.set(type, handler);
+    if (payload) this.payloads.set(type, payload.check);
+  }
+
+  /** What keeps a pending event a snapshot brings from running: a type without a handler, or a payload it cannot read. */
+  eventProblem(type: string, payload: unknown): Problem | undefined {
+    if (!this.handlers.has(type)) return { at: '.type', message: `must be a clock event type of this simulator (${[...this.handlers.keys()].join(', ')})` };
+    const problem = this.payloads.get(type)?.(payload);
+    return problem && { at: `.payload${problem.at}`, message: problem.message };
   }
 
   /**
