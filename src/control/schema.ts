@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { controlTimestamp, integer, jsonObject } from '../core/answers.js';
 import { SPEED_RANGE, parseDuration, type VirtualClock } from '../core/clock.js';
-import { CLOCK_RANGE, CLOCK_RANGE_TEXT, formatControlTime, isClockTime, parseInstant } from '../core/time.js';
+import { CLOCK_RANGE, formatControlTime, isClockTime, parseInstant } from '../core/time.js';
 import { MAX_SEED } from '../core/random.js';
-import { int, oneOf, queryInt } from '../core/validation.js';
+import { RULE_MESSAGES, int, oneOf, queryInt } from '../core/validation.js';
 import { WIRES } from '../core/wire.js';
 import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type WebhookKind } from '../engine/webhooks.js';
 import { PostCallWebhookBody } from '../domain/calls/schema.js';
@@ -33,7 +33,7 @@ export const CLOCK_MESSAGES = {
   horizon: (field: string) => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
   pastEnd: (field: 'by' | 'to') => `The ${field} may not move the clock past ${formatControlTime(CLOCK_RANGE.max)}, the end of its range.`,
   /** A time the clock is set to (`:attribute` is the field). */
-  range: `The :attribute must be a time ${CLOCK_RANGE_TEXT}.`,
+  range: RULE_MESSAGES.clockTime,
   speed: `The :attribute must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}.`,
 } as const;
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { shapeB, shapeD, shapeE, type FieldErrors, type RouteFamily, type SimError } from './errors.js';
+import { CLOCK_RANGE_TEXT } from './time.js';
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -45,6 +46,8 @@ export const RULE_MESSAGES = {
   timezone: 'The :attribute must be a valid zone.',
   exists: 'The selected :attribute is invalid.',
   digits: 'The :attribute must only contain digits.',
+  /** A time the clock or a record is set to (CLOCK_RANGE). */
+  clockTime: `The :attribute must be a time ${CLOCK_RANGE_TEXT}.`,
 } as const;
 
 /**

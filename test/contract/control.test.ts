@@ -1038,6 +1038,24 @@ contract('control: calls, charges and rates', (api) => {
     expect(res.body).toEqual({ message: 'The created at must be an ISO 8601 time.', errors: { created_at: ['The created at must be an ISO 8601 time.'] } });
   });
 
+  it.each(['1970-01-01T00:00:00Z', '9999-01-01T00:00:00Z'])('inserts a call created at %s, an edge of the clock range', async (created_at) => {
+    const assistant = await createAssistant(api());
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, duration: 86_400, created_at });
+    expect(res.status).toBe(201);
+    expect(res.body.created_at).toBe(created_at.replace('T', ' ').replace('Z', ''));
+    expect((await api().put('/__sim/state', (await api().get('/__sim/state')).body)).status).toBe(200);
+  });
+
+  it.each(['1969-12-31T23:59:59Z', '9999-01-01T00:00:01Z', '+275760-09-12T00:00:00Z'])('rejects a created_at of %s, outside the clock range, with 422 shape B and changes nothing', async (created_at) => {
+    const assistant = await createAssistant(api());
+    const before = JSON.stringify(api().sim.snapshot());
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, created_at });
+    expect(res.status).toBe(422);
+    const message = 'The created at must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z.';
+    expect(res.body).toStrictEqual({ message, errors: { created_at: [message] } });
+    expect(JSON.stringify(api().sim.snapshot())).toBe(before);
+  });
+
   it('rejects an unknown account with 422 shape B on account_id', async () => {
     const res = await api().post('/__sim/calls', { ...CALL, account_id: 99, assistant_id: 1 });
     expect(res.status).toBe(422);
