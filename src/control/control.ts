@@ -73,7 +73,6 @@ export interface ControlHost extends SimState {
 /** Applies a scenario's set-up (no steps) given as YAML or JSON text or an object; provided by the composition root. */
 export type ScenarioApplier = (source: string | Record<string, unknown>) => Promise<{ name: string; refs: Record<string, unknown> }>;
 
-
 /** Input of a control operation as callers write it: its schema's input type (still validated at run time). */
 type In<S extends z.ZodType> = z.input<S>;
 /** An outcome sequence as `forNumber` and friends take it. */

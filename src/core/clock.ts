@@ -482,7 +482,8 @@ export class VirtualClock {
   private armRealtime(): void {
     if (this.clockMode !== 'realtime') return;
     const next = this.nextPending();
-    if (!next) return;
+    // An event due after the end of the clock's range never comes: realtime stops there.
+    if (!next || next.at > CLOCK_RANGE.max) return;
     // A timer already waiting for an earlier (or the same) event stays; a later one is re-armed.
     if (this.timer && this.timerAt <= next.at) return;
     this.disarmRealtime();

@@ -59,7 +59,7 @@ import {
 } from '../domain/phone-numbers/schema.js';
 import type { Sms } from '../domain/sms/schema.js';
 import { TOOL_METHODS, type Tool } from '../domain/tools/schema.js';
-import { z } from 'zod';
+import { WebhookFailureBody } from '../control/schema.js';
 
 /** A zone the calling windows and the formats can compute in (an invalid one would give NaN times). */
 const timezone = refined(string, isTimezone, 'must be an IANA time zone such as Europe/Berlin');
@@ -505,7 +505,7 @@ export const FAILURE_RULE_KIND = record<FailureRule>({
   url: nullable(string),
   kind: nullable(oneOf(WEBHOOK_KINDS)),
   times: count,
-  with: parsedBy(z.union([z.int().min(100).max(599), z.enum(['timeout', 'refused'])])),
+  with: parsedBy(WebhookFailureBody.shape.with),
 });
 
 /** A forced request fault (`POST /__sim/faults`). */
