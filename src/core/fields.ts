@@ -3,8 +3,8 @@
  * from a description of a record's fields, and typed against the record's interface
  * (`record<Call>({...})` does not compile while a field of `Call` lacks its kind, or has
  * a kind of another type). A check is a few `typeof` tests per field, with nothing
- * allocated unless something is wrong: 300k rows are checked in tens of milliseconds,
- * where parsing them with zod would take seconds.
+ * allocated unless something is wrong: the 320k rows of a 206 MB state file (100k leads,
+ * 220k calls) are checked in about 40 ms at a restart.
  */
 import type { z } from 'zod';
 import { LATEST_STATE_TIME, formatControlTime } from './time.js';
@@ -145,8 +145,9 @@ export function record<R>(fields: Fields<R>): FieldKind<R> {
   const kinds = names.map((name) => (fields as Record<string, FieldKind<unknown>>)[name]!);
   const missing = names.map((name) => ({ at: `.${name}`, message: 'is required' }));
   const failed = (i: number, field: unknown): Problem => {
+    if (field === undefined) return missing[i]!;
     const problem = kinds[i]!.check(field)!;
-    return field === undefined ? missing[i]! : { at: `.${names[i]}${problem.at}`, message: problem.message };
+    return { at: `.${names[i]}${problem.at}`, message: problem.message };
   };
   return { check: compiledRecord(names, kinds, failed) ?? loopedRecord(names, kinds, failed) };
 }
@@ -158,10 +159,10 @@ type Failed = (i: number, field: unknown) => Problem;
 /**
  * The check of a record as generated code: each field read by its literal name (a plain
  * property load) and tested by its kind's expression, inline, or by its check. Reading
- * the fields in a loop by computed names is several times slower (measured on 220k calls
- * and 100k leads: 600 ms against 90-230 ms with calls, and less again inline). Undefined
- * where code cannot be generated (a page whose Content Security Policy forbids it):
- * `loopedRecord` then.
+ * the fields in a loop by computed names is many times slower (measured on 220k calls
+ * and 100k leads, warm: 600 ms in a loop, 90-120 ms generated with a call per field,
+ * 30-55 ms inline). Undefined where code cannot be generated (a page whose Content
+ * Security Policy forbids it): `loopedRecord` then.
  */
 function compiledRecord(names: string[], kinds: FieldKind<unknown>[], failed: Failed): Check | undefined {
   const lines = names.map((name, i) => {
