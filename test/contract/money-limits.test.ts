@@ -7,25 +7,13 @@
  */
 import { expect, it } from 'vitest';
 import { contract, type Api } from '../support/api.js';
+import { expectRefused, invalidField } from '../support/expect.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
 const MAX = 1_000_000_000;
 
-function shapeB(field: string, message: string) {
-  return { message, errors: { [field]: [message] } };
-}
-
 async function createAssistant(api: Api): Promise<number> {
   return (await api.post('/user/assistant', pipelineAssistant())).body.data.id as number;
-}
-
-/** Sends a request that must be refused with `expected`, and checks that the state did not change. */
-async function refusedWithoutChange(api: Api, send: () => Promise<{ status: number; body: unknown }>, expected: unknown): Promise<void> {
-  const before = JSON.stringify(api.sim.snapshot());
-  const res = await send();
-  expect(res.status).toBe(422);
-  expect(res.body).toStrictEqual(expected);
-  expect(JSON.stringify(api.sim.snapshot())).toBe(before);
 }
 
 contract('control: POST /__sim/calls bounds the costs', (api) => {
@@ -46,7 +34,7 @@ contract('control: POST /__sim/calls bounds the costs', (api) => {
     ['carrier_cost', -0.01, 'The carrier cost must be at least 0.'],
   ])('refuses a %s of %s with 422 shape B and changes nothing', async (field, amount, message) => {
     const assistant = await createAssistant(api());
-    await refusedWithoutChange(api(), () => api().post('/__sim/calls', { assistant_id: assistant, client_phone_number: '+14155550123', [field]: amount }), shapeB(field, message));
+    await expectRefused(api(), () => api().post('/__sim/calls', { assistant_id: assistant, client_phone_number: '+14155550123', [field]: amount }), 422, invalidField(field, message));
   });
 });
 
@@ -58,8 +46,8 @@ contract('control: accounts bound the balance and the prices', (api) => {
   });
 
   it.each([1e308, MAX + 0.01])('refuses a balance of %s with 422 shape B and changes nothing', async (balance) => {
-    await refusedWithoutChange(api(), () => api().patch('/__sim/accounts/1', { balance }), shapeB('balance', 'The balance may not be greater than 1000000000.'));
-    await refusedWithoutChange(api(), () => api().post('/__sim/accounts', { api_key: 'sim_rich_key', balance }), shapeB('balance', 'The balance may not be greater than 1000000000.'));
+    await expectRefused(api(), () => api().patch('/__sim/accounts/1', { balance }), 422, invalidField('balance', 'The balance may not be greater than 1000000000.'));
+    await expectRefused(api(), () => api().post('/__sim/accounts', { api_key: 'sim_rich_key', balance }), 422, invalidField('balance', 'The balance may not be greater than 1000000000.'));
   });
 
   it('takes a price of 1000 and of 0', async () => {
@@ -73,6 +61,6 @@ contract('control: accounts bound the balance and the prices', (api) => {
     [1e308, 'The rates.ai per minute may not be greater than 1000.'],
     [-1, 'The rates.ai per minute must be at least 0.'],
   ])('refuses a price of %s with 422 shape B on the rate and changes nothing', async (price, message) => {
-    await refusedWithoutChange(api(), () => api().patch('/__sim/accounts/1', { rates: { ai_per_minute: price } }), shapeB('rates.ai_per_minute', message));
+    await expectRefused(api(), () => api().patch('/__sim/accounts/1', { rates: { ai_per_minute: price } }), 422, invalidField('rates.ai_per_minute', message));
   });
 });

@@ -10,15 +10,11 @@
 import { expect, it } from 'vitest';
 import { LATEST_STATE_TIME } from '../../src/core/time.js';
 import { contract, type Api } from '../support/api.js';
+import { damagedSnapshot, stateOf } from '../support/expect.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
 type Snapshot = Record<string, any>;
 
-/** The 422 of a damaged snapshot: shape B on the damaged field's path. */
-function damagedAt(path: string, problem: string) {
-  const message = `The snapshot is damaged at ${path}: ${problem}.`;
-  return { message, errors: { [path]: [message] } };
-}
 
 const TIME = 'must be a time in whole milliseconds from 0 (1970-01-01T00:00:00Z) to 253402300799999 (9999-12-31T23:59:59.999Z)';
 const CLOCK_TIME = 'must be a time in whole milliseconds from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (0 to 253370764800000)';
@@ -52,11 +48,11 @@ async function saved(api: Api): Promise<Snapshot> {
 async function refused(api: Api, snapshot: Snapshot, damage: (s: Snapshot) => void): Promise<unknown> {
   const copy = structuredClone(snapshot);
   damage(copy);
-  const before = JSON.stringify(api.sim.snapshot());
+  const before = stateOf(api);
   const history = api.sim.events.history();
   const res = await api.put('/__sim/state', copy);
   expect(res.status).toBe(422);
-  expect(JSON.stringify(api.sim.snapshot())).toBe(before);
+  expect(stateOf(api)).toBe(before);
   // The event history is kept (a restore would have started it again).
   expect(api.sim.events.history().slice(0, history.length)).toStrictEqual(history);
   for (const path of ['/user/phone-numbers/all', '/user/calls', '/user/leads', '/user/assistants/get']) expect((await api.get(path)).status).toBe(200);
@@ -76,7 +72,7 @@ contract('control: PUT /__sim/state checks the clock as the control API does', (
     ['a seed beyond POST /__sim/reset\'s', (s: Snapshot) => Object.assign(s, { seed: 2 ** 31 }), 'seed', 'must be a whole number from 0 to 2147483647'],
     ['a clock sequence below its events\' ids', (s: Snapshot) => Object.assign(s.clock, { seq: 0 }), 'clock.seq', 'must be at least the highest id of its items'],
   ])('refuses %s with 422 on that path and changes nothing', async (_name, damage, path, problem) => {
-    expect(await refused(api(), await saved(api()), damage)).toStrictEqual(damagedAt(path, problem));
+    expect(await refused(api(), await saved(api()), damage)).toStrictEqual(damagedSnapshot(path, problem));
   });
 
   it.each([0.001, 1_000_000])('restores a realtime clock at speed %s, an edge of the range', async (speed) => {
@@ -108,7 +104,7 @@ contract('control: PUT /__sim/state checks each pending event', (api) => {
   it('refuses an event of a type no handler takes, naming it by its id', async () => {
     const { snapshot, renewal } = await withRenewal();
     const body = await refused(api(), snapshot, (s) => (s.clock.events.find((e: Snapshot) => e.id === renewal.id).type = 'robot.dance'));
-    expect(body).toStrictEqual(damagedAt(`clock.events[${renewal.id}].type`, EVENT_TYPES));
+    expect(body).toStrictEqual(damagedSnapshot(`clock.events[${renewal.id}].type`, EVENT_TYPES));
   });
 
   it.each([
@@ -118,19 +114,19 @@ contract('control: PUT /__sim/state checks each pending event', (api) => {
   ])('refuses a renewal whose payload has %s', async (_name, payload, field, problem) => {
     const { snapshot, renewal } = await withRenewal();
     const body = await refused(api(), snapshot, (s) => (s.clock.events.find((e: Snapshot) => e.id === renewal.id).payload = payload));
-    expect(body).toStrictEqual(damagedAt(`clock.events[${renewal.id}].${field}`, problem));
+    expect(body).toStrictEqual(damagedSnapshot(`clock.events[${renewal.id}].${field}`, problem));
   });
 
   it.each([8.6e15, LATEST_STATE_TIME + 1, -1, 1.5])('refuses an event due at %s', async (at) => {
     const { snapshot, renewal } = await withRenewal();
     const body = await refused(api(), snapshot, (s) => (s.clock.events.find((e: Snapshot) => e.id === renewal.id).at = at));
-    expect(body).toStrictEqual(damagedAt(`clock.events[${renewal.id}].at`, TIME));
+    expect(body).toStrictEqual(damagedSnapshot(`clock.events[${renewal.id}].at`, TIME));
   });
 
   it('refuses two events with one id', async () => {
     const { snapshot, renewal } = await withRenewal();
     const body = await refused(api(), snapshot, (s) => s.clock.events.push({ ...renewal }));
-    expect(body).toStrictEqual(damagedAt(`clock.events[${renewal.id}]`, 'comes twice (ids are unique)'));
+    expect(body).toStrictEqual(damagedSnapshot(`clock.events[${renewal.id}]`, 'comes twice (ids are unique)'));
   });
 
   it('restores an event due at the last time the state may hold, and run-until-idle stops at the horizon short of it', async () => {
@@ -161,17 +157,17 @@ contract('control: PUT /__sim/state checks each row against its table\'s record'
     const snapshot = await saved(api());
     const id = rowsOf(snapshot, table)[0]!.id as number;
     const body = await refused(api(), snapshot, (s) => (rowsOf(s, table)[0]![field] = value));
-    expect(body).toStrictEqual(damagedAt(`db.${table}[${id}].${field}`, problem));
+    expect(body).toStrictEqual(damagedSnapshot(`db.${table}[${id}].${field}`, problem));
   });
 
   it('refuses an account row of nothing but an id: the first field it lacks', async () => {
     const body = await refused(api(), await saved(api()), (s) => (s.db.accounts.rows[0] = { id: 1 }));
-    expect(body).toStrictEqual(damagedAt('db.accounts[1].name', 'is required'));
+    expect(body).toStrictEqual(damagedSnapshot('db.accounts[1].name', 'is required'));
   });
 
   it('names a nested field: a plan limit below 0', async () => {
     const body = await refused(api(), await saved(api()), (s) => (s.db.accounts.rows[0].plan.max_tools = -1));
-    expect(body).toStrictEqual(damagedAt('db.accounts[1].plan.max_tools', 'must be a whole number from 0 to 9007199254740991'));
+    expect(body).toStrictEqual(damagedSnapshot('db.accounts[1].plan.max_tools', 'must be a whole number from 0 to 9007199254740991'));
   });
 
   it('names an item of a list field: a built-in tool of an unknown type', async () => {
@@ -181,17 +177,17 @@ contract('control: PUT /__sim/state checks each row against its table\'s record'
 
   it('refuses a row without a usable id, naming its position', async () => {
     const body = await refused(api(), await saved(api()), (s) => rowsOf(s, 'leads').unshift({ id: 'one' }));
-    expect(body).toStrictEqual(damagedAt('db.leads.rows', 'must hold objects with an id from 1 to 9007199254740991 (item 0, counted from 0, does not)'));
+    expect(body).toStrictEqual(damagedSnapshot('db.leads.rows', 'must hold objects with an id from 1 to 9007199254740991 (item 0, counted from 0, does not)'));
   });
 
   it('refuses rows out of id order or twice', async () => {
     const body = await refused(api(), await saved(api()), (s) => rowsOf(s, 'accounts').push(rowsOf(s, 'accounts')[0]!));
-    expect(body).toStrictEqual(damagedAt('db.accounts[1]', 'comes twice or after a higher id (ids are unique, in ascending order)'));
+    expect(body).toStrictEqual(damagedSnapshot('db.accounts[1]', 'comes twice or after a higher id (ids are unique, in ascending order)'));
   });
 
   it('refuses a table sequence below its rows\' ids (the next row would take an old id)', async () => {
     const body = await refused(api(), await saved(api()), (s) => (s.db.calls.seq = 0));
-    expect(body).toStrictEqual(damagedAt('db.calls.seq', 'must be at least the highest id of its items'));
+    expect(body).toStrictEqual(damagedSnapshot('db.calls.seq', 'must be at least the highest id of its items'));
   });
 
   it('refuses a webhook failure rule whose mode is neither a failing status nor timeout/refused', async () => {

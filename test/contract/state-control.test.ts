@@ -7,15 +7,11 @@ import { expect, it } from 'vitest';
 import { SNAPSHOT_FORMAT } from '../../src/simulator.js';
 import { VERSION } from '../../src/version.js';
 import { contract, START, type Api } from '../support/api.js';
+import { damagedSnapshot } from '../support/expect.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
 const START_MS = Date.parse(START);
 const FORMAT_MESSAGE = 'The format must be "voxsim-snapshot/1" (the body of GET /__sim/state).';
-/** The 422 of a damaged snapshot: shape B on the damaged field's path. */
-function damagedAt(path: string, problem: string) {
-  const message = `The snapshot is damaged at ${path}: ${problem}.`;
-  return { message, errors: { [path]: [message] } };
-}
 const CLOCK_TIME_PROBLEM = 'must be a time in whole milliseconds from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (0 to 253370764800000)';
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 const ADMIN_TOKEN = 's3cret';
@@ -88,7 +84,7 @@ contract('control: PUT /__sim/state', (api) => {
     const before = JSON.stringify(api().sim.snapshot());
     const res = await api().put('/__sim/state', { ...saved, clock: { ...saved.clock, now } });
     expect(res.status).toBe(422);
-    expect(res.body).toStrictEqual(damagedAt('clock.now', CLOCK_TIME_PROBLEM));
+    expect(res.body).toStrictEqual(damagedSnapshot('clock.now', CLOCK_TIME_PROBLEM));
     expect(JSON.stringify(api().sim.snapshot())).toBe(before);
     expect((await api().get('/__sim/clock')).body.now).toBe('2026-03-02T09:00:00Z');
   });
@@ -153,7 +149,7 @@ contract('control: PUT /__sim/state', (api) => {
     const saved = (await api().get('/__sim/state')).body;
     const res = await api().put('/__sim/state', damage(saved));
     expect(res.status).toBe(422);
-    expect(res.body).toStrictEqual(damagedAt(path, problem));
+    expect(res.body).toStrictEqual(damagedSnapshot(path, problem));
   });
 
   it.each(damaged)('keeps the state unchanged when it refuses a snapshot %s', async (_name, damage) => {
