@@ -13,8 +13,9 @@ import { parseArgs } from 'node:util';
 import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, normaliseBasePath, SLOW_CONSUMER_CLOSE_CODE, type RequestLogEntry } from './adapters/express.js';
 import { openEventStream } from './adapters/events-client.js';
 import { formatEventLine } from './event-lines.js';
-import { everyRealInterval } from './core/clock.js';
-import { parseInstant, formatSqlUtc } from './core/time.js';
+import { SPEED_RANGE, everyRealInterval } from './core/clock.js';
+import { MAX_SEED } from './core/random.js';
+import { CLOCK_RANGE_TEXT, isClockTime, parseInstant, formatSqlUtc } from './core/time.js';
 import { WIRES, type Wire } from './core/wire.js';
 import { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 import { ScenarioError, loadScenario } from './scenario/load.js';
@@ -62,8 +63,8 @@ const SERVE_HELP: Record<string, OptionHelp> = {
   host: { value: 'HOST', description: 'address to bind (default 127.0.0.1; others need --admin-token)' },
   seed: { value: 'N', description: 'seed of the generated data, 0 to 2147483647 (default 1)' },
   'base-path': { value: 'PATH', description: 'path the API is served under (default /api; / for the root)' },
-  start: { value: 'ISO-8601', description: 'time the simulated clock starts at (default now)' },
-  speed: { value: 'N', description: 'run the clock in real time, N times as fast (default: moves only when told)' },
+  start: { value: 'ISO-8601', description: 'time the simulated clock starts at, 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (default now)' },
+  speed: { value: 'N', description: 'run the clock in real time, N times as fast, 0.001 to 1000000 (default: moves only when told)' },
   'state-file': { value: 'FILE', description: 'load the state from FILE (and its FILE.log.N change logs) at start; log every change there before answering' },
   'compact-after': { value: 'SIZE', description: 'fold the change logs into a new FILE once they reach SIZE (default 64mb, at least 1kb)' },
   scenario: { value: 'FILE', description: "start in a scenario's state (its given and scripts, not its steps)" },
@@ -263,10 +264,14 @@ export function parseServeArgs(args: string[]): ServeOptions {
   if (values['compact-after'] !== undefined && !(compactAfter !== undefined && compactAfter >= 1024)) throw new Error(`--compact-after must be a size of at least 1kb (bytes, or with kb / mb), got "${values['compact-after']}"`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
   const seed = Number(values.seed);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) throw new Error(`--seed must be a whole number from 0 to 2147483647, got "${values.seed}"`);
-  if (values.start !== undefined && parseInstant(values.start) === undefined) throw new Error(`--start must be an ISO 8601 time, got "${values.start}"`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new Error(`--seed must be a whole number from 0 to ${MAX_SEED}, got "${values.seed}"`);
+  const start = values.start === undefined ? undefined : parseInstant(values.start);
+  if (values.start !== undefined && start === undefined) throw new Error(`--start must be an ISO 8601 time, got "${values.start}"`);
+  if (values.start !== undefined && !isClockTime(start)) throw new Error(`--start must be a time ${CLOCK_RANGE_TEXT}, got "${values.start}"`);
   const speed = values.speed === undefined ? undefined : Number(values.speed);
-  if (speed !== undefined && !(speed > 0 && speed <= 1_000_000)) throw new Error(`--speed must be a number above 0 (60 = a minute per second), got "${values.speed}"`);
+  if (speed !== undefined && !(speed >= SPEED_RANGE.min && speed <= SPEED_RANGE.max)) {
+    throw new Error(`--speed must be a number from ${SPEED_RANGE.min} to ${SPEED_RANGE.max} (60 = a minute per second), got "${values.speed}"`);
+  }
   if (values.wire !== undefined && !(WIRES as readonly string[]).includes(values.wire)) throw new Error(`--wire must be one of ${WIRES.join(', ')}, got "${values.wire}"`);
   // A server reachable from other machines must protect its control API.
   if (!PRIVATE_LOOPBACK.has(values.host) && !values['admin-token']) throw new Error(`--admin-token is required when binding to ${values.host} (not a loopback address)`);

@@ -8,8 +8,8 @@ import { VirtualClock, realNow } from './core/clock.js';
 import { shapeA, COMMON_MESSAGES, errorMessageOf, familyError } from './core/errors.js';
 import { EventBus } from './core/events.js';
 import { Router, defineRoute, header, ok, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
-import { SeededRandom } from './core/random.js';
-import { formatControlTime, parseInstant } from './core/time.js';
+import { MAX_SEED, SeededRandom } from './core/random.js';
+import { CLOCK_RANGE_TEXT, formatControlTime, isClockTime, parseInstant } from './core/time.js';
 import { parseInput } from './core/validation.js';
 import { WIRES, type Wire } from './core/wire.js';
 import { FaultEngine } from './engine/faults.js';
@@ -130,13 +130,19 @@ function checkWire(wire: Wire | undefined): Wire {
   return wire;
 }
 
-function toEpoch(start: SimulatorOptions['startAt']): number {
+/** A clock start given as ISO text, epoch ms or a Date, in epoch ms; `name` is the option's, for the RangeError of one out of CLOCK_RANGE. */
+function toEpoch(start: SimulatorOptions['startAt'], name: 'startAt' | 'start'): number {
   if (start === undefined) return Math.floor(realNow() / 1000) * 1000;
-  if (start instanceof Date) return start.getTime();
-  if (typeof start === 'number') return start;
-  const ms = parseInstant(start);
-  if (ms === undefined) throw new RangeError(`startAt is not an ISO 8601 time: ${start}`);
+  const ms = start instanceof Date ? start.getTime() : typeof start === 'number' ? start : parseInstant(start);
+  if (ms === undefined) throw new RangeError(`${name} is not an ISO 8601 time: ${String(start)}`);
+  if (!isClockTime(ms)) throw new RangeError(`${name} must be a time ${CLOCK_RANGE_TEXT} (whole milliseconds): ${typeof start === 'string' ? start : ms}`);
   return ms;
+}
+
+/** The seeds a simulator takes (as `POST /__sim/reset` and snapshots do). */
+function checkSeed(seed: number): number {
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new RangeError(`seed must be a whole number from 0 to ${MAX_SEED}: ${seed}`);
+  return seed;
 }
 
 /**
@@ -176,9 +182,9 @@ export class Simulator implements SimState {
   private readonly state: SimState;
 
   constructor(options: SimulatorOptions = {}) {
-    this.initialSeed = options.seed ?? 1;
+    this.initialSeed = checkSeed(options.seed ?? 1);
     this.currentSeed = this.initialSeed;
-    this.startMs = toEpoch(options.startAt);
+    this.startMs = toEpoch(options.startAt, 'startAt');
     this.initialWire = checkWire(options.wire);
     this.currentWire = this.initialWire;
     this.clock = new VirtualClock(this.startMs);
@@ -308,10 +314,14 @@ export class Simulator implements SimState {
    * the simulator's own).
    */
   reset(options: { seed?: number | undefined; start?: string | number | undefined; wire?: Wire | undefined } = {}): void {
-    this.currentSeed = options.seed ?? this.initialSeed;
-    this.currentWire = checkWire(options.wire ?? this.initialWire);
-    this.randomSource = new SeededRandom(this.currentSeed);
-    this.clock.reset(options.start === undefined ? this.startMs : toEpoch(options.start));
+    // Every option is checked before anything changes.
+    const seed = checkSeed(options.seed ?? this.initialSeed);
+    const wire = checkWire(options.wire ?? this.initialWire);
+    const start = options.start === undefined ? this.startMs : toEpoch(options.start, 'start');
+    this.currentSeed = seed;
+    this.currentWire = wire;
+    this.randomSource = new SeededRandom(seed);
+    this.clock.reset(start);
     this.db.clear();
     this.webhooks.clear();
     this.replies.set([]);
@@ -369,12 +379,16 @@ export class Simulator implements SimState {
 
   /** Binds each domain's clock handlers (each event names its account; the handler works in that account's scope). */
   private bindEvents(): void {
-    for (const { type, handle } of CLOCK_HANDLERS) {
-      this.clock.on(type, (event) => {
-        const payload = event.payload as { account_id: number };
-        const ctx = this.accountScope(payload.account_id);
-        if (ctx) handle(ctx, payload);
-      });
+    for (const { type, payload: kind, handle } of CLOCK_HANDLERS) {
+      this.clock.on(
+        type,
+        (event) => {
+          const payload = event.payload as { account_id: number };
+          const ctx = this.accountScope(payload.account_id);
+          if (ctx) handle(ctx, payload);
+        },
+        kind,
+      );
     }
     this.webhooks.onFinished((delivery) => {
       const ctx = this.accountScope(delivery.account_id);

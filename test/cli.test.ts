@@ -43,6 +43,15 @@ describe('voxsim serve arguments', () => {
     });
   });
 
+  it.each([
+    [['--start', '1970-01-01T00:00:00Z'], { start: '1970-01-01T00:00:00Z' }],
+    [['--start', '9999-01-01T00:00:00Z'], { start: '9999-01-01T00:00:00Z' }],
+    [['--speed', '0.001'], { speed: 0.001 }],
+    [['--speed', '1000000'], { speed: 1_000_000 }],
+  ])('takes %j, an edge of its range', (args, expected) => {
+    expect(parseServeArgs(args)).toMatchObject(expected);
+  });
+
   it('takes an empty base path as the root', () => {
     expect(parseServeArgs(['--base-path', '/']).basePath).toBe('');
   });
@@ -52,6 +61,11 @@ describe('voxsim serve arguments', () => {
     [['--port', '70000'], '--port must be a port number'],
     [['--seed=-1'], '--seed must be a whole number'],
     [['--start', 'tomorrow'], '--start must be an ISO 8601 time'],
+    [['--start', '+275760-09-13T00:00:00Z'], '--start must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z, got "+275760-09-13T00:00:00Z"'],
+    [['--start', '9999-01-01T00:00:00.001Z'], '--start must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z, got "9999-01-01T00:00:00.001Z"'],
+    [['--start', '1969-12-31T23:59:59Z'], '--start must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z, got "1969-12-31T23:59:59Z"'],
+    [['--speed', '0.0009'], '--speed must be a number from 0.001 to 1000000 (60 = a minute per second), got "0.0009"'],
+    [['--speed', '1000001'], '--speed must be a number from 0.001 to 1000000 (60 = a minute per second), got "1000001"'],
     [['--verbose'], "Unknown option '--verbose'"],
   ])('refuses %j', (args, message) => {
     expect(() => parseServeArgs(args)).toThrow(message);
@@ -264,6 +278,13 @@ describe('usage errors exit 2', () => {
   it('keeps --help and --version at exit 0', async () => {
     expect(await main(['--help'], streams().out)).toBe(0);
     expect(await main(['--version'], streams().out)).toBe(0);
+  });
+
+  it('exits the process with 2 and the message on stderr for a --start beyond the clock range', async () => {
+    const proc = voxsim(['serve', '--start', '+275760-09-13T00:00:00Z']);
+    expect(await within(proc.closed, 'exit')).toEqual({ code: 2, signal: null });
+    expect(proc.stdout()).toBe('');
+    expect(proc.stderr()).toBe(`--start must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z, got "+275760-09-13T00:00:00Z"\n\n${commandHelp('serve')}\n`);
   });
 
   it('exits the process with 2 and the message on stderr', async () => {

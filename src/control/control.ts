@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { shapeB } from '../core/errors.js';
-import { MAX_MOVE_MS, parseDuration } from '../core/clock.js';
+import { ClockRangeError, MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import type { SimEventListener, Subscription } from '../core/events.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseInput } from '../core/validation.js';
@@ -27,7 +27,7 @@ import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import { serialiseSms } from '../domain/sms/schema.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalEntry, JournalRecord } from '../state/journal.js';
-import { SNAPSHOT_FORMAT, type SimulatorSnapshot } from '../state/snapshot.js';
+import { SNAPSHOT_FORMAT, SnapshotError, type SimulatorSnapshot } from '../state/snapshot.js';
 import { VERSION } from '../version.js';
 import { overview } from './overview.js';
 import type { ScenarioInput } from '../scenario/schema.js';
@@ -73,7 +73,6 @@ export interface ControlHost extends SimState {
 
 /** Applies a scenario's set-up (no steps) given as YAML or JSON text or an object; provided by the composition root. */
 export type ScenarioApplier = (source: string | ScenarioInput) => Promise<{ name: string; refs: Record<string, unknown> }>;
-
 
 /** Input of a control operation as callers write it: its schema's input type (still validated at run time). */
 type In<S extends z.ZodType> = z.input<S>;
@@ -183,8 +182,10 @@ export class Control {
         const backup = this.sim.snapshot();
         try {
           this.sim.restore(snapshot as unknown as SimulatorSnapshot);
-        } catch {
-          // A rejected request changes nothing.
+        } catch (error) {
+          // A rejected request changes nothing: a damaged snapshot is refused before anything changes
+          // (so the event history stays too); the backup is for what no check foresaw.
+          if (error instanceof SnapshotError) throw shapeB({ [error.path]: [error.message] });
           this.sim.restore(backup);
           throw shapeB({ state: ['The snapshot is damaged and could not be restored.'] });
         }
@@ -201,21 +202,28 @@ export class Control {
       advance: async (input: In<typeof AdvanceBody>) => {
         const body = parseInput(AdvanceBody, input, 'control');
         const now = this.sim.clock.now();
-        if (body.to !== undefined && parseInstant(body.to)! < now) {
-          throw shapeB({ to: ['The to may not be before the current simulated time.'] });
-        }
+        const field = body.to !== undefined ? 'to' : 'by';
+        const target = body.to !== undefined ? parseInstant(body.to)! : now + parseDuration(body.by!);
+        if (target < now) throw shapeB({ to: ['The to may not be before the current simulated time.'] });
         // One move is bounded, so a single request cannot keep the server busy for ever.
-        if (body.to !== undefined && parseInstant(body.to)! - now > MAX_MOVE_MS) throw shapeB({ to: [CLOCK_MESSAGES.horizon('to')] });
-        if (body.by !== undefined && parseDuration(body.by) > MAX_MOVE_MS) throw shapeB({ by: [CLOCK_MESSAGES.horizon('by')] });
-        const ran = body.to !== undefined ? await this.sim.clock.advanceTo(parseInstant(body.to)!) : await this.sim.clock.advance(body.by!);
-        return serialiseClockMove(this.sim.clock, ran);
+        if (target - now > MAX_MOVE_MS) throw shapeB({ [field]: [CLOCK_MESSAGES.horizon(field)] });
+        try {
+          const ran = body.to !== undefined ? await this.sim.clock.advanceTo(target) : await this.sim.clock.advance(body.by!);
+          return serialiseClockMove(this.sim.clock, ran);
+        } catch (error) {
+          // Checked by the clock when the move runs: a move queued behind another starts where that one ends.
+          if (error instanceof ClockRangeError) throw shapeB({ [field]: [CLOCK_MESSAGES.pastEnd(field)] });
+          throw error;
+        }
       },
       /** `POST /__sim/clock/run-until-idle`. */
       runUntilIdle: async (input: In<typeof RunUntilIdleBody> = {}): Promise<RunUntilIdleAnswer> => {
         const body = parseInput(RunUntilIdleBody, input, 'control');
         const ran = await this.sim.clock.runUntilIdle(body.max_events === undefined ? {} : { maxEvents: body.max_events });
-        // Periodic events (renewals) never let the queue become idle; they are reported, not run.
-        return { ...serialiseClockMove(this.sim.clock, ran), periodic_pending: this.sim.clock.periodicCount };
+        // Periodic events (renewals) never let the queue become idle; they are reported, not run,
+        // as are the other events left beyond the horizon (or by max_events).
+        const { pendingCount, periodicCount } = this.sim.clock;
+        return { ...serialiseClockMove(this.sim.clock, ran), pending: pendingCount - periodicCount, periodic_pending: periodicCount };
       },
       /** `PUT /__sim/clock`: manual, or realtime at `speed`. */
       setMode: (input: In<typeof ClockModeBody>) => {

@@ -1,18 +1,14 @@
 /** Inputs and wire shapes of the control API (ARCHITECTURE §6). */
 import { z } from 'zod';
 import { controlTimestamp, integer, jsonObject } from '../core/answers.js';
-import { parseDuration, type VirtualClock } from '../core/clock.js';
-import { formatControlTime, parseInstant } from '../core/time.js';
-import { int, oneOf, queryInt } from '../core/validation.js';
+import { SPEED_RANGE, parseDuration, type VirtualClock } from '../core/clock.js';
+import { CLOCK_RANGE, formatControlTime, isClockTime, parseInstant } from '../core/time.js';
+import { MAX_SEED } from '../core/random.js';
+import { RULE_MESSAGES, int, oneOf, queryInt } from '../core/validation.js';
 import { WIRES } from '../core/wire.js';
 import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type WebhookKind } from '../engine/webhooks.js';
 import { PostCallWebhookBody } from '../domain/calls/schema.js';
 import { ConversationEndedWebhookBody } from '../domain/conversations/schema.js';
-
-/** Texts of the clock's refusals (shape B), shared with the scenario loader's checks of `advance` steps. */
-export const CLOCK_MESSAGES = {
-  horizon: (field: string) => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
-} as const;
 
 /** The body of each webhook the platform sends, by kind (the OpenAPI document's `webhooks`, a delivery's `payload`). */
 export const WEBHOOK_BODIES = {
@@ -31,9 +27,21 @@ const duration = z.union([z.number(), z.string()]).refine(
   },
   { error: 'The :attribute must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).' },
 );
-const instant = z.string().refine((t) => parseInstant(t) !== undefined, { error: 'The :attribute must be an ISO 8601 time.' });
 
-export const ResetBody = z.object({ seed: int(0, 2 ** 31 - 1).optional(), start: instant.optional(), wire: oneOf(WIRES).optional() });
+/** Texts of the clock's limits (README: Control API, Clock range). */
+export const CLOCK_MESSAGES = {
+  horizon: (field: string) => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
+  pastEnd: (field: 'by' | 'to') => `The ${field} may not move the clock past ${formatControlTime(CLOCK_RANGE.max)}, the end of its range.`,
+  /** A time the clock is set to (`:attribute` is the field). */
+  range: RULE_MESSAGES.clockTime,
+  speed: `The :attribute must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}.`,
+} as const;
+
+const instant = z.string().refine((t) => parseInstant(t) !== undefined, { error: 'The :attribute must be an ISO 8601 time.', abort: true });
+/** An ISO 8601 time within the clock's range (CLOCK_RANGE). */
+export const clockTime = instant.refine((t) => isClockTime(parseInstant(t)), { error: CLOCK_MESSAGES.range });
+
+export const ResetBody = z.object({ seed: int(0, MAX_SEED).optional(), start: clockTime.optional(), wire: oneOf(WIRES).optional() });
 export type ResetInput = z.infer<typeof ResetBody>;
 
 export const AdvanceBody = z
@@ -44,7 +52,7 @@ export type AdvanceInput = z.infer<typeof AdvanceBody>;
 export const RunUntilIdleBody = z.object({ max_events: int(1, 10_000_000).optional() });
 export const ClockModeBody = z.object({
   mode: z.enum(['manual', 'realtime']),
-  speed: z.number().positive({ error: 'The :attribute must be greater than 0.' }).max(1_000_000, { error: 'The :attribute may not be greater than 1000000.' }).optional(),
+  speed: z.number().min(SPEED_RANGE.min, { error: CLOCK_MESSAGES.speed }).max(SPEED_RANGE.max, { error: CLOCK_MESSAGES.speed }).optional(),
 });
 export type ClockModeInput = z.infer<typeof ClockModeBody>;
 
@@ -116,8 +124,11 @@ export type ClockRecord = z.output<typeof ClockRecord>;
 export const ClockMoveRecord = z.object({ now: controlTimestamp(), now_ms: integer(), ran: integer() }).meta({ id: 'ClockMoveResult' });
 export type ClockMoveRecord = z.output<typeof ClockMoveRecord>;
 
-/** `POST /__sim/clock/run-until-idle`: a move, and the periodic events left pending. */
-export const RunUntilIdleAnswer = ClockMoveRecord.extend({ periodic_pending: integer() });
+/**
+ * `POST /__sim/clock/run-until-idle`: a move, the other events still pending (due beyond
+ * the horizon, or left by `max_events`; 0 when idle) and the periodic ones.
+ */
+export const RunUntilIdleAnswer = ClockMoveRecord.extend({ pending: integer(), periodic_pending: integer() });
 export type RunUntilIdleAnswer = z.output<typeof RunUntilIdleAnswer>;
 
 /** `{ok: true}`. */

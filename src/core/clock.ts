@@ -4,6 +4,9 @@
  * be inspected and snapshotted, and the same inputs always give the same history.
  */
 
+import type { FieldKind, Problem } from './fields.js';
+import { CLOCK_RANGE, CLOCK_RANGE_TEXT, isClockTime } from './time.js';
+
 /** A length of time: milliseconds as a number, or text such as `"90s"`, `"15m"`, `"1h30m"`, `"3d"`. */
 export type Duration = number | string;
 
@@ -20,6 +23,12 @@ export interface ClockEvent<P = unknown> {
 
 /** How far one move of the clock may go: ten years of 365.25 days. */
 export const MAX_MOVE_MS = 10 * 365.25 * 86_400_000;
+
+/**
+ * The realtime speeds (simulated ms per real ms): at the slowest a simulated second takes
+ * about 17 real minutes; at the fastest a real second is 11.6 simulated days.
+ */
+export const SPEED_RANGE = { min: 0.001, max: 1_000_000 } as const;
 
 export type ClockEventHandler = (event: ClockEvent) => void | Promise<void>;
 
@@ -90,6 +99,21 @@ export function everyRealInterval(ms: number, check: () => void): () => void {
   const timer = setInterval(check, ms);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** A move that would take the clock past the end of its range (CLOCK_RANGE). */
+export class ClockRangeError extends RangeError {}
+
+/** `target`, when a move may go there; else a ClockRangeError. */
+function beforeEnd(target: number): number {
+  if (target > CLOCK_RANGE.max) throw new ClockRangeError(`The clock cannot move past the end of its range (${CLOCK_RANGE_TEXT}).`);
+  return target;
+}
+
+/** A time a clock may start at or be reset to (CLOCK_RANGE); anything else is a RangeError. */
+function checkStart(start: number): number {
+  if (!isClockTime(start)) throw new RangeError(`The clock's time must be whole milliseconds ${CLOCK_RANGE_TEXT}: ${start}`);
+  return start;
 }
 
 function before(a: ClockEvent, b: ClockEvent): boolean {
@@ -168,6 +192,7 @@ export class VirtualClock {
   private work = 0;
   private readonly heap = new EventHeap();
   private readonly handlers = new Map<string, ClockEventHandler>();
+  private readonly payloads = new Map<string, (payload: unknown) => Problem | undefined>();
   private readonly firedListeners: ((event: ClockEvent) => void)[] = [];
   private readonly movedListeners: ((move: ClockMove) => void)[] = [];
   private readonly modeListeners: ((mode: ClockMode, speed: number) => void)[] = [];
@@ -181,7 +206,7 @@ export class VirtualClock {
   private observer: ClockObserver | undefined;
 
   constructor(start: number) {
-    this.current = start;
+    this.current = checkStart(start);
   }
 
   /** Reports every later change of the pending queue to `observer` (undefined stops reporting). */
@@ -202,7 +227,8 @@ export class VirtualClock {
   /** The current simulated time in epoch milliseconds. */
   now(): number {
     if (this.clockMode === 'realtime') {
-      return Math.max(this.current, this.simAnchor + Math.floor((realNow() - this.realAnchor) * this.clockSpeed));
+      // Realtime stops at the end of the clock's range, as a move does.
+      return Math.min(CLOCK_RANGE.max, Math.max(this.current, this.simAnchor + Math.floor((realNow() - this.realAnchor) * this.clockSpeed)));
     }
     return this.current;
   }
@@ -240,9 +266,21 @@ export class VirtualClock {
     this.modeListeners.push(listener);
   }
 
-  /** Registers the handler for one event type (one per type). */
-  on(type: string, handler: ClockEventHandler): void {
+  /**
+   * Registers the handler for one event type (one per type), with the kind of payload it
+   * reads: a restored event of a type nobody handles, or with a payload its handler cannot
+   * read, is refused before it could fail when due (`eventProblem`).
+   */
+  on<P>(type: string, handler: ClockEventHandler, payload?: FieldKind<P>): void {
     this.handlers.set(type, handler);
+    if (payload) this.payloads.set(type, payload.check);
+  }
+
+  /** What keeps a pending event a snapshot brings from running: a type without a handler, or a payload it cannot read. */
+  eventProblem(type: string, payload: unknown): Problem | undefined {
+    if (!this.handlers.has(type)) return { at: '.type', message: `must be a clock event type of this simulator (${[...this.handlers.keys()].join(', ')})` };
+    const problem = this.payloads.get(type)?.(payload);
+    return problem && { at: `.payload${problem.at}`, message: problem.message };
   }
 
   /**
@@ -272,35 +310,39 @@ export class VirtualClock {
     return [...this.pending.values()].sort((a, b) => (before(a, b) ? -1 : 1));
   }
 
-  /** Moves time forward by `duration` (at most MAX_MOVE_MS), running every event due on the way, in order. */
+  /** Moves time forward by `duration` (at most MAX_MOVE_MS, never past CLOCK_RANGE), running every event due on the way, in order. */
   advance(duration: Duration): Promise<number> {
     const ms = parseDuration(duration);
     if (ms > MAX_MOVE_MS) throw new RangeError('The clock moves at most ten years at a time.');
-    return this.serial(() => this.move('advance', () => this.runTo(this.now() + ms)));
+    // Checked when the move runs: a move queued behind another starts where that one ends.
+    return this.serial(() => this.move('advance', () => this.runTo(beforeEnd(this.now() + ms))));
   }
 
-  /** Moves time to `time` (epoch ms or ISO text), at most MAX_MOVE_MS ahead; a time in the past is refused. */
+  /** Moves time to `time` (epoch ms or ISO text), at most MAX_MOVE_MS ahead, never past CLOCK_RANGE; a time in the past is refused. */
   advanceTo(time: number | string): Promise<number> {
     const target = typeof time === 'number' ? time : Date.parse(time);
     if (!Number.isFinite(target)) throw new RangeError(`Invalid time: ${time}`);
     if (target < this.now()) throw new RangeError('The clock cannot move backwards.');
     if (target - this.now() > MAX_MOVE_MS) throw new RangeError('The clock moves at most ten years at a time.');
-    return this.serial(() => this.move('advance', () => this.runTo(target)));
+    return this.serial(() => this.move('advance', () => this.runTo(beforeEnd(target))));
   }
 
   /**
    * Runs pending events in order, moving time to each, until no work is left (only
-   * periodic events, such as renewals, remain) or `maxEvents` ran. Periodic events due
-   * before the last piece of work run on the way.
+   * periodic events, such as renewals, remain), `maxEvents` ran, or the next event is
+   * due beyond the horizon: MAX_MOVE_MS after the time it started at (and never past
+   * CLOCK_RANGE), as far as one advance goes. Periodic events due before the last piece
+   * of work run on the way.
    */
   runUntilIdle(options: { maxEvents?: number } = {}): Promise<number> {
     const max = options.maxEvents ?? 1_000_000;
     return this.serial(() =>
       this.move('run_until_idle', async () => {
         let ran = 0;
+        const horizon = Math.min(this.now() + MAX_MOVE_MS, CLOCK_RANGE.max);
         while (ran < max && this.work > 0) {
           const next = this.nextPending();
-          if (!next) break;
+          if (!next || next.at > horizon) break;
           const pending = this.fire(next);
           if (pending) await pending;
           ran++;
@@ -312,7 +354,7 @@ export class VirtualClock {
 
   /** Switches between manual and realtime (`speed` simulated ms per real ms). */
   setMode(mode: ClockMode, speed = this.clockSpeed): void {
-    if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError('speed must be a positive number');
+    if (!(speed >= SPEED_RANGE.min && speed <= SPEED_RANGE.max)) throw new RangeError(`speed must be a number from ${SPEED_RANGE.min} to ${SPEED_RANGE.max}`);
     this.current = this.now();
     this.clockMode = mode;
     this.clockSpeed = speed;
@@ -334,6 +376,7 @@ export class VirtualClock {
 
   /** Sets the time and empties the queue; used by reset. */
   reset(start: number): void {
+    checkStart(start);
     this.dispose();
     this.current = start;
     this.seq = 0;
@@ -439,7 +482,8 @@ export class VirtualClock {
   private armRealtime(): void {
     if (this.clockMode !== 'realtime') return;
     const next = this.nextPending();
-    if (!next) return;
+    // An event due after the end of the clock's range never comes: realtime stops there.
+    if (!next || next.at > CLOCK_RANGE.max) return;
     // A timer already waiting for an earlier (or the same) event stays; a later one is re-armed.
     if (this.timer && this.timerAt <= next.at) return;
     this.disarmRealtime();

@@ -7,6 +7,9 @@ import { Faker, base, en, type Randomizer } from '@faker-js/faker';
 
 export type RandomState = [number, number, number, number];
 
+/** The largest seed (seeds are 0 to 2^31 - 1 everywhere: options, reset, scenarios, snapshots). */
+export const MAX_SEED = 2 ** 31 - 1;
+
 function splitmix32(seed: number): () => number {
   let s = seed >>> 0;
   return () => {

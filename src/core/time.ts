@@ -4,6 +4,32 @@
  */
 import { DateTime, IANAZone } from 'luxon';
 
+/**
+ * The range of the clock (README: Clock range): whole epoch milliseconds from
+ * 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z. A start, a reset, a restored state and
+ * every move stay in it, so no clock arithmetic leaves what a Date holds (±8.64e15 ms):
+ * ten years ahead of its end is still year 10008.
+ */
+export const CLOCK_RANGE = { min: 0, max: 253_370_764_800_000 } as const;
+/** The range in words, for messages. */
+export const CLOCK_RANGE_TEXT = 'from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z';
+
+/**
+ * The latest time the state may hold (a record's timestamp, a pending event):
+ * 9999-12-31T23:59:59.999Z. What the simulator schedules lies ahead of the clock, a
+ * number's renewal a month ahead being the furthest, so the state's range ends a year
+ * after the clock's: every time the simulator shows has a four-digit year.
+ */
+export const LATEST_STATE_TIME = 253_402_300_799_999;
+
+/**
+ * Whether `ms` is a time the clock may show (CLOCK_RANGE).
+ * @example isClockTime(Date.parse('+275760-09-12T00:00:00Z')) // false
+ */
+export function isClockTime(ms: unknown): ms is number {
+  return Number.isSafeInteger(ms) && (ms as number) >= CLOCK_RANGE.min && (ms as number) <= CLOCK_RANGE.max;
+}
+
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
 }

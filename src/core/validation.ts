@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { shapeB, shapeD, shapeE, type FieldErrors, type RouteFamily, type SimError } from './errors.js';
+import { MAX_USD } from './money.js';
+import { CLOCK_RANGE_TEXT } from './time.js';
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -45,6 +47,8 @@ export const RULE_MESSAGES = {
   timezone: 'The :attribute must be a valid zone.',
   exists: 'The selected :attribute is invalid.',
   digits: 'The :attribute must only contain digits.',
+  /** A time the clock or a record is set to (CLOCK_RANGE). */
+  clockTime: `The :attribute must be a time ${CLOCK_RANGE_TEXT}.`,
 } as const;
 
 /**
@@ -192,6 +196,17 @@ export function int(min?: number, max?: number) {
 export function num(min: number, max: number) {
   const between = RULE_MESSAGES.between.replace(':min', String(min)).replace(':max', String(max));
   return z.number().min(min, { error: between }).max(max, { error: between });
+}
+
+/**
+ * An amount of US dollars from 0 to `max` (at most MAX_USD, so its micro-dollars are a safe integer).
+ * @example usd(1000) // a price per minute
+ */
+export function usd(max: number = MAX_USD) {
+  return z
+    .number()
+    .min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') })
+    .max(max, { error: RULE_MESSAGES.maxNumeric.replace(':max', String(max)) });
 }
 
 /** One of the listed strings. */

@@ -2,6 +2,7 @@
 import { defineRoute, type RouteArgs, type RouteDef, type HttpMethod } from '../core/http.js';
 import type { RouteFamily, SimError } from '../core/errors.js';
 import type { z } from 'zod';
+import { record, type FieldKind, type Fields } from '../core/fields.js';
 import type { AccountCtx } from './context.js';
 import type { SimState } from './state.js';
 
@@ -47,17 +48,20 @@ export function userRoute<B = unknown, Q = unknown>(def: UserRouteDef<B, Q>): Ro
   });
 }
 
-/** A clock event type and what handles it in the scope of the account its payload names. */
+/** A clock event type, the kind of its payload, and what handles it in the scope of the account its payload names. */
 export interface ClockHandler {
   readonly type: string;
+  /** The payload's kind: a restored event whose payload is not one is refused (state/snapshot.ts). */
+  readonly payload: Pick<FieldKind<unknown>, 'check'>;
   handle(ctx: AccountCtx, payload: { account_id: number }): void;
 }
 
 /**
  * Declares the handler of a clock event that acts for one account (timers are data:
- * ARCHITECTURE §2). Domains export these beside their routes; the composition root binds them.
- * @example onClock<PeriodEndPayload>(PERIOD_END_EVENT, endBillingPeriod)
+ * ARCHITECTURE §2), with the kind of each payload field. Domains export these beside
+ * their routes; the composition root binds them.
+ * @example onClock<PeriodEndPayload>(PERIOD_END_EVENT, { account_id: id, phone_number_id: id }, endBillingPeriod)
  */
-export function onClock<P extends { account_id: number }>(type: string, handle: (ctx: AccountCtx, payload: P) => void): ClockHandler {
-  return { type, handle: handle as ClockHandler['handle'] };
+export function onClock<P extends { account_id: number }>(type: string, payload: Fields<P>, handle: (ctx: AccountCtx, payload: P) => void): ClockHandler {
+  return { type, payload: record(payload), handle: handle as ClockHandler['handle'] };
 }

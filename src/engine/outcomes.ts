@@ -60,7 +60,9 @@ export interface DialContext {
 }
 
 /** Where an outcome came from, for the record. */
-export type OutcomeSource = 'rule' | 'magic' | 'default';
+/** Where a call's outcome came from: a rule, a magic number, or the default. */
+export const OUTCOME_SOURCES = ['rule', 'magic', 'default'] as const;
+export type OutcomeSource = (typeof OUTCOME_SOURCES)[number];
 
 export interface OutcomeState {
   rules: OutcomeRule[];

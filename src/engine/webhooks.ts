@@ -9,6 +9,7 @@
  */
 import type { ClockEvent, VirtualClock } from '../core/clock.js';
 import { CountedRules } from '../core/counted-rules.js';
+import { id, record } from '../core/fields.js';
 import { Table, type TableObserver } from '../core/store.js';
 import type { DeliveryState, WebhookKind } from '../core/vocabulary.js';
 
@@ -89,6 +90,9 @@ export const RETRY_DELAYS_MS = [30_000, 60_000, 120_000] as const;
 /** The receiver's time to answer, in real time (decisions: Webhook timing). */
 export const RECEIVER_TIMEOUT_MS = 10_000;
 export const ATTEMPT_EVENT = 'webhook.attempt';
+interface AttemptPayload {
+  delivery_id: number;
+}
 export const DEFAULT_JOURNAL_LIMIT = 1_000;
 /**
  * How much of a receiver's body is read and kept, in UTF-8 bytes (64 KB). Far more than
@@ -205,7 +209,7 @@ export class WebhookEngine {
     this.deliver = options.deliver ?? realDeliver;
     this.timeoutMs = options.timeoutMs ?? RECEIVER_TIMEOUT_MS;
     this.journalLimit = options.journalLimit ?? DEFAULT_JOURNAL_LIMIT;
-    options.clock.on(ATTEMPT_EVENT, (event) => this.attempt(event as ClockEvent<{ delivery_id: number }>));
+    options.clock.on(ATTEMPT_EVENT, (event) => this.attempt(event as ClockEvent<AttemptPayload>), record<AttemptPayload>({ delivery_id: id }));
   }
 
   /** Records a delivery and schedules its first attempt at the current clock time. */

@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { MAX_MOVE_MS, parseDuration } from '../core/clock.js';
-import { parseInstant } from '../core/time.js';
+import { MAX_SEED } from '../core/random.js';
+import { isClockTime, parseInstant } from '../core/time.js';
 import { WIRES } from '../core/wire.js';
 import { AccountInput } from '../domain/accounts/schema.js';
 import { CreateAssistantBody } from '../domain/assistants/schema.js';
@@ -20,14 +21,19 @@ import { SendSmsBody } from '../domain/sms/schema.js';
 import { CreateToolBody } from '../domain/tools/schema.js';
 import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
 import { ReplyRuleSchema } from '../engine/replies.js';
-import { CLOCK_MESSAGES } from '../control/schema.js';
-import { WebhookFailureBody } from '../control/schema.js';
+import { CLOCK_MESSAGES, WebhookFailureBody } from '../control/schema.js';
 import { EXPECTATION_SCHEMAS, type ExpectationKind } from './expectations.js';
 import { firstUnknown, schemasAt, type UnknownKey, type UnknownWord } from './shapes.js';
 
 const ref = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, { error: 'The :attribute must be a name of letters, digits, _ and -.' });
-/** An instant (ISO 8601): where the clock starts (`start`) or moves to (`advance_to`); checked here so the error names the key. */
-const instant = z.string().refine((text) => parseInstant(text) !== undefined, { error: 'The :attribute must be an ISO 8601 time, e.g. 2026-03-02T09:00:00Z.' });
+/**
+ * An instant (ISO 8601) within the clock's range: where the clock starts (`start`) or
+ * moves to (`advance_to`); checked here so the error names the key.
+ */
+const instant = z
+  .string()
+  .refine((text) => parseInstant(text) !== undefined, { error: 'The :attribute must be an ISO 8601 time, e.g. 2026-03-02T09:00:00Z.', abort: true })
+  .refine((text) => isClockTime(parseInstant(text)), { error: CLOCK_MESSAGES.range });
 
 /** Milliseconds of a duration (`90s`, `2h`, 5000), or undefined when it is none. */
 function durationMs(duration: number | string): number | undefined {
@@ -185,7 +191,7 @@ export const Step = z.record(z.string(), z.unknown());
 export const Scenario = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  seed: z.number().int().min(0).max(MAX_SEED).optional(),
   start: instant.optional(),
   /** The wire format of the answers (live-platform Rule 5); default the simulator's. */
   wire: z.enum(WIRES).optional(),

@@ -6,15 +6,19 @@
  */
 import { z } from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
-import type { ClockSnapshot, VirtualClock } from '../core/clock.js';
-import { SeededRandom, type RandomState } from '../core/random.js';
-import { attributeName, deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
+import { SPEED_RANGE, type ClockEvent, type ClockSnapshot, type VirtualClock } from '../core/clock.js';
+import { anything, count, exactly, id, list, mapOf, oneOf, optional, parsedBy, record, refined, string, time, type FieldKind } from '../core/fields.js';
+import { MAX_SEED, SeededRandom, type RandomState } from '../core/random.js';
+import type { TableSnapshot } from '../core/store.js';
+import { CLOCK_RANGE, CLOCK_RANGE_TEXT } from '../core/time.js';
+import { deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
 import type { FaultEngine, FaultSnapshot } from '../engine/faults.js';
 import { OutcomeRuleSchema, type OutcomeScript, type OutcomeState } from '../engine/outcomes.js';
 import { ReplyRuleSchema, type ReplyRule, type ReplyScript } from '../engine/replies.js';
 import type { WebhookEngine, WebhookSnapshot } from '../engine/webhooks.js';
 import type { Database } from '../domain/db.js';
 import { VERSION } from '../version.js';
+import { DELIVERY_KIND, FAILURE_RULE_KIND, FAULT_RULE_KIND, ROW_KINDS } from './rows.js';
 
 export const SNAPSHOT_FORMAT = 'voxsim-snapshot/1';
 
@@ -43,51 +47,130 @@ export interface SnapshotParts {
   readonly faults: FaultEngine;
 }
 
-const uint32 = z.number().int().min(0).max(0xffffffff);
-/** A time a Date can hold (±8.64e15 ms): beyond it no clock arithmetic is exact. */
-const instant = z.number().int().min(-8.64e15).max(8.64e15);
 /**
- * Rows are checked in one plain loop after the schema (`damagedRow`), not element by
- * element through it: a state of 300k rows is checked in milliseconds.
+ * A snapshot's damage: where (`clock.speed`, `db.phone_numbers[3].created_at`: rows,
+ * pending events and rules are named by their id, other list items by their position)
+ * and what is wrong.
  */
-const rowArray = z.custom<{ id: number }[]>((value) => Array.isArray(value), { message: 'Invalid input: expected array' });
-
-/** Where the first row that is not an object with a positive whole id is, and what is wrong with it. */
-function damagedRow(snapshot: SimulatorSnapshot): { path: string; message: string } | undefined {
-  const tables: [string, unknown[]][] = [...Object.entries(snapshot.db).map(([name, t]) => [`db.${name}`, t.rows] as [string, unknown[]]), ['webhooks.deliveries', snapshot.webhooks.deliveries.rows]];
-  for (const [where, rows] of tables) {
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as { id?: unknown } | null;
-      if (row === null || typeof row !== 'object' || Array.isArray(row)) return { path: `${where}.rows.${i}`, message: 'each row must be an object' };
-      if (!Number.isSafeInteger(row.id) || (row.id as number) < 1) return { path: `${where}.rows.${i}.id`, message: 'must be a positive whole number' };
-    }
+export class SnapshotError extends TypeError {
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
+    super(`The snapshot is damaged at ${path}: ${problem}.`);
   }
-  return undefined;
 }
-const tableSnapshot = z.object({ seq: z.number().int().min(0), rows: rowArray });
-const clockEvent = z.object({ id: z.number().int(), seq: z.number().int(), at: instant, type: z.string(), payload: z.unknown(), periodic: z.literal(true).optional() });
 
-/** The shape a snapshot must have to be restored (every table present, the clock and scripts well-formed). */
-function snapshotSchema(tables: string[], newer: string[] = []) {
-  return z.object({
-    format: z.literal(SNAPSHOT_FORMAT),
-    version: z.string(),
-    seed: z.number().int().min(0),
-    start: instant,
-    clock: z.object({
-      now: instant,
-      seq: z.number().int().min(0),
-      mode: z.enum(['manual', 'realtime']),
-      speed: z.number().positive().finite(),
-      // Events are few next to rows (the pending queue), each checked whole.
-      events: z.array(clockEvent),
-    }),
-    random: z.tuple([uint32, uint32, uint32, uint32]),
-    db: z.object(Object.fromEntries(tables.map((name) => [name, newer.includes(name) ? tableSnapshot.optional() : tableSnapshot]))),
-    webhooks: z.object({ deliveries: tableSnapshot, rules: z.array(z.object({ id: z.number().int() }).passthrough()), ruleSeq: z.number().int().min(0), evicted: z.number().int().min(0) }),
-    replies: z.array(ReplyRuleSchema),
-    outcomes: z.object({ rules: z.array(OutcomeRuleSchema), attempts: z.record(z.string(), z.number().int().min(0)) }),
-    faults: z.object({ rules: z.array(z.object({ id: z.number().int() }).passthrough()), seq: z.number().int().min(0) }),
+/** A number from `min` to `max` (whole with `whole`), with one message for whatever else it is. */
+function between(min: number, max: number, whole: boolean, message: string): FieldKind<number> {
+  return refined(anything, (v): v is number => typeof v === 'number' && v >= min && v <= max && (!whole || Number.isInteger(v)), message);
+}
+
+const uint32 = between(0, 0xffffffff, true, 'must be a whole number from 0 to 4294967295');
+const randomState = refined(list(uint32), (a): a is RandomState => a.length === 4, 'must be four whole numbers');
+/** The same bounds as everywhere a time is set (`POST /__sim/reset`, `--start`, `startAt`). */
+const clockTime = between(CLOCK_RANGE.min, CLOCK_RANGE.max, true, `must be a time in whole milliseconds ${CLOCK_RANGE_TEXT} (${CLOCK_RANGE.min} to ${CLOCK_RANGE.max})`);
+/** The same bounds as `PUT /__sim/clock`. */
+const speed = between(SPEED_RANGE.min, SPEED_RANGE.max, false, `must be a number from ${SPEED_RANGE.min} to ${SPEED_RANGE.max}`);
+/** The same bounds as `POST /__sim/reset`. */
+const seed = between(0, MAX_SEED, true, `must be a whole number from 0 to ${MAX_SEED}`);
+
+/**
+ * Items with positive whole ids, each named by its id in a problem (`[3].created_at`);
+ * `ascending`: in ascending id order, as tables and rule lists keep them; `any`: each id once.
+ */
+function byId<T extends { id: number }>(kind: FieldKind<T>, order: 'ascending' | 'any'): FieldKind<T[]> {
+  const check = kind.check;
+  return {
+    check: (value) => {
+      if (!Array.isArray(value)) return { at: '', message: 'must be an array' };
+      const seen = order === 'any' ? new Set<number>() : undefined;
+      let last = 0;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i] as { id?: unknown } | null;
+        const itemId = typeof item === 'object' && item !== null ? item.id : undefined;
+        if (!Number.isSafeInteger(itemId) || (itemId as number) < 1) return { at: '', message: `must hold objects with an id from 1 to 9007199254740991 (item ${i}, counted from 0, does not)` };
+        const n = itemId as number;
+        if (seen ? seen.has(n) : n <= last) return { at: `[${n}]`, message: seen ? 'comes twice (ids are unique)' : 'comes twice or after a higher id (ids are unique, in ascending order)' };
+        seen?.add(n);
+        last = n;
+        const problem = check(item);
+        if (problem) return { at: `[${n}]${problem.at}`, message: problem.message };
+      }
+      return undefined;
+    },
+  };
+}
+
+/** The highest id of `items` (0 for none). */
+function highestId(items: readonly { id: number }[]): number {
+  let highest = 0;
+  for (const item of items) if (item.id > highest) highest = item.id;
+  return highest;
+}
+
+/**
+ * `kind` whose id sequence `seq` is at least the highest id of its `items` (the next id
+ * given is one more: a lower sequence would give a new row the id of an old one).
+ */
+function sequenced<R>(kind: FieldKind<R>, seq: keyof R & string, items: (value: R) => readonly { id: number }[]): FieldKind<R> {
+  const problem = { at: `.${seq}`, message: 'must be at least the highest id of its items' };
+  return { check: (value) => kind.check(value) ?? (((value as R)[seq] as number) >= highestId(items(value as R)) ? undefined : problem) };
+}
+
+/** A table: its rows by id in ascending order, and its id sequence; a row is named `[id]` after the table (`db.calls[7].status`). */
+function table<T extends { id: number }>(kind: FieldKind<T>): FieldKind<TableSnapshot<T>> {
+  const check = sequenced(record<TableSnapshot<T>>({ seq: count, rows: byId(kind, 'ascending') }), 'seq', (t) => t.rows).check;
+  return {
+    check: (value) => {
+      const problem = check(value);
+      return problem?.at.startsWith('.rows[') ? { at: problem.at.slice('.rows'.length), message: problem.message } : problem;
+    },
+  };
+}
+
+/** The shape of the whole snapshot; rows are checked against their table's record (state/rows.ts). */
+function snapshotKind(db: Database, clock: VirtualClock): FieldKind<SimulatorSnapshot> {
+  const newer = new Set(db.tablesNewerThanFormat());
+  const tables = (Object.keys(ROW_KINDS) as (keyof typeof ROW_KINDS)[]).map((key) => {
+    const name = db[key].name;
+    return { name, newer: newer.has(name), check: table<{ id: number }>({ check: ROW_KINDS[key].check }).check };
+  });
+  const dbKind: FieldKind<SimulatorSnapshot['db']> = {
+    check: (value) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return { at: '', message: 'must be an object' };
+      for (const { name, newer, check } of tables) {
+        const saved = (value as Record<string, unknown>)[name];
+        // A snapshot older than a table restores it empty (Database.tablesNewerThanFormat).
+        if (saved === undefined) {
+          if (newer) continue;
+          return { at: `.${name}`, message: 'is required' };
+        }
+        const problem = check(saved);
+        if (problem) return { at: `.${name}${problem.at}`, message: problem.message };
+      }
+      return undefined;
+    },
+  };
+  const eventFields = record<ClockEvent>({ id, seq: count, at: time, type: string, payload: anything, periodic: optional(exactly(true)) });
+  // An event must run when due: of a type this simulator handles, with a payload its handler reads.
+  const event: FieldKind<ClockEvent> = { check: (value) => eventFields.check(value) ?? clock.eventProblem((value as ClockEvent).type, (value as ClockEvent).payload) };
+  return record<SimulatorSnapshot>({
+    format: exactly(SNAPSHOT_FORMAT),
+    version: string,
+    seed,
+    start: clockTime,
+    clock: sequenced(record<ClockSnapshot>({ now: clockTime, seq: count, mode: oneOf(['manual', 'realtime']), speed, events: byId(event, 'any') }), 'seq', (c) => c.events),
+    random: randomState,
+    db: dbKind,
+    webhooks: sequenced(
+      record<WebhookSnapshot>({ deliveries: table(DELIVERY_KIND), rules: byId(FAILURE_RULE_KIND, 'ascending'), ruleSeq: count, evicted: count }),
+      'ruleSeq',
+      (w) => w.rules,
+    ),
+    replies: list(parsedBy(ReplyRuleSchema)),
+    outcomes: record<OutcomeState>({ rules: list(parsedBy(OutcomeRuleSchema)), attempts: mapOf(count) }),
+    faults: sequenced(record<FaultSnapshot>({ rules: byId(FAULT_RULE_KIND, 'ascending'), seq: count }), 'seq', (f) => f.rules),
   });
 }
 
@@ -119,17 +202,11 @@ export function takeSnapshot(parts: SnapshotParts, meta: { seed: number; start: 
  */
 export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapshot, owned = false): SeededRandom {
   if (snapshot?.format !== SNAPSHOT_FORMAT) throw new TypeError(`Not a voxsim snapshot (expected format "${SNAPSHOT_FORMAT}").`);
-  // PUT /__sim/state's limit, checked first: deeper JSON would break the schema's copies, later copies and saves.
+  // PUT /__sim/state's limit, checked first: deeper JSON would break the checks' walks, later copies and saves.
   const deep = tooDeepAt(snapshot, 1, MAX_SNAPSHOT_DEPTH);
-  if (deep) throw new TypeError(`The snapshot is damaged at ${deepPathText(deep)}: ${COMMON_MESSAGES.tooDeep('snapshot', MAX_SNAPSHOT_DEPTH)}`);
-  const checked = snapshotSchema(parts.db.tableNames(), parts.db.tablesNewerThanFormat()).safeParse(snapshot);
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    // A rule's own message names its field as `:attribute` (the reply and outcome schemas are the API's).
-    throw new TypeError(`The snapshot is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message.replaceAll(':attribute', attributeName(issue.path))}`);
-  }
-  const row = damagedRow(snapshot);
-  if (row) throw new TypeError(`The snapshot is damaged at ${row.path}: ${row.message}`);
+  if (deep) throw new SnapshotError(deepPathText(deep), COMMON_MESSAGES.tooDeep('snapshot', MAX_SNAPSHOT_DEPTH).replace(/\.$/, ''));
+  const problem = snapshotKind(parts.db, parts.clock).check(snapshot);
+  if (problem) throw new SnapshotError(problem.at.replace(/^\./, '') || 'its top level', problem.message);
   // A snapshot the caller gives up (a state file just parsed) is used as it is: no second copy.
   const copy = owned ? snapshot : structuredClone(snapshot);
   const random = new SeededRandom(copy.seed);
@@ -138,7 +215,8 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   parts.clock.restore(copy.clock);
   parts.webhooks.restore(copy.webhooks, true);
   parts.replies.set(copy.replies);
-  parts.outcomes.restore(copy.outcomes);
+  // The rules as `PUT /__sim/outcomes` stores them (defaults filled in), not as written.
+  parts.outcomes.restore({ rules: z.array(OutcomeRuleSchema).parse(copy.outcomes.rules), attempts: copy.outcomes.attempts });
   parts.faults.restore(copy.faults);
   return random;
 }

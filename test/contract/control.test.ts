@@ -7,6 +7,7 @@ import { expect, it } from 'vitest';
 import { SimError } from '../../src/core/errors.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { contract, START, type Api } from '../support/api.js';
+import { expectRefused, invalidField } from '../support/expect.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
 const START_MS = Date.parse(START);
@@ -198,7 +199,7 @@ contract('control: clock', (api) => {
   it('runs until idle with nothing pending and leaves the time as it is', async () => {
     const res = await api().post('/__sim/clock/run-until-idle');
     expect(res.status).toBe(200);
-    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, ran: 0, periodic_pending: 0 });
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:00Z', now_ms: START_MS, ran: 0, pending: 0, periodic_pending: 0 });
   });
 
   it('answers run-until-idle while a number renews monthly: the work runs, the renewal is reported, not run', async () => {
@@ -210,7 +211,7 @@ contract('control: clock', (api) => {
     const res = await api().post('/__sim/clock/run-until-idle', {});
     expect(res.status).toBe(200);
     // The busy call rings after 1 s and ends 2 s later: two events; the renewal a month away stays pending.
-    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:03Z', now_ms: START_MS + 3_000, ran: 2, periodic_pending: 1 });
+    expect(res.body).toStrictEqual({ now: '2026-03-02T09:00:03Z', now_ms: START_MS + 3_000, ran: 2, pending: 0, periodic_pending: 1 });
     expect((await api().get('/user/calls/1')).body.status).toBe('busy');
     expect((await api().get('/__sim/charges')).body.data).toHaveLength(1);
   });
@@ -309,7 +310,7 @@ contract('control: clock', (api) => {
   it('rejects a speed of 0 with 422 shape B on speed', async () => {
     const res = await api().put('/__sim/clock', { mode: 'realtime', speed: 0 });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ message: 'The speed must be greater than 0.', errors: { speed: ['The speed must be greater than 0.'] } });
+    expect(res.body).toEqual({ message: 'The speed must be between 0.001 and 1000000.', errors: { speed: ['The speed must be between 0.001 and 1000000.'] } });
     expect((await api().get('/__sim/clock')).body.mode).toBe('manual');
   });
 
@@ -1036,6 +1037,20 @@ contract('control: calls, charges and rates', (api) => {
     const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, created_at: 'yesterday' });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ message: 'The created at must be an ISO 8601 time.', errors: { created_at: ['The created at must be an ISO 8601 time.'] } });
+  });
+
+  it.each(['1970-01-01T00:00:00Z', '9999-01-01T00:00:00Z'])('inserts a call created at %s, an edge of the clock range', async (created_at) => {
+    const assistant = await createAssistant(api());
+    const res = await api().post('/__sim/calls', { ...CALL, assistant_id: assistant, duration: 86_400, created_at });
+    expect(res.status).toBe(201);
+    expect(res.body.created_at).toBe(created_at.replace('T', ' ').replace('Z', ''));
+    expect((await api().put('/__sim/state', (await api().get('/__sim/state')).body)).status).toBe(200);
+  });
+
+  it.each(['1969-12-31T23:59:59Z', '9999-01-01T00:00:01Z', '+275760-09-12T00:00:00Z'])('rejects a created_at of %s, outside the clock range, with 422 shape B and changes nothing', async (created_at) => {
+    const assistant = await createAssistant(api());
+    const refused = invalidField('created_at', 'The created at must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z.');
+    await expectRefused(api(), () => api().post('/__sim/calls', { ...CALL, assistant_id: assistant, created_at }), 422, refused);
   });
 
   it('rejects an unknown account with 422 shape B on account_id', async () => {

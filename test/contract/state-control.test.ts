@@ -7,11 +7,12 @@ import { expect, it } from 'vitest';
 import { SNAPSHOT_FORMAT } from '../../src/simulator.js';
 import { VERSION } from '../../src/version.js';
 import { contract, START, type Api } from '../support/api.js';
+import { damagedSnapshot } from '../support/expect.js';
 import { nested, pipelineAssistant } from '../support/fixtures.js';
 
 const START_MS = Date.parse(START);
 const FORMAT_MESSAGE = 'The format must be "voxsim-snapshot/1" (the body of GET /__sim/state).';
-const DAMAGED_MESSAGE = 'The snapshot is damaged and could not be restored.';
+const CLOCK_TIME_PROBLEM = 'must be a time in whole milliseconds from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (0 to 253370764800000)';
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 const ADMIN_TOKEN = 's3cret';
 
@@ -83,7 +84,7 @@ contract('control: PUT /__sim/state', (api) => {
     const before = JSON.stringify(api().sim.snapshot());
     const res = await api().put('/__sim/state', { ...saved, clock: { ...saved.clock, now } });
     expect(res.status).toBe(422);
-    expect(res.body).toStrictEqual({ message: 'The snapshot is damaged and could not be restored.', errors: { state: ['The snapshot is damaged and could not be restored.'] } });
+    expect(res.body).toStrictEqual(damagedSnapshot('clock.now', CLOCK_TIME_PROBLEM));
     expect(JSON.stringify(api().sim.snapshot())).toBe(before);
     expect((await api().get('/__sim/clock')).body.now).toBe('2026-03-02T09:00:00Z');
   });
@@ -154,25 +155,25 @@ contract('control: PUT /__sim/state', (api) => {
     expect(JSON.stringify(api().sim.snapshot())).toBe(before);
   });
 
-  const damaged: [string, (snapshot: Record<string, any>) => Record<string, unknown>][] = [
-    ['without db', ({ db: _db, ...rest }) => rest],
-    ['with a garbage table in db', (s) => ({ ...s, db: { ...s.db, accounts: 'garbage' } })],
-    ['with a garbage clock', (s) => ({ ...s, clock: 'garbage' })],
-    ['with nothing but the format', () => ({ format: SNAPSHOT_FORMAT })],
-    ['whose db is a string', (s) => ({ ...s, db: 'garbage' })],
-    ['whose db is empty', (s) => ({ ...s, db: {} })],
-    ['whose table rows are not a list', (s) => ({ ...s, db: { ...s.db, accounts: { seq: 1, rows: 'x' } } })],
-    ['without replies', ({ replies: _r, ...rest }) => rest],
-    ['whose replies are text', (s) => ({ ...s, replies: 'x' })],
-    ['whose random state is text', (s) => ({ ...s, random: 'abcd' })],
-    ['whose clock time is text', (s) => ({ ...s, clock: { ...s.clock, now: 'x' } })],
+  const damaged: [string, (snapshot: Record<string, any>) => Record<string, unknown>, string, string][] = [
+    ['without db', ({ db: _db, ...rest }) => rest, 'db', 'is required'],
+    ['with a garbage table in db', (s) => ({ ...s, db: { ...s.db, accounts: 'garbage' } }), 'db.accounts', 'must be an object'],
+    ['with a garbage clock', (s) => ({ ...s, clock: 'garbage' }), 'clock', 'must be an object'],
+    ['with nothing but the format', () => ({ format: SNAPSHOT_FORMAT }), 'version', 'is required'],
+    ['whose db is a string', (s) => ({ ...s, db: 'garbage' }), 'db', 'must be an object'],
+    ['whose db is empty', (s) => ({ ...s, db: {} }), 'db.accounts', 'is required'],
+    ['whose table rows are not a list', (s) => ({ ...s, db: { ...s.db, accounts: { seq: 1, rows: 'x' } } }), 'db.accounts.rows', 'must be an array'],
+    ['without replies', ({ replies: _r, ...rest }) => rest, 'replies', 'is required'],
+    ['whose replies are text', (s) => ({ ...s, replies: 'x' }), 'replies', 'must be an array'],
+    ['whose random state is text', (s) => ({ ...s, random: 'abcd' }), 'random', 'must be an array'],
+    ['whose clock time is text', (s) => ({ ...s, clock: { ...s.clock, now: 'x' } }), 'clock.now', CLOCK_TIME_PROBLEM],
   ];
 
-  it.each(damaged)('refuses a snapshot %s with 422 shape B on state', async (_name, damage) => {
+  it.each(damaged)('refuses a snapshot %s with 422 shape B naming the damaged path', async (_name, damage, path, problem) => {
     const saved = (await api().get('/__sim/state')).body;
     const res = await api().put('/__sim/state', damage(saved));
     expect(res.status).toBe(422);
-    expect(res.body).toStrictEqual({ message: DAMAGED_MESSAGE, errors: { state: [DAMAGED_MESSAGE] } });
+    expect(res.body).toStrictEqual(damagedSnapshot(path, problem));
   });
 
   it.each(damaged)('keeps the state unchanged when it refuses a snapshot %s', async (_name, damage) => {

@@ -254,6 +254,20 @@ describe('unknown keys at every level', () => {
     });
   });
 
+  it.each(['+275760-09-12T00:00:00Z', '9999-01-01T00:00:01Z', '1969-12-31T23:59:59Z'])('refuses start %s, outside the clock range, at the start key', (start) => {
+    expect(loadError(`name: x\nseed: 1\nstart: "${start}"\n`)).toEqual({
+      file: 'bad.yaml',
+      line: 3,
+      path: 'start',
+      message: 'bad.yaml:3: start: The start must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z.',
+    });
+  });
+
+  it('accepts a start at either edge of the clock range', () => {
+    expect(loadScenario('name: x\nstart: 1970-01-01T00:00:00Z\n', 'ok.yaml').scenario.start).toBe('1970-01-01T00:00:00Z');
+    expect(loadScenario('name: x\nstart: 9999-01-01T00:00:00Z\n', 'ok.yaml').scenario.start).toBe('9999-01-01T00:00:00Z');
+  });
+
   it('accepts an ISO 8601 start with or without seconds and zone', () => {
     expect(loadScenario('name: x\nstart: 2026-03-02T09:00:00Z\n', 'ok.yaml').scenario.start).toBe('2026-03-02T09:00:00Z');
     expect(loadScenario('name: x\nstart: 2026-03-02T09:00\n', 'ok.yaml').scenario.start).toBe('2026-03-02T09:00');

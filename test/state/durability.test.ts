@@ -358,7 +358,7 @@ describe('change logs on start (voxsim serve --state-file)', () => {
   it('refuses a log row that breaks the snapshot, naming the damaged field', async () => {
     const log = await leaveLog();
     appendFileSync(log, '{"tables":{"accounts":{"seq":3,"put":[{"id":-3}]}}}\n');
-    expect(await startLines()).toEqual({ code: 2, lines: [`state file ${stateFile} is a damaged voxsim snapshot (at db.accounts.rows.0.id: must be a positive whole number); pass another --state-file`] });
+    expect(await startLines()).toEqual({ code: 2, lines: [`state file ${stateFile} is a damaged voxsim snapshot (at db.accounts.rows: must hold objects with an id from 1 to 9007199254740991 (item 0, counted from 0, does not)); pass another --state-file`] });
   });
 });
 

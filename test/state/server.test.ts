@@ -319,6 +319,24 @@ describe('serve() state file writes (in-process)', () => {
     expect(statSync(stateFile).mtimeMs).toBe(before);
   });
 
+  it('logs nothing for a refused PUT /__sim/state (a realtime speed beyond the control API\'s), and restarts from the state as it was', async () => {
+    running = await serve(options());
+    const offer = (await running.sim.handle({ method: 'GET', path: '/user/phone-numbers/search?country_code=US', headers: { authorization: `Bearer ${KEY}` }, body: null })).body as { data: { phone_number: string }[] };
+    await fetch(`${running.url}/user/phone-numbers/purchase`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify({ phone_number: offer.data[0]!.phone_number }) });
+    const saved = running.sim.snapshot();
+    const logged = logRecords().length;
+    const res = await fetch(`${running.url}/__sim/state`, { method: 'PUT', body: JSON.stringify({ ...saved, clock: { ...saved.clock, mode: 'realtime', speed: 1e308 } }) });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toStrictEqual({
+      message: 'The snapshot is damaged at clock.speed: must be a number from 0.001 to 1000000.',
+      errors: { 'clock.speed': ['The snapshot is damaged at clock.speed: must be a number from 0.001 to 1000000.'] },
+    });
+    expect(logRecords()).toHaveLength(logged);
+    await running.close();
+    running = await serve(options());
+    expect(JSON.stringify(running.sim.snapshot())).toBe(JSON.stringify(saved));
+  });
+
   it('logs the change of every request of a burst answered together', async () => {
     running = await serve(options());
     const keys = Array.from({ length: 12 }, (_, i) => `sim_batched_${i}`);
@@ -676,7 +694,7 @@ describe('voxsim serve start-up checks on --state-file (issue 13, item 5)', () =
     snapshot.clock.now = 1e308;
     writeFileSync(stateFile, JSON.stringify(snapshot));
     expect(await failedStart(stateFile)).toEqual(
-      refused(`state file ${stateFile} is a damaged voxsim snapshot (at clock.now: Too big: expected int to be <=9007199254740991); pass another --state-file`),
+      refused(`state file ${stateFile} is a damaged voxsim snapshot (at clock.now: must be a time in whole milliseconds from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (0 to 253370764800000)); pass another --state-file`),
     );
   });
 

@@ -24,6 +24,9 @@ export function invalid(errors: Record<string, string[]>) {
 /** A 422 shape B with one field's messages. */
 export const invalidField = (field: string, ...messages: string[]) => invalid({ [field]: messages });
 
+/** The 422 of a damaged snapshot (`PUT /__sim/state`): shape B on the damaged path. */
+export const damagedSnapshot = (path: string, problem: string) => invalidField(path, `The snapshot is damaged at ${path}: ${problem}.`);
+
 /** `send` is refused with exactly `status` and `body`, and the whole state is as it was. */
 export async function expectRefused(api: Api, send: () => Promise<ApiResponse>, status: number, body: unknown, label?: string): Promise<void> {
   const before = stateOf(api);

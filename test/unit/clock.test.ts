@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { VirtualClock, parseDuration, type ClockEvent } from '../../src/core/clock.js';
+import { ClockRangeError, VirtualClock, parseDuration, type ClockEvent } from '../../src/core/clock.js';
+import { CLOCK_RANGE } from '../../src/core/time.js';
 
 const START = Date.parse('2026-03-02T09:00:00Z');
 
@@ -566,9 +567,50 @@ describe('VirtualClock realtime mode', () => {
     clock.dispose();
   });
 
-  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('rejects speed %d with a RangeError', (speed) => {
+  it.each([0, -1, 0.0009, 1e-300, 1_000_001, Number.NaN, Number.POSITIVE_INFINITY])('rejects speed %d with a RangeError', (speed) => {
     const clock = new VirtualClock(START);
-    expect(() => clock.setMode('realtime', speed)).toThrow(RangeError);
+    expect(() => clock.setMode('realtime', speed)).toThrow(new RangeError('speed must be a number from 0.001 to 1000000'));
     expect(clock.mode).toBe('manual');
+  });
+
+  it.each([0.001, 1_000_000])('takes speed %d, an edge of SPEED_RANGE', (speed) => {
+    const clock = new VirtualClock(START);
+    clock.setMode('realtime', speed);
+    expect(clock.speed).toBe(speed);
+    clock.dispose();
+  });
+});
+
+describe('VirtualClock range (CLOCK_RANGE: 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z)', () => {
+  const OUTSIDE = 'The clock\'s time must be whole milliseconds from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z';
+
+  it.each([CLOCK_RANGE.min, CLOCK_RANGE.max])('starts at %d, an edge of the range', (start) => {
+    expect(new VirtualClock(start).now()).toBe(start);
+  });
+
+  it.each([-1, CLOCK_RANGE.max + 1, 8.64e15, 1.5, Number.NaN])('refuses to start or be reset at %d with a RangeError', (start) => {
+    expect(() => new VirtualClock(start)).toThrow(`${OUTSIDE}: ${start}`);
+    const clock = new VirtualClock(START);
+    expect(() => clock.reset(start)).toThrow(`${OUTSIDE}: ${start}`);
+    expect(clock.now()).toBe(START);
+  });
+
+  it('advances to the end of the range and no further, by either form', async () => {
+    const clock = new VirtualClock(CLOCK_RANGE.max - 1000);
+    await expect(clock.advance(1001)).rejects.toThrow(ClockRangeError);
+    await expect(clock.advanceTo(CLOCK_RANGE.max + 1)).rejects.toThrow(new ClockRangeError('The clock cannot move past the end of its range (from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z).'));
+    expect(clock.now()).toBe(CLOCK_RANGE.max - 1000);
+    await clock.advance(1000);
+    expect(clock.now()).toBe(CLOCK_RANGE.max);
+  });
+
+  it('runs until idle no further than ten years ahead, leaving later work pending', async () => {
+    const { clock, log } = recordingClock(['a']);
+    const tenYears = 3652.5 * 86_400_000;
+    clock.schedule(START + tenYears, 'a', {});
+    clock.schedule(START + tenYears + 1, 'a', {});
+    expect(await clock.runUntilIdle()).toBe(1);
+    expect(log).toEqual([`a@${tenYears}`]);
+    expect(clock.pendingCount).toBe(1);
   });
 });

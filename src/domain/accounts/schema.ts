@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { integer } from '../../core/answers.js';
 import { fromMicros } from '../../core/money.js';
 import { isTimezone } from '../../core/time.js';
-import { RULE_MESSAGES, int, str } from '../../core/validation.js';
+import { RULE_MESSAGES, int, str, usd } from '../../core/validation.js';
 
 /** Plan limits (decisions: Plan, configurable per account). */
 export interface Plan {
@@ -71,8 +71,8 @@ const planInput = z.strictObject({
   max_tools: int(0, 100).optional(),
 });
 
-const price = () =>
-  z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).max(1000, { error: RULE_MESSAGES.maxNumeric.replace(':max', '1000') });
+/** A price (decisions: Billing defaults): at most 1000 USD. */
+const price = () => usd(1000);
 const ratesInput = z.strictObject({
   ai_per_minute: price().optional(),
   carrier_per_minute: price().optional(),
@@ -91,7 +91,7 @@ const accountFields = {
     .max(128, { error: RULE_MESSAGES.maxString.replace(':max', '128') })
     .regex(/^[A-Za-z0-9_\-.]+$/, { error: 'The :attribute may only contain letters, numbers, dashes, dots and underscores.' })
     .optional(),
-  balance: z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).max(1_000_000_000, { error: RULE_MESSAGES.maxNumeric.replace(':max', '1000000000') }).optional(),
+  balance: usd().optional(),
   has_payment_method: z.boolean().optional(),
   timezone: timezone.optional(),
   plan: planInput.optional(),

@@ -5,6 +5,7 @@
 import type { ReceiverResponse } from '../../engine/webhooks.js';
 import type { AccountCtx } from '../context.js';
 import { campaignCallEnded } from '../campaigns/dialer.js';
+import { id } from '../../core/fields.js';
 import { onClock, type ClockHandler } from '../routing.js';
 import {
   CALL_CONNECT_EVENT,
@@ -38,23 +39,26 @@ export function callEnded(ctx: AccountCtx, call: Call): void {
  */
 const LEGACY_CALL_START_EVENT = 'call.start';
 
+/** Every call event names its account and call. */
+const CALL_EVENT_PAYLOAD = { account_id: id, call_id: id };
+
 export const callEvents: readonly ClockHandler[] = [
-  onClock<CallEventPayload>(LEGACY_CALL_START_EVENT, (ctx, payload) => {
+  onClock<CallEventPayload>(LEGACY_CALL_START_EVENT, CALL_EVENT_PAYLOAD, (ctx, payload) => {
     const call = ctx.calls.get(payload.call_id);
     const assistant = call?.assistant_id == null ? undefined : ctx.assistants.get(call.assistant_id);
     if (call && assistant && !call.plan) scheduleCall(ctx, call, assistant, { phone_number: call.client_phone_number, campaign_id: null, lead_variables: null });
   }),
-  onClock<CallEventPayload>(CALL_RING_EVENT, (ctx, payload) => {
+  onClock<CallEventPayload>(CALL_RING_EVENT, CALL_EVENT_PAYLOAD, (ctx, payload) => {
     const call = liveCall(ctx, payload);
     if (call) ringCall(ctx, call);
   }),
-  onClock<CallEventPayload>(CALL_CONNECT_EVENT, (ctx, payload) => {
+  onClock<CallEventPayload>(CALL_CONNECT_EVENT, CALL_EVENT_PAYLOAD, (ctx, payload) => {
     const call = liveCall(ctx, payload);
     if (!call) return;
     if (endsAtRing(call)) callEnded(ctx, finishCall(ctx, call));
     else answerCall(ctx, call);
   }),
-  onClock<CallEventPayload>(CALL_END_EVENT, (ctx, payload) => {
+  onClock<CallEventPayload>(CALL_END_EVENT, CALL_EVENT_PAYLOAD, (ctx, payload) => {
     const call = liveCall(ctx, payload);
     if (call) callEnded(ctx, finishCall(ctx, call));
   }),

@@ -5,7 +5,7 @@ import { copyJson } from '../../core/json.js';
 import { pageQuery } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
 import { formatSqlUtc } from '../../core/time.js';
-import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/validation.js';
+import { RULE_MESSAGES, freeObject, int, oneOf, queryInt, usd } from '../../core/validation.js';
 import { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus } from '../../core/vocabulary.js';
 import type { Wire } from '../../core/wire.js';
 import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
@@ -149,8 +149,8 @@ export const InsertCallBody = z.object({
   variables: freeObject().default({}),
   evaluation: freeObject().default({}),
   webhook_response: freeObject().nullable().default(null),
-  carrier_cost: z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).default(0),
-  total_cost: z.number().min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') }).default(0),
+  carrier_cost: usd().default(0),
+  total_cost: usd().default(0),
   answered_by: oneOf(ANSWERED_BY).default('human'),
   recording_url: z.string().url({ error: RULE_MESSAGES.url }).nullable().default(null),
   created_at: z.string().optional(),

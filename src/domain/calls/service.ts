@@ -4,7 +4,7 @@
  */
 import { shapeA } from '../../core/errors.js';
 import { texts } from '../../core/wire.js';
-import { parseInstant } from '../../core/time.js';
+import { isClockTime, parseInstant } from '../../core/time.js';
 import { dateWindow, partialNumberFilter, partialNumberNeedle } from '../filters.js';
 import { ErrorBag } from '../../core/validation.js';
 import { toMicros } from '../../core/money.js';
@@ -352,6 +352,7 @@ export function insertCall(state: SimState, input: InsertCallInput): Call {
   if (input.lead_id != null && !ctx.leads.get(input.lead_id)) bag.rule('lead_id', 'exists');
   const created = input.created_at === undefined ? ctx.now() : parseInstant(input.created_at);
   if (created === undefined) bag.add('created_at', 'The created at must be an ISO 8601 time.');
+  else if (!isClockTime(created)) bag.rule('created_at', 'clockTime');
   bag.throwIfAny();
   const number = assistant!.phone_number_id === null ? undefined : ctx.phoneNumbers.get(assistant!.phone_number_id);
   return ctx.calls.insertRow((id, accountId) =>

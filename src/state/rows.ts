@@ -1,0 +1,512 @@
+/**
+ * The kind of every field of every stored record: what a restored snapshot's rows are
+ * checked against (state/snapshot.ts), so a row the simulator could not serve is refused
+ * with its table, id and field instead of answering 500 later. Each description is typed
+ * against the record's interface: a field added to `Call` without its kind here, a kind
+ * of another type (a string for a number, a missing `nullable`), or a table added to
+ * `Database` without its rows' kind does not compile.
+ */
+import {
+  anything,
+  boolean,
+  count,
+  exactly,
+  id,
+  int,
+  json,
+  list,
+  mapOf,
+  nullable,
+  number,
+  oneOf,
+  optional,
+  parsedBy,
+  record,
+  refined,
+  string,
+  time,
+  type FieldKind,
+} from '../core/fields.js';
+import type { Table } from '../core/store.js';
+import { isTimezone } from '../core/time.js';
+import { ANSWERED_BY, CALL_STATUSES, DELIVERY_STATES, WEBHOOK_KINDS } from '../core/vocabulary.js';
+import type { Delivery, FailureRule, ReceiverResponse, WebhookAttempt } from '../engine/webhooks.js';
+import type { FaultRule } from '../engine/faults.js';
+import { OUTCOME_NAMES, OUTCOME_SOURCES } from '../engine/outcomes.js';
+import type { Account, Plan, Rates } from '../domain/accounts/schema.js';
+import { AMBIENT_SOUNDS, ASSISTANT_STATUSES, ASSISTANT_TYPES, BuiltInTool, ENDPOINT_TYPES, FillerConfig, KNOWLEDGEBASE_MODES, PostCallSchemaItem, type Assistant } from '../domain/assistants/schema.js';
+import { CALL_TYPES, type Call, type CallPlan } from '../domain/calls/schema.js';
+import { CAMPAIGN_STATUSES, DAYS, IDLE_REASONS, type Campaign } from '../domain/campaigns/schema.js';
+import { MODES } from '../domain/catalog/data.js';
+import { CONVERSATION_TYPES, type ChatMessage, type Conversation, type FunctionCall } from '../domain/conversations/schema.js';
+import type { Database } from '../domain/db.js';
+import { FOLDER_LABEL_COLORS, type FolderOrLabel } from '../domain/folders-labels/schema.js';
+import { DOCUMENT_STATUSES, DOCUMENT_TYPES, type Knowledgebase, type KnowledgebaseDocument } from '../domain/knowledgebases/schema.js';
+import { LEAD_STATUSES, type Lead, type SecondaryContact } from '../domain/leads/schema.js';
+import type { ChannelMessage, Sender, Session, Template } from '../domain/msgapp/schema.js';
+import {
+  ADDRESS_REQUIREMENTS,
+  LIVE_SEARCH_COUNTRIES,
+  NUMBER_TYPES,
+  SIP_AUTHORIZATION_TYPES,
+  SIP_CALLING_FORMATS,
+  SIP_TRUNK_TYPES,
+  type Charge,
+  type NumberOffer,
+  type PhoneNumber,
+  type SipTrunkSettings,
+  type Subscription,
+} from '../domain/phone-numbers/schema.js';
+import type { Sms } from '../domain/sms/schema.js';
+import { TOOL_METHODS, type Tool } from '../domain/tools/schema.js';
+import { WebhookFailureBody } from '../control/schema.js';
+
+/** A zone the calling windows and the formats can compute in (an invalid one would give NaN times). */
+const timezone = refined(string, isTimezone, 'must be an IANA time zone such as Europe/Berlin');
+/** `HH:MM:SS`, as a campaign stores its hours. */
+const timeOfDay = refined(string, (t) => /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(t), 'must be a time of day written HH:MM:SS');
+const ref = nullable(id);
+
+const plan = record<Plan>({ max_campaigns: count, max_calls_in_parallel: count, max_tools: count });
+const rates = record<Rates>({
+  ai_per_minute_micros: int,
+  carrier_per_minute_micros: int,
+  widget_message_micros: int,
+  template_message_micros: int,
+  freeform_message_micros: int,
+  sms_segment_micros: optional(int),
+});
+
+const account = record<Account>({
+  id,
+  name: string,
+  email: string,
+  api_key: string,
+  balance_micros: int,
+  has_payment_method: boolean,
+  timezone,
+  plan,
+  rates,
+  recent_sends: list(time),
+  recent_replies: optional(list(time)),
+  created_at: time,
+});
+
+const assistant = record<Assistant>({
+  id,
+  account_id: id,
+  uuid: string,
+  status: oneOf(ASSISTANT_STATUSES),
+  inbound_webhook_url: nullable(string),
+  created_at: time,
+  updated_at: time,
+  name: string,
+  voice_id: int,
+  language_id: int,
+  type: oneOf(ASSISTANT_TYPES),
+  mode: oneOf(MODES),
+  timezone,
+  initial_message: string,
+  system_prompt: string,
+  llm_model_id: nullable(int),
+  multimodal_model_id: nullable(int),
+  chat_llm_fallback_id: nullable(int),
+  turn_detection_threshold: nullable(number),
+  secondary_language_ids: list(int),
+  knowledgebase_id: ref,
+  knowledgebase_mode: oneOf(KNOWLEDGEBASE_MODES),
+  phone_number_id: ref,
+  tool_ids: list(id),
+  // Nested shapes with their own zod schemas: assistants are few, parsing them costs nothing.
+  tools: list(parsedBy(BuiltInTool)),
+  voice_stability: number,
+  voice_similarity: number,
+  speech_speed: number,
+  llm_temperature: number,
+  tts_emotion_enabled: boolean,
+  synthesizer_provider_id: nullable(int),
+  transcriber_provider_id: nullable(int),
+  allow_interruptions: boolean,
+  fillers: boolean,
+  filler_config: nullable(parsedBy(FillerConfig)),
+  record: boolean,
+  enable_noise_cancellation: boolean,
+  wait_for_customer: boolean,
+  max_duration: count,
+  max_silence_duration: count,
+  max_initial_silence_duration: nullable(count),
+  ringing_time: count,
+  reengagement_interval: count,
+  reengagement_prompt: nullable(string),
+  end_call_on_voicemail: boolean,
+  voice_mail_message: nullable(string),
+  endpoint_type: oneOf(ENDPOINT_TYPES),
+  endpoint_sensitivity: number,
+  interrupt_sensitivity: number,
+  min_interrupt_words: nullable(count),
+  ambient_sound: oneOf(AMBIENT_SOUNDS),
+  ambient_sound_volume: number,
+  is_webhook_active: boolean,
+  webhook_url: nullable(string),
+  send_webhook_only_on_completed: boolean,
+  include_recording_in_webhook: boolean,
+  post_call_evaluation: boolean,
+  post_call_schema: list(parsedBy(PostCallSchemaItem)),
+  variables: json,
+  conversation_inactivity_timeout: nullable(count),
+  conversation_ended_retrigger: boolean,
+  conversation_ended_webhook_url: nullable(string),
+  folder_id: optional(ref),
+  label_ids: optional(list(id)),
+});
+
+const subscription = record<Subscription>({
+  period: count,
+  price_micros: int,
+  billing_price_id: string,
+  period_start: time,
+  period_end: time,
+  cancelled: boolean,
+  event_id: id,
+});
+
+const sip = record<SipTrunkSettings>({
+  sip_trunk_type: oneOf(SIP_TRUNK_TYPES),
+  sip_username: nullable(string),
+  sip_password: nullable(string),
+  sip_address: nullable(string),
+  sip_calling_format: oneOf(SIP_CALLING_FORMATS),
+  inbound_authorization_type: oneOf(SIP_AUTHORIZATION_TYPES),
+  allowed_inbound_ips: nullable(list(string)),
+  outbound_proxy: boolean,
+  inbound_trunk_id: string,
+  outbound_trunk_id: string,
+  inbound_generation: count,
+  outbound_generation: count,
+  updated_at: time,
+});
+
+const phoneNumber = record<PhoneNumber>({
+  id,
+  account_id: id,
+  phone_number: string,
+  country_code: string,
+  type: oneOf(NUMBER_TYPES),
+  sms_capable: boolean,
+  region: string,
+  has_active_subscription: boolean,
+  subscription: nullable(subscription),
+  nickname: optional(nullable(string)),
+  created_at: time,
+  sip: optional(sip),
+});
+
+const numberOffer = record<NumberOffer>({
+  id,
+  account_id: id,
+  phone_number: string,
+  phone_number_formatted: string,
+  country_code: oneOf(LIVE_SEARCH_COUNTRIES),
+  price_micros: int,
+  billing_price_id: string,
+  address_requirements: oneOf(ADDRESS_REQUIREMENTS),
+  sms_capable: boolean,
+  created_at: time,
+});
+
+const charge = record<Charge>({
+  id,
+  account_id: id,
+  phone_number_id: id,
+  phone_number: string,
+  amount_micros: int,
+  billing_price_id: string,
+  period_start: time,
+  period_end: time,
+  created_at: time,
+});
+
+const knowledgebase = record<Knowledgebase>({ id, account_id: id, name: string, description: nullable(string), created_at: time, updated_at: time });
+
+const tool = record<Tool>({
+  id,
+  account_id: id,
+  name: string,
+  description: string,
+  endpoint: string,
+  method: oneOf(TOOL_METHODS),
+  timeout: count,
+  headers: mapOf(string),
+  schema: json,
+  created_at: time,
+  updated_at: time,
+});
+
+const document = record<KnowledgebaseDocument>({
+  id,
+  account_id: id,
+  knowledgebase_id: id,
+  name: string,
+  description: nullable(string),
+  type: oneOf(DOCUMENT_TYPES),
+  status: oneOf(DOCUMENT_STATUSES),
+  url: nullable(string),
+  links: nullable(list(string)),
+  relative_links_limit: nullable(count),
+  file_name: nullable(string),
+  file_size: nullable(count),
+  processed_event_id: ref,
+  created_at: time,
+  updated_at: time,
+});
+
+const campaign = record<Campaign>({
+  id,
+  account_id: id,
+  name: string,
+  assistant_id: id,
+  timezone,
+  max_calls_in_parallel: count,
+  allowed_hours_start_time: timeOfDay,
+  allowed_hours_end_time: timeOfDay,
+  allowed_days: list(oneOf(DAYS)),
+  max_retries: count,
+  retry_interval: count,
+  retry_on_voicemail: boolean,
+  retry_on_goal_incomplete: boolean,
+  goal_completion_variable: nullable(string),
+  mark_complete_when_no_leads: boolean,
+  phone_number_ids: list(id),
+  status: oneOf(CAMPAIGN_STATUSES),
+  dial_event_id: ref,
+  in_flight: count,
+  rotation: count,
+  idle_reason: nullable(oneOf(IDLE_REASONS)),
+  created_at: time,
+  updated_at: time,
+});
+
+const lead = record<Lead>({
+  id,
+  account_id: id,
+  campaign_id: id,
+  phone_number: string,
+  variables: json,
+  status: oneOf(LEAD_STATUSES),
+  attempts: count,
+  chain: int,
+  next_attempt_at: nullable(time),
+  retry_event_id: ref,
+  created_at: time,
+  updated_at: time,
+});
+
+const secondaryContact = record<SecondaryContact>({
+  id,
+  account_id: id,
+  lead_id: id,
+  position: count,
+  phone_number: string,
+  variables: json,
+  status: oneOf(LEAD_STATUSES),
+  created_at: time,
+  updated_at: time,
+});
+
+const callPlan = record<CallPlan>({
+  kind: oneOf(OUTCOME_NAMES),
+  source: oneOf(OUTCOME_SOURCES),
+  answered_by: oneOf(ANSWERED_BY),
+  final_status: oneOf(CALL_STATUSES),
+  ring_seconds: count,
+  talk_seconds: count,
+  transcript: nullable(string),
+  variables: nullable(json),
+  evaluation: nullable(json),
+});
+
+const call = record<Call>({
+  id,
+  account_id: id,
+  assistant_id: ref,
+  assistant_name: string,
+  campaign_id: ref,
+  campaign_name: nullable(string),
+  lead_id: ref,
+  contact_id: ref,
+  type: oneOf(CALL_TYPES),
+  duration: count,
+  assistant_phone_number: string,
+  client_phone_number: string,
+  status: oneOf(CALL_STATUSES),
+  transcript: string,
+  variables: json,
+  input_variables: json,
+  evaluation: json,
+  webhook_response: nullable(json),
+  carrier_cost_micros: int,
+  total_cost_micros: int,
+  answered_by: oneOf(ANSWERED_BY),
+  recording_url: nullable(string),
+  plan: nullable(callPlan),
+  event_id: ref,
+  answered_at: nullable(time),
+  ended_at: nullable(time),
+  created_at: time,
+  updated_at: time,
+});
+
+const conversation = record<Conversation>({
+  id,
+  account_id: id,
+  uuid: string,
+  assistant_id: ref,
+  type: oneOf(CONVERSATION_TYPES),
+  status: oneOf(['active', 'ended']),
+  ai_enabled: boolean,
+  message_count: count,
+  total_cost_micros: int,
+  input_variables: json,
+  variables: json,
+  customer_phone: nullable(string),
+  customer_name: nullable(string),
+  sender_id: ref,
+  external_identifier: optional(nullable(string)),
+  ended_count: count,
+  ended_at: nullable(time),
+  inactivity_event_id: ref,
+  created_at: time,
+  updated_at: time,
+});
+
+const functionCall = record<FunctionCall>({ name: string, arguments: json, result: json });
+
+const message = record<ChatMessage>({
+  id,
+  account_id: id,
+  conversation_id: id,
+  role: oneOf(['assistant', 'user']),
+  content: string,
+  function_calls: nullable(list(functionCall)),
+  created_at: time,
+});
+
+const sender = record<Sender>({
+  id,
+  account_id: id,
+  phone_number: string,
+  display_name: string,
+  status: oneOf(['online', 'offline']),
+  quality_rating: oneOf(['high', 'medium', 'low']),
+  messaging_limit: nullable(count),
+  assistant_id: ref,
+});
+
+const template = record<Template>({
+  id,
+  account_id: id,
+  sender_id: id,
+  name: string,
+  language: string,
+  category: string,
+  status: oneOf(['approved', 'pending', 'rejected']),
+  body_text: string,
+  variables: list(string),
+});
+
+const session = record<Session>({
+  id,
+  account_id: id,
+  sender_id: id,
+  recipient_phone: string,
+  conversation_id: id,
+  expires_at: nullable(time),
+  last_customer_message_at: nullable(time),
+  close_event_id: ref,
+});
+
+const channelMessage = record<ChannelMessage>({
+  id,
+  account_id: id,
+  sender_id: id,
+  conversation_id: id,
+  direction: oneOf(['outbound', 'inbound']),
+  kind: oneOf(['template', 'freeform', 'customer', 'reply']),
+  body: string,
+  message_sid: string,
+  status: string,
+  cost_micros: int,
+  created_at: time,
+});
+
+const folderOrLabel = record<FolderOrLabel>({ id, account_id: id, name: string, color: nullable(oneOf(FOLDER_LABEL_COLORS)), created_at: time, updated_at: time });
+
+const sms = record<Sms>({
+  id,
+  account_id: id,
+  sms_id: string,
+  phone_number_id: id,
+  from: string,
+  to: string,
+  body: string,
+  segments: count,
+  cost_micros: int,
+  currency: exactly('USD'),
+  status: exactly('sent'),
+  created_at: time,
+});
+
+/** The tables of a Database (its properties that are tables). */
+type TableKey = { [K in keyof Database]: Database[K] extends Table<infer _R> ? K : never }[keyof Database];
+type RowOf<K extends TableKey> = Database[K] extends Table<infer R> ? R : never;
+
+/** The kind of each table's rows, by the Database property that holds the table. */
+export const ROW_KINDS: { readonly [K in TableKey]: FieldKind<RowOf<K>> } = {
+  accounts: account,
+  assistants: assistant,
+  phoneNumbers: phoneNumber,
+  numberOffers: numberOffer,
+  charges: charge,
+  knowledgebases: knowledgebase,
+  tools: tool,
+  documents: document,
+  campaigns: campaign,
+  leads: lead,
+  secondaryContacts: secondaryContact,
+  calls: call,
+  conversations: conversation,
+  messages: message,
+  senders: sender,
+  templates: template,
+  sessions: session,
+  channelMessages: channelMessage,
+  folders: folderOrLabel,
+  labels: folderOrLabel,
+  sms,
+};
+
+/** A webhook delivery of the journal. */
+export const DELIVERY_KIND = record<Delivery>({
+  id,
+  account_id: id,
+  kind: oneOf(WEBHOOK_KINDS),
+  url: string,
+  payload: anything,
+  state: oneOf(DELIVERY_STATES),
+  attempts: list(record<WebhookAttempt>({ at: time, status: nullable(int), error: nullable(string), duration_ms: number })),
+  next_attempt_at: nullable(time),
+  response: nullable(record<ReceiverResponse>({ status: int, body: string, truncated: optional(exactly(true)) })),
+  created_at: time,
+});
+
+/** A forced webhook failure (`POST /__sim/webhooks/failures`). */
+export const FAILURE_RULE_KIND = record<FailureRule>({
+  id,
+  url: nullable(string),
+  kind: nullable(oneOf(WEBHOOK_KINDS)),
+  times: count,
+  with: parsedBy(WebhookFailureBody.shape.with),
+});
+
+/** A forced request fault (`POST /__sim/faults`). */
+export const FAULT_RULE_KIND = record<FaultRule>({ id, method: string, path: string, times: count });

@@ -1,0 +1,206 @@
+/**
+ * What `PUT /__sim/state` checks before it restores anything (issue 13: a snapshot is an
+ * input like any other; README: State): the clock's values get the control API's bounds,
+ * each pending event a type this simulator handles and a payload its handler reads, each
+ * row its table's record (required fields, JSON types, safe integers, times within the
+ * range, enums in their vocabulary, ids ascending, id sequences past them). A refusal is
+ * 422 shape B on the damaged path, naming rows, events and rules by their id, and
+ * changes nothing; what was accepted before answers as before.
+ */
+import { expect, it } from 'vitest';
+import { LATEST_STATE_TIME } from '../../src/core/time.js';
+import { contract, type Api } from '../support/api.js';
+import { damagedSnapshot, stateOf } from '../support/expect.js';
+import { pipelineAssistant } from '../support/fixtures.js';
+
+type Snapshot = Record<string, any>;
+
+
+const TIME = 'must be a time in whole milliseconds from 0 (1970-01-01T00:00:00Z) to 253402300799999 (9999-12-31T23:59:59.999Z)';
+const CLOCK_TIME = 'must be a time in whole milliseconds from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (0 to 253370764800000)';
+const SPEED = 'must be a number from 0.001 to 1000000';
+const SAFE_INT = 'must be a whole number from -9007199254740991 to 9007199254740991';
+const ID = 'must be a whole number from 1 to 9007199254740991';
+const EVENT_TYPES =
+  'must be a clock event type of this simulator (webhook.attempt, phone_number.period_end, campaign.dial, lead.retry, call.start, call.ring, call.connect, call.end, conversation.inactive, msgapp.session_close, knowledgebase.document_processed)';
+
+/**
+ * A state with a row in most tables: a purchased number (its renewal pending), an
+ * assistant, a campaign with a lead, a finished call, a messaging window.
+ */
+async function populate(api: Api): Promise<void> {
+  const offer = (await api.get('/user/phone-numbers/search', { query: { country_code: 'US' } })).body.data[0].phone_number;
+  expect((await api.post('/user/phone-numbers/purchase', { phone_number: offer })).status).toBe(201);
+  const assistant = (await api.post('/user/assistant', pipelineAssistant())).body.data.id as number;
+  const campaign = (await api.post('/user/campaign', { name: 'Spring', assistant_id: assistant })).body.data.id as number;
+  expect((await api.post('/user/lead', { campaign_id: campaign, phone_number: '+14155550123' })).status).toBe(200);
+  expect((await api.post('/__sim/calls', { assistant_id: assistant, client_phone_number: '+14155550199' })).status).toBe(201);
+  expect((await api.post('/__sim/msgapp/inbound', { sender_id: 1, from: '+14155550123', text: 'Hi' })).status).toBe(201);
+}
+
+/** The snapshot of a populated state, as `GET /__sim/state` answers it. */
+async function saved(api: Api): Promise<Snapshot> {
+  await populate(api);
+  return (await api.get('/__sim/state')).body;
+}
+
+/** PUTs `damage(copy of snapshot)`; expects the refusal and that nothing changed, reads included. */
+async function refused(api: Api, snapshot: Snapshot, damage: (s: Snapshot) => void): Promise<unknown> {
+  const copy = structuredClone(snapshot);
+  damage(copy);
+  const before = stateOf(api);
+  const history = api.sim.events.history();
+  const res = await api.put('/__sim/state', copy);
+  expect(res.status).toBe(422);
+  expect(stateOf(api)).toBe(before);
+  // The event history is kept (a restore would have started it again).
+  expect(api.sim.events.history().slice(0, history.length)).toStrictEqual(history);
+  for (const path of ['/user/phone-numbers/all', '/user/calls', '/user/leads', '/user/assistants/get']) expect((await api.get(path)).status).toBe(200);
+  expect((await api.get('/__sim/accounts')).status).toBe(200);
+  return res.body;
+}
+
+contract('control: PUT /__sim/state checks the clock as the control API does', (api) => {
+  it.each([
+    ['a speed beyond PUT /__sim/clock\'s (realtime, 1e308)', (s: Snapshot) => Object.assign(s.clock, { mode: 'realtime', speed: 1e308 }), 'clock.speed', SPEED],
+    ['a speed below it (0.0009)', (s: Snapshot) => Object.assign(s.clock, { speed: 0.0009 }), 'clock.speed', SPEED],
+    ['a speed of 1e-300', (s: Snapshot) => Object.assign(s.clock, { speed: 1e-300 }), 'clock.speed', SPEED],
+    ['an unknown mode', (s: Snapshot) => Object.assign(s.clock, { mode: 'fast' }), 'clock.mode', 'must be one of manual, realtime'],
+    ['a clock time before 1970', (s: Snapshot) => Object.assign(s.clock, { now: -1 }), 'clock.now', CLOCK_TIME],
+    ['a clock time past 9999-01-01T00:00:00Z', (s: Snapshot) => Object.assign(s.clock, { now: 253370764800001 }), 'clock.now', CLOCK_TIME],
+    ['a start past the range', (s: Snapshot) => Object.assign(s, { start: 8.64e15 }), 'start', CLOCK_TIME],
+    ['a seed beyond POST /__sim/reset\'s', (s: Snapshot) => Object.assign(s, { seed: 2 ** 31 }), 'seed', 'must be a whole number from 0 to 2147483647'],
+    ['a clock sequence below its events\' ids', (s: Snapshot) => Object.assign(s.clock, { seq: 0 }), 'clock.seq', 'must be at least the highest id of its items'],
+  ])('refuses %s with 422 on that path and changes nothing', async (_name, damage, path, problem) => {
+    expect(await refused(api(), await saved(api()), damage)).toStrictEqual(damagedSnapshot(path, problem));
+  });
+
+  it.each([0.001, 1_000_000])('restores a realtime clock at speed %s, an edge of the range', async (speed) => {
+    const snapshot = await saved(api());
+    const res = await api().put('/__sim/state', { ...snapshot, clock: { ...snapshot.clock, mode: 'realtime', speed } });
+    expect(res.status).toBe(200);
+    expect(api().sim.control.clock.get()).toMatchObject({ mode: 'realtime', speed });
+    api().sim.dispose();
+  });
+
+  it.each([
+    [0, '1970-01-01T00:00:00Z'],
+    [253370764800000, '9999-01-01T00:00:00Z'],
+  ])('restores a clock time of %s, an edge of the range', async (now, text) => {
+    const snapshot = await saved(api());
+    const res = await api().put('/__sim/state', { ...snapshot, clock: { ...snapshot.clock, now } });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({ ok: true, now: text });
+  });
+});
+
+contract('control: PUT /__sim/state checks each pending event', (api) => {
+  /** The snapshot and the id of its pending renewal (a `phone_number.period_end`). */
+  async function withRenewal(): Promise<{ snapshot: Snapshot; renewal: Snapshot }> {
+    const snapshot = await saved(api());
+    return { snapshot, renewal: snapshot.clock.events.find((e: Snapshot) => e.type === 'phone_number.period_end') };
+  }
+
+  it('refuses an event of a type no handler takes, naming it by its id', async () => {
+    const { snapshot, renewal } = await withRenewal();
+    const body = await refused(api(), snapshot, (s) => (s.clock.events.find((e: Snapshot) => e.id === renewal.id).type = 'robot.dance'));
+    expect(body).toStrictEqual(damagedSnapshot(`clock.events[${renewal.id}].type`, EVENT_TYPES));
+  });
+
+  it.each([
+    ['an account id that is text', { account_id: 'x', phone_number_id: 1 }, 'payload.account_id', ID],
+    ['no number id', { account_id: 1 }, 'payload.phone_number_id', 'is required'],
+    ['a payload that is not an object', 'x', 'payload', 'must be an object'],
+  ])('refuses a renewal whose payload has %s', async (_name, payload, field, problem) => {
+    const { snapshot, renewal } = await withRenewal();
+    const body = await refused(api(), snapshot, (s) => (s.clock.events.find((e: Snapshot) => e.id === renewal.id).payload = payload));
+    expect(body).toStrictEqual(damagedSnapshot(`clock.events[${renewal.id}].${field}`, problem));
+  });
+
+  it.each([8.6e15, LATEST_STATE_TIME + 1, -1, 1.5])('refuses an event due at %s', async (at) => {
+    const { snapshot, renewal } = await withRenewal();
+    const body = await refused(api(), snapshot, (s) => (s.clock.events.find((e: Snapshot) => e.id === renewal.id).at = at));
+    expect(body).toStrictEqual(damagedSnapshot(`clock.events[${renewal.id}].at`, TIME));
+  });
+
+  it('refuses two events with one id', async () => {
+    const { snapshot, renewal } = await withRenewal();
+    const body = await refused(api(), snapshot, (s) => s.clock.events.push({ ...renewal }));
+    expect(body).toStrictEqual(damagedSnapshot(`clock.events[${renewal.id}]`, 'comes twice (ids are unique)'));
+  });
+
+  it('restores an event due at the last time the state may hold, and run-until-idle stops at the horizon short of it', async () => {
+    const snapshot = await saved(api());
+    const far = { id: snapshot.clock.seq + 1, seq: snapshot.clock.seq + 1, type: 'webhook.attempt', payload: { delivery_id: 99 }, at: LATEST_STATE_TIME };
+    const res = await api().put('/__sim/state', { ...snapshot, clock: { ...snapshot.clock, seq: far.id, events: [...snapshot.clock.events, far] } });
+    expect(res.status).toBe(200);
+    const run = await api().post('/__sim/clock/run-until-idle', {});
+    expect(run.body).toMatchObject({ now: '2036-02-02T09:00:00Z', pending: 1, periodic_pending: 1 });
+  });
+});
+
+contract('control: PUT /__sim/state checks each row against its table\'s record', (api) => {
+  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
+
+  it.each([
+    ['a number created at 2^53 + 1', 'phone_numbers', 'created_at', 9007199254740993, TIME],
+    ['a number created at 1e308', 'phone_numbers', 'created_at', 1e308, TIME],
+    ['a balance of 1e308', 'accounts', 'balance_micros', 1e308, SAFE_INT],
+    ['a balance of "x"', 'accounts', 'balance_micros', 'x', SAFE_INT],
+    ['a call status outside the vocabulary', 'calls', 'status', 'dancing', 'must be one of initiated, ringing, busy, in-progress, ended, completed, ended_by_customer, ended_by_assistant, no-answer, failed'],
+    ['lead variables that are a list', 'leads', 'variables', [], 'must be an object'],
+    ['a campaign time zone nobody knows', 'campaigns', 'timezone', 'Mars/Olympus', 'must be an IANA time zone such as Europe/Berlin'],
+    ['a campaign hour that is not a time of day', 'campaigns', 'allowed_hours_start_time', '25:00:00', 'must be a time of day written HH:MM:SS'],
+    ['an assistant name that is a number', 'assistants', 'name', 7, 'must be a string'],
+    ['a session window end that is text', 'msgapp_sessions', 'expires_at', 'soon', TIME],
+  ])('refuses %s, naming the table, the row id and the field', async (_name, table, field, value, problem) => {
+    const snapshot = await saved(api());
+    const id = rowsOf(snapshot, table)[0]!.id as number;
+    const body = await refused(api(), snapshot, (s) => (rowsOf(s, table)[0]![field] = value));
+    expect(body).toStrictEqual(damagedSnapshot(`db.${table}[${id}].${field}`, problem));
+  });
+
+  it('refuses an account row of nothing but an id: the first field it lacks', async () => {
+    const body = await refused(api(), await saved(api()), (s) => (s.db.accounts.rows[0] = { id: 1 }));
+    expect(body).toStrictEqual(damagedSnapshot('db.accounts[1].name', 'is required'));
+  });
+
+  it('names a nested field: a plan limit below 0', async () => {
+    const body = await refused(api(), await saved(api()), (s) => (s.db.accounts.rows[0].plan.max_tools = -1));
+    expect(body).toStrictEqual(damagedSnapshot('db.accounts[1].plan.max_tools', 'must be a whole number from 0 to 9007199254740991'));
+  });
+
+  it('names an item of a list field: a built-in tool of an unknown type', async () => {
+    const body = await refused(api(), await saved(api()), (s) => (s.db.assistants.rows[0].tools = [{ type: 'teleport' }]));
+    expect(body).toMatchObject({ errors: { 'db.assistants[1].tools[0].type': [expect.stringMatching(/^The snapshot is damaged at db\.assistants\[1\]\.tools\[0\]\.type: /)] } });
+  });
+
+  it('refuses a row without a usable id, naming its position', async () => {
+    const body = await refused(api(), await saved(api()), (s) => rowsOf(s, 'leads').unshift({ id: 'one' }));
+    expect(body).toStrictEqual(damagedSnapshot('db.leads.rows', 'must hold objects with an id from 1 to 9007199254740991 (item 0, counted from 0, does not)'));
+  });
+
+  it('refuses rows out of id order or twice', async () => {
+    const body = await refused(api(), await saved(api()), (s) => rowsOf(s, 'accounts').push(rowsOf(s, 'accounts')[0]!));
+    expect(body).toStrictEqual(damagedSnapshot('db.accounts[1]', 'comes twice or after a higher id (ids are unique, in ascending order)'));
+  });
+
+  it('refuses a table sequence below its rows\' ids (the next row would take an old id)', async () => {
+    const body = await refused(api(), await saved(api()), (s) => (s.db.calls.seq = 0));
+    expect(body).toStrictEqual(damagedSnapshot('db.calls.seq', 'must be at least the highest id of its items'));
+  });
+
+  it('refuses a webhook failure rule whose mode is neither a failing status nor timeout/refused', async () => {
+    await api().post('/__sim/webhooks/failures', { with: 500 });
+    const body = await refused(api(), await saved(api()), (s) => (s.webhooks.rules[0].with = 'maybe'));
+    expect(body).toMatchObject({ errors: { 'webhooks.rules[1].with': [expect.any(String)] } });
+  });
+
+  it('restores every row it wrote itself, and answers the same reads after', async () => {
+    const snapshot = await saved(api());
+    const reads = async () => Promise.all(['/user/phone-numbers/all', '/user/calls', '/user/leads', '/__sim/accounts'].map(async (path) => (await api().get(path)).body));
+    const before = await reads();
+    expect((await api().put('/__sim/state', snapshot)).status).toBe(200);
+    expect(await reads()).toStrictEqual(before);
+  });
+});

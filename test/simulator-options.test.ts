@@ -1,0 +1,52 @@
+/**
+ * `createSimulator` options that set the clock and the generator (issue 13: every input
+ * either works or gets one clear error): `startAt` within the clock range
+ * (1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z) and `seed` from 0 to 2147483647, as
+ * `POST /__sim/reset`, `--start`/`--seed` and scenarios take them. Anything else is a
+ * RangeError naming the option, thrown before a simulator exists.
+ */
+import { describe, expect, it } from 'vitest';
+import { CLOCK_RANGE } from '../src/core/time.js';
+import { createSimulator } from '../src/simulator.js';
+
+const OUT_OF_RANGE = 'startAt must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (whole milliseconds)';
+
+describe('createSimulator({ startAt })', () => {
+  it.each([
+    ['1970-01-01T00:00:00Z', CLOCK_RANGE.min],
+    ['9999-01-01T00:00:00Z', CLOCK_RANGE.max],
+    [CLOCK_RANGE.max, CLOCK_RANGE.max],
+    [new Date(0), 0],
+  ])('starts the clock at %s, an edge of the range', (startAt, ms) => {
+    expect(createSimulator({ startAt }).clock.now()).toBe(ms);
+  });
+
+  it.each([
+    ['+275760-09-13T00:00:00Z', '+275760-09-13T00:00:00Z'],
+    ['9999-01-01T00:00:00.001Z', '9999-01-01T00:00:00.001Z'],
+    ['1969-12-31T23:59:59Z', '1969-12-31T23:59:59Z'],
+    [-1, '-1'],
+    [1.5, '1.5'],
+    [8.64e15, '8640000000000000'],
+    [new Date(Number.NaN), 'NaN'],
+  ])('refuses startAt %s with a RangeError naming it', (startAt, shown) => {
+    expect(() => createSimulator({ startAt })).toThrow(new RangeError(`${OUT_OF_RANGE}: ${shown}`));
+  });
+
+  it('refuses a reset to a start beyond the range in-process, and changes nothing', () => {
+    const sim = createSimulator({ startAt: '2026-03-02T09:00:00Z' });
+    const before = JSON.stringify(sim.snapshot());
+    expect(() => sim.reset({ seed: 5, start: '+275760-09-12T00:00:00Z' })).toThrow(new RangeError('start must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (whole milliseconds): +275760-09-12T00:00:00Z'));
+    expect(JSON.stringify(sim.snapshot())).toBe(before);
+  });
+});
+
+describe('createSimulator({ seed })', () => {
+  it.each([0, 2147483647])('takes seed %d, an edge of the range', (seed) => {
+    expect(createSimulator({ seed }).seed).toBe(seed);
+  });
+
+  it.each([-1, 2147483648, 1.5, Number.NaN])('refuses seed %d with a RangeError', (seed) => {
+    expect(() => createSimulator({ seed })).toThrow(new RangeError(`seed must be a whole number from 0 to 2147483647: ${seed}`));
+  });
+});
