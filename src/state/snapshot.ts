@@ -206,7 +206,11 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   const deep = tooDeepAt(snapshot, 1, MAX_SNAPSHOT_DEPTH);
   if (deep) throw new SnapshotError(deepPathText(deep), COMMON_MESSAGES.tooDeep('snapshot', MAX_SNAPSHOT_DEPTH).replace(/\.$/, ''));
   const problem = snapshotKind(parts.db, parts.clock).check(snapshot);
-  if (problem) throw new SnapshotError(problem.at.replace(/^\./, '') || 'its top level', problem.message);
+  if (problem) {
+    const at = problem.at.replace(/^\./, '') || 'its top level';
+    // A rule's own message (the reply and outcome schemas are the API's) names its field as `:attribute`, and ends its sentence.
+    throw new SnapshotError(at, problem.message.replaceAll(':attribute', at.replace(/\[(\d+)\]/g, '.$1')).replace(/\.$/, ''));
+  }
   // A snapshot the caller gives up (a state file just parsed) is used as it is: no second copy.
   const copy = owned ? snapshot : structuredClone(snapshot);
   const random = new SeededRandom(copy.seed);

@@ -14,6 +14,7 @@ import type { ClockEvent } from '../../src/core/clock.js';
 import { REPLY_MESSAGES } from '../../src/engine/replies.js';
 import type { DeliverFn, DeliverRequest } from '../../src/engine/webhooks.js';
 import { SNAPSHOT_FORMAT, createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
+import { SnapshotError } from '../../src/state/snapshot.js';
 import { VERSION } from '../../src/version.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
@@ -338,16 +339,16 @@ describe('restore, further', () => {
     };
     sim.restore(withField(123));
     const before = JSON.stringify(sim.snapshot());
-    expect(() => sim.restore(withField(124))).toThrow(new TypeError('The snapshot is damaged at db.accounts.rows.0.deep.0.0.0.…: The snapshot may not nest more than 128 levels deep.'));
+    expect(() => sim.restore(withField(124))).toThrow(new SnapshotError('db.accounts.rows.0.deep.0.0.0.…', 'The snapshot may not nest more than 128 levels deep'));
+    expect(() => sim.restore(withField(124))).toThrow('The snapshot is damaged at db.accounts.rows.0.deep.0.0.0.…: The snapshot may not nest more than 128 levels deep.');
     expect(JSON.stringify(sim.snapshot())).toBe(before);
   });
 
   it('refuses a snapshot whose reply rule can backtrack catastrophically, naming the field', () => {
     const { sim } = simulator(97, START);
     const snapshot = { ...sim.snapshot(), replies: [{ assistant_id: null, when: { regex: '^(a+)+$' }, reply: 'x', function_calls: [], set_variables: {} }] };
-    expect(() => sim.restore(snapshot)).toThrow(
-      new TypeError(`The snapshot is damaged at replies.0.when.regex: ${REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'replies.0.when.regex')}`),
-    );
+    expect(() => sim.restore(snapshot)).toThrow(new SnapshotError('replies[0].when.regex', REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'replies.0.when.regex').replace(/\.$/, '')));
+    expect(() => sim.restore(snapshot)).toThrow(`The snapshot is damaged at replies[0].when.regex: ${REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'replies.0.when.regex')}`);
   });
 
   it('leaves the target unchanged when it refuses a non-snapshot', async () => {
