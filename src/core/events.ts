@@ -73,6 +73,26 @@ export interface Subscription {
 }
 
 /**
+ * The fields of one kind of event's data, in order. Events of a shape are emitted as
+ * their values (`emitValues`): the journal keeps the values and builds the data object
+ * only when the event is read (a listener, `history`, a replay), so the dialer's many
+ * status events cost no objects while nobody watches.
+ * @example const LEAD_STATUS = eventShape('lead.status', ['account_id', 'lead_id', 'campaign_id', 'status'])
+ */
+export interface EventShape {
+  readonly type: string;
+  readonly keys: readonly string[];
+}
+
+/** Values of one event of a shape, at most this many. */
+const MAX_VALUES = 9;
+
+export function eventShape(type: string, keys: readonly string[]): EventShape {
+  if (keys.length > MAX_VALUES) throw new RangeError(`An event shape holds at most ${MAX_VALUES} fields.`);
+  return { type, keys };
+}
+
+/**
  * @example
  * sim.events.on('call.status', (e) => console.log(e.at, e.data.status))
  * sim.events.on('*', (e) => log.push(e))
@@ -80,7 +100,15 @@ export interface Subscription {
  */
 export class EventBus {
   private readonly listeners = new Map<string, Set<SimEventListener>>();
-  private journal: SimEvent[] = [];
+  /**
+   * The journal: a ring of the latest `limit` events in columns, the oldest at `start`.
+   * Entry i is of `kinds[i]`: a type, its data object in `values[i * MAX_VALUES]`; or a
+   * shape, its values from there. No event object is kept (the seq follows from the
+   * position), and the columns are written in place once the ring is full.
+   */
+  private kinds: (string | EventShape)[] = [];
+  private ats: number[] = [];
+  private values: unknown[] = [];
   private start = 0;
   private seq = 0;
 
@@ -99,17 +127,70 @@ export class EventBus {
   }
 
   emit(type: string, at: number, data: Record<string, unknown>): void {
-    const event: SimEvent = { type, at, seq: ++this.seq, data };
-    // A ring buffer: the journal keeps the latest `limit` events without copying.
-    if (this.journal.length < this.limit) this.journal.push(event);
-    else {
-      this.journal[this.start] = event;
-      this.start = (this.start + 1) % this.limit;
+    const slot = this.record(type, at);
+    this.values[slot] = data;
+    if (this.listeners.size > 0) this.deliver({ type, at, seq: this.seq, data });
+  }
+
+  /**
+   * Emits an event of `shape` with its values in the shape's order: the same event as
+   * `emit(shape.type, at, data)` with the data object those values make.
+   * @example bus.emitValues(LEAD_STATUS, now, 1, lead.id, lead.campaign_id, 'scheduled')
+   */
+  emitValues(shape: EventShape, at: number, a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown, g?: unknown, h?: unknown, i?: unknown): void {
+    if (this.listeners.size > 0 && (this.listeners.get(shape.type)?.size || this.listeners.get('*')?.size)) {
+      // Someone listens: the data object is built now, and kept as an `emit` keeps it.
+      this.emit(shape.type, at, dataOf(shape, [a, b, c, d, e, f, g, h, i], 0));
+      return;
     }
-    const typed = this.listeners.get(type);
+    const slot = this.record(shape, at);
+    const values = this.values;
+    values[slot] = a;
+    values[slot + 1] = b;
+    values[slot + 2] = c;
+    values[slot + 3] = d;
+    values[slot + 4] = e;
+    values[slot + 5] = f;
+    values[slot + 6] = g;
+    values[slot + 7] = h;
+    values[slot + 8] = i;
+  }
+
+  /** Takes the next seq and the journal entry for it; answers the entry's first value slot. */
+  private record(kind: string | EventShape, at: number): number {
+    this.seq++;
+    let entry: number;
+    if (this.kinds.length < this.limit) {
+      entry = this.kinds.length;
+      this.kinds.push(kind);
+      this.ats.push(at);
+      for (let n = 0; n < MAX_VALUES; n++) this.values.push(undefined);
+    } else {
+      // A ring buffer: the journal keeps the latest `limit` events without copying.
+      entry = this.start;
+      this.start = (this.start + 1) % this.limit;
+      this.kinds[entry] = kind;
+      this.ats[entry] = at;
+    }
+    return entry * MAX_VALUES;
+  }
+
+  private deliver(event: SimEvent): void {
+    const typed = this.listeners.get(event.type);
     if (typed) for (const listener of typed) listener(event);
     const all = this.listeners.get('*');
     if (all) for (const listener of all) listener(event);
+  }
+
+  /** The journal's entry `n` places after its oldest, as an event (built on each read). */
+  private entry(n: number): SimEvent {
+    const size = this.kinds.length;
+    const entry = (this.start + n) % size;
+    const kind = this.kinds[entry]!;
+    const seq = this.seq - size + 1 + n;
+    const at = this.ats[entry]!;
+    if (typeof kind === 'string') return { type: kind, at, seq, data: this.values[entry * MAX_VALUES] as Record<string, unknown> };
+    return { type: kind.type, at, seq, data: dataOf(kind, this.values, entry * MAX_VALUES) };
   }
 
   /**
@@ -121,16 +202,17 @@ export class EventBus {
    */
   subscribe(options: EventFilter & { since?: number | undefined }, listener: SimEventListener): Subscription {
     const filter: EventFilter = { types: options.types, accountId: options.accountId };
-    const ordered = this.history();
+    const size = this.kinds.length;
     const latestSeq = this.seq;
-    const oldestSeq = ordered[0]?.seq ?? null;
+    const oldestSeq = size === 0 ? null : latestSeq - size + 1;
     let replayed = 0;
     let missed = 0;
     if (options.since !== undefined) {
       const since = options.since > latestSeq ? 0 : options.since;
       if (oldestSeq !== null && since < oldestSeq - 1) missed = oldestSeq - 1 - since;
-      for (const event of ordered) {
-        if (event.seq <= since || !matchesFilter(event, filter)) continue;
+      for (let n = Math.max(0, since - (oldestSeq ?? 0) + 1); n < size; n++) {
+        const event = this.entry(n);
+        if (!matchesFilter(event, filter)) continue;
         listener(event);
         replayed++;
       }
@@ -144,8 +226,12 @@ export class EventBus {
 
   /** The latest events, oldest first, optionally of one type. */
   history(type?: string): SimEvent[] {
-    const ordered = [...this.journal.slice(this.start), ...this.journal.slice(0, this.start)];
-    return type === undefined ? ordered : ordered.filter((e) => e.type === type);
+    const out: SimEvent[] = [];
+    for (let n = 0; n < this.kinds.length; n++) {
+      const kind = this.kinds[(this.start + n) % this.kinds.length]!;
+      if (type === undefined || (typeof kind === 'string' ? kind : kind.type) === type) out.push(this.entry(n));
+    }
+    return out;
   }
 
   /** How many events were emitted in all: the seq of the latest (the journal keeps the latest `limit`). */
@@ -163,7 +249,16 @@ export class EventBus {
    * after a reset with `since` misses nothing of the new history.
    */
   clear(): void {
-    this.journal = [];
+    this.kinds = [];
+    this.ats = [];
+    this.values = [];
     this.start = 0;
   }
+}
+
+/** The data object of an event of `shape` whose values start at `values[from]`. */
+function dataOf(shape: EventShape, values: readonly unknown[], from: number): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (let n = 0; n < shape.keys.length; n++) data[shape.keys[n]!] = values[from + n];
+  return data;
 }

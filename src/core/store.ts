@@ -392,7 +392,7 @@ export class Table<T extends Row> {
     let touched = this.everyUpdate;
     for (const field in patch) touched |= this.byField.get(field) ?? 0;
     if (touched === 0) {
-      Object.assign(row, patch);
+      assign(row, patch);
       this.observer?.put(row);
       return row;
     }
@@ -400,7 +400,7 @@ export class Table<T extends Row> {
     // The old keys go in a scratch array of the table's (an update runs to its end before the next).
     const before = this.before;
     for (let i = 0; i < entries.length; i++) before[i] = (touched >> i) & 1 ? entries[i]!.key(row) : undefined;
-    Object.assign(row, patch);
+    assign(row, patch);
     this.observer?.put(row);
     for (let i = 0; i < entries.length; i++) {
       if (!((touched >> i) & 1)) continue;
@@ -464,6 +464,22 @@ export class Table<T extends Row> {
     this.fills?.settle();
     const bucket = this.indexes.get(index)?.map.get(key);
     return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : Array.isArray(bucket) ? bucket.length : 1;
+  }
+
+  /** How many rows under `key` in an index pass `keep`, counted where they are (no copy). */
+  countWhere(index: string, key: string | number, keep: (row: T) => boolean): number {
+    this.fills?.settle();
+    const bucket = this.entry(index).map.get(key);
+    if (bucket === undefined) return 0;
+    if (!(bucket instanceof Bucket || Array.isArray(bucket))) return keep(bucket) ? 1 : 0;
+    const rows = bucket instanceof Bucket ? bucket.rows : bucket;
+    const end = bucket instanceof Bucket ? bucket.end : bucket.length;
+    let count = 0;
+    for (let i = bucket instanceof Bucket ? bucket.head : 0; i < end; i++) {
+      const row = rows[i];
+      if (row !== undefined && keep(row)) count++;
+    }
+    return count;
   }
 
   /**
@@ -627,6 +643,11 @@ export class Table<T extends Row> {
     bucket.head = 0;
     bucket.end = kept;
   }
+}
+
+/** Writes a patch's fields into a row: `Object.assign` without its generic path (several times slower on the dialer's small patches). */
+function assign<T>(row: T, patch: Partial<T>): void {
+  for (const field in patch) row[field] = patch[field]!;
 }
 
 /** The keys of an index of few keys that hold rows now. */

@@ -3,6 +3,7 @@
  * tables, so every read and write is limited to the caller's account: a foreign id
  * looks exactly like a missing one (spec: Authentication 2).
  */
+import type { EventShape } from '../core/events.js';
 import type { SeededRandom } from '../core/random.js';
 import type { Wire } from '../core/wire.js';
 import type { Table } from '../core/store.js';
@@ -70,6 +71,20 @@ export class Scoped<T extends Owned> {
    */
   orderedOwnKey(index: string, key: string | number): { rows: readonly T[]; monotone: boolean } {
     return this.table.ordered(index, key);
+  }
+
+  /** How many of the account's rows an index holds under `key` (a key that may name rows of other accounts too). */
+  countOwn(index: string, key: string | number): number {
+    const account = this.accountId;
+    return this.table.countWhere(index, key, (r) => r.account_id === account);
+  }
+
+  /**
+   * The rows under `key` in an index in ascending id order, of every account (shared:
+   * never modify them); the caller skips the rows of other accounts.
+   */
+  orderedAnyAccount(index: string, key: string | number): readonly T[] {
+    return this.table.ordered(index, key).rows;
   }
 
   /** The highest id of the table, of every account (for readers that catch up with new rows). */
@@ -183,6 +198,11 @@ export interface AccountCtx {
    * `account_id` is used as it is, without a copy (the dialer's events).
    */
   emit(type: string, data: Record<string, unknown>): void;
+  /**
+   * Emits an event of `shape` from its values, `account_id` first (`EventBus.emitValues`):
+   * no data object is built unless someone reads the event.
+   */
+  emitValues(shape: EventShape, a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown, g?: unknown, h?: unknown, i?: unknown): void;
   /** Takes `micros` from the account's balance. */
   chargeAccount(micros: number): void;
   /** Keeps the times of a rate limit's last accepted requests on the account (core/rate-limit). */
@@ -242,6 +262,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
     nextOutcome: (dial) => outcomes.next(dial),
     emit: (type, data) => events.emit(type, clock.now(), data.account_id === account.id ? data : { account_id: account.id, ...data }),
+    emitValues: (shape, a, b, c, d, e, f, g, h, i) => events.emitValues(shape, clock.now(), a, b, c, d, e, f, g, h, i),
     chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
     setRecent: (field, times) => void db.accounts.update(account.id, { [field]: times }),
   };

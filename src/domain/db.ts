@@ -27,15 +27,11 @@ export function callTypeKey(accountId: number, type: Call['type']): number {
   return accountId * 4 + CALL_TYPES.indexOf(type);
 }
 
-/** The key of an account's calls with one client number: `<account>|<number>` (the account's keys share the prefix). */
-export function callNumberKey(accountId: number, number: string): string {
-  return `${accountId}|${number}`;
-}
-
 export class Database {
   /** Each account's fixtures, written when one of their tables is first used (accounts/service createAccount). */
   readonly fixtures = new DeferredFills();
-  readonly accounts = new Table<Account>('accounts').index('api_key', (a) => a.api_key);
+  // Indexes name the fields their keys read where rows change often (a balance charged per call, a campaign per dial).
+  readonly accounts = new Table<Account>('accounts').index('api_key', (a) => a.api_key, { fields: ['api_key'] });
   readonly assistants = new Table<Assistant>('assistants')
     .index('account', (a) => a.account_id)
     .index('uuid', (a) => a.uuid)
@@ -57,8 +53,8 @@ export class Database {
     .index('knowledgebase', (d) => d.knowledgebase_id)
     .fillFrom(this.fixtures);
   readonly campaigns = new Table<Campaign>('campaigns')
-    .index('account', (c) => c.account_id)
-    .index('assistant', (c) => c.assistant_id);
+    .index('account', (c) => c.account_id, { fields: ['account_id'] })
+    .index('assistant', (c) => c.assistant_id, { fields: ['assistant_id'] });
   // Each index names the fields its key reads: the dialer's many lead updates re-key only campaign_status.
   readonly leads = new Table<Lead>('leads')
     .index('account', (l) => l.account_id, { fields: ['account_id'], fewKeys: true })
@@ -77,7 +73,9 @@ export class Database {
     .index('campaign', (c) => c.campaign_id, { fields: ['campaign_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('account_status', (c) => callStatusKey(c.account_id, c.status), { fields: ['account_id', 'status', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('account_type', (c) => callTypeKey(c.account_id, c.type), { fields: ['account_id', 'type', 'created_at'], monotone: callCreatedAt, fewKeys: true })
-    .index('account_number', (c) => callNumberKey(c.account_id, c.client_phone_number), { fields: ['account_id', 'client_phone_number', 'created_at'], monotone: callCreatedAt });
+    // Keyed by the client number alone, the row's own string (a key joining the account would be a new string per call,
+    // hashed on every insert): a number called from several accounts holds the calls of each, which its readers tell apart.
+    .index('client_number', (c) => c.client_phone_number, { fields: ['client_phone_number', 'created_at'], monotone: callCreatedAt });
   readonly conversations = new Table<Conversation>('conversations')
     .index('account', (c) => c.account_id)
     .index('uuid', (c) => c.uuid)

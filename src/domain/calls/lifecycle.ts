@@ -5,6 +5,7 @@
  * is answered (`in-progress`, then its final status after the talk time) or ends
  * `busy`, `no-answer` or `failed`. The outcome is decided when the call is placed.
  */
+import { eventShape } from '../../core/events.js';
 import { nestsTooDeep } from '../../core/validation.js';
 import { fromMicros } from '../../core/money.js';
 import { fillTemplate } from '../../core/template.js';
@@ -136,19 +137,19 @@ function defaultTranscript(ctx: AccountCtx, assistant: Assistant, kind: OutcomeN
   );
 }
 
-/** The `call.status` event of a call moving to `status` (what a watcher of the end wants to know is added by finishCall). */
-function statusEvent(ctx: AccountCtx, call: Call, status: CallStatus) {
-  return { account_id: ctx.account.id, call_id: call.id, status, campaign_id: call.campaign_id, lead_id: call.lead_id };
-}
+/** `call.status` events: a placed call, a call moving on, an ended call (what a watcher of the end wants to know added). */
+const CALL_PLACED_EVENT = eventShape('call.status', ['account_id', 'call_id', 'status', 'campaign_id', 'lead_id', 'type', 'phone_number']);
+const CALL_STATUS_EVENT = eventShape('call.status', ['account_id', 'call_id', 'status', 'campaign_id', 'lead_id']);
+const CALL_ENDED_EVENT = eventShape('call.status', ['account_id', 'call_id', 'status', 'campaign_id', 'lead_id', 'ended', 'answered_by', 'duration', 'total_cost']);
 
 /**
  * Applies a patch that moves a call to `patch.status` (stamped with `updated_at`) and
- * emits `call.status` with `event`. Each caller builds its patch and event whole: the
- * dialer moves every call through here three or four times.
+ * emits its `call.status`. Each caller builds its patch whole: the dialer moves every
+ * call through here three or four times.
  */
-function setStatus(ctx: AccountCtx, call: Call, patch: Partial<Call> & { status: CallStatus; updated_at: number }, event: Record<string, unknown>): Call {
+function setStatus(ctx: AccountCtx, call: Call, patch: Partial<Call> & { status: CallStatus; updated_at: number }): Call {
   const updated = ctx.calls.update(call.id, patch);
-  ctx.emit('call.status', event);
+  ctx.emitValues(CALL_STATUS_EVENT, ctx.account.id, call.id, patch.status, call.campaign_id, call.lead_id);
   return updated;
 }
 
@@ -200,7 +201,7 @@ export function placeCall(ctx: AccountCtx, c: NewCall): Call {
       created_at: now,
     }),
   );
-  ctx.emit('call.status', { account_id: ctx.account.id, call_id: call.id, status: 'initiated', campaign_id: call.campaign_id, lead_id: call.lead_id, type: call.type, phone_number: call.client_phone_number });
+  ctx.emitValues(CALL_PLACED_EVENT, ctx.account.id, call.id, 'initiated', call.campaign_id, call.lead_id, call.type, call.client_phone_number);
   return call;
 }
 
@@ -232,14 +233,14 @@ export function endsAtRing(call: Call & { plan: CallPlan }): boolean {
 /** `initiated` -> `ringing`; the outcome shows after the ring time. */
 export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
   const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, { account_id: ctx.account.id, call_id: call.id });
-  setStatus(ctx, call, { status: 'ringing', updated_at: ctx.now(), event_id: eventId }, statusEvent(ctx, call, 'ringing'));
+  setStatus(ctx, call, { status: 'ringing', updated_at: ctx.now(), event_id: eventId });
 }
 
 /** The ring ends answered: `in-progress` until the talk time is over. */
 export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
   const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.talk_seconds * 1000, CALL_END_EVENT, { account_id: ctx.account.id, call_id: call.id });
   const now = ctx.now();
-  setStatus(ctx, call, { status: 'in-progress', updated_at: now, event_id: eventId, answered_at: now, answered_by: call.plan.answered_by }, statusEvent(ctx, call, 'in-progress'));
+  setStatus(ctx, call, { status: 'in-progress', updated_at: now, event_id: eventId, answered_at: now, answered_by: call.plan.answered_by });
 }
 
 /**
@@ -260,25 +261,22 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
   const duration = answered ? plan.talk_seconds : 0;
   const status = plan.final_status;
   const now = ctx.now();
-  return setStatus(
-    ctx,
-    call,
-    {
-      status,
-      updated_at: now,
-      event_id: null,
-      ended_at: now,
-      duration,
-      answered_by: plan.answered_by,
-      transcript: plan.transcript ?? '',
-      variables,
-      evaluation,
-      carrier_cost_micros: carrier,
-      total_cost_micros: total,
-      recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
-    },
-    { ...statusEvent(ctx, call, status), ended: true, answered_by: plan.answered_by, duration, total_cost: fromMicros(total) },
-  );
+  const ended = ctx.calls.update(call.id, {
+    status,
+    updated_at: now,
+    event_id: null,
+    ended_at: now,
+    duration,
+    answered_by: plan.answered_by,
+    transcript: plan.transcript ?? '',
+    variables,
+    evaluation,
+    carrier_cost_micros: carrier,
+    total_cost_micros: total,
+    recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
+  });
+  ctx.emitValues(CALL_ENDED_EVENT, ctx.account.id, call.id, status, call.campaign_id, call.lead_id, true, plan.answered_by, duration, fromMicros(total));
+  return ended;
 }
 
 /**

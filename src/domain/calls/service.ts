@@ -14,7 +14,7 @@ import { readE164 } from '../../core/phone.js';
 import { usableNumber } from '../phone-numbers/service.js';
 import { coversOneCall } from './billing.js';
 import { placeCall } from './lifecycle.js';
-import { callNumberKey, callStatusKey, callTypeKey } from '../db.js';
+import { callStatusKey, callTypeKey } from '../db.js';
 import { lowerBound } from '../../core/store.js';
 import { SubstringCounts } from '../../core/substrings.js';
 import type { PageCut } from '../../core/pagination.js';
@@ -162,11 +162,11 @@ function numberCounts(ctx: AccountCtx): SubstringCounts {
   const lastId = ctx.calls.lastId;
   const removals = ctx.calls.removals;
   if (tally.counts === undefined || tally.removals !== removals || lastId < tally.through) {
-    // Built from the account's distinct numbers and their sizes, not from each call.
+    // Built from the account's distinct numbers and how many calls each has, not from each call.
     const counts = new SubstringCounts(COUNTED_LENGTH);
-    const prefix = callNumberKey(ctx.account.id, '');
-    for (const key of ctx.calls.indexKeys('account_number')) {
-      if (typeof key === 'string' && key.startsWith(prefix)) counts.add(key.slice(prefix.length), ctx.calls.countOwnKey('account_number', key));
+    for (const key of ctx.calls.indexKeys('client_number')) {
+      const own = ctx.calls.countOwn('client_number', key);
+      if (own > 0) counts.add(key as string, own);
     }
     tally.counts = counts;
   } else {
@@ -192,21 +192,29 @@ function newestMatching(rows: readonly Call[], phone: (number: string) => boolea
   return page;
 }
 
+/** The position of the newest of the account's calls in `rows` (ascending ids) at or before `at`, -1 when none. */
+function newestOwn(rows: readonly Call[], at: number, account: number): number {
+  while (at >= 0 && rows[at]!.account_id !== account) at--;
+  return at;
+}
+
 /**
  * The page of the calls to the account's client numbers that pass `phone`, newest first:
- * the matching numbers are found among the account's distinct numbers (not its calls),
- * the total is the sum of their sizes, and the page is merged from the newest end of
- * each number's calls (a heap of one head per number), stopping at the page.
+ * the matching numbers are found among the distinct numbers called (not the calls), the
+ * total is the sum of the account's calls to each, and the page is merged from the newest
+ * end of each number's calls (a heap of one head per number), stopping at the page.
  */
 function byNumber(ctx: AccountCtx, phone: (number: string) => boolean, skip: number, perPage: number): PageCut<Call> {
-  const prefix = callNumberKey(ctx.account.id, '');
+  const account = ctx.account.id;
   const heads: { rows: readonly Call[]; at: number }[] = [];
   let total = 0;
-  for (const key of ctx.calls.indexKeys('account_number')) {
-    if (typeof key !== 'string' || !key.startsWith(prefix) || !phone(key.slice(prefix.length))) continue;
-    const { rows } = ctx.calls.orderedOwnKey('account_number', key);
-    total += rows.length;
-    heads.push({ rows, at: rows.length - 1 });
+  for (const key of ctx.calls.indexKeys('client_number')) {
+    if (typeof key !== 'string' || !phone(key)) continue;
+    const own = ctx.calls.countOwn('client_number', key);
+    if (own === 0) continue;
+    const rows = ctx.calls.orderedAnyAccount('client_number', key);
+    total += own;
+    heads.push({ rows, at: newestOwn(rows, rows.length - 1, account) });
   }
   // A max-heap on the id of each number's newest row not yet taken.
   const id = (h: { rows: readonly Call[]; at: number }) => h.rows[h.at]!.id;
@@ -227,7 +235,8 @@ function byNumber(ctx: AccountCtx, phone: (number: string) => boolean, skip: num
   for (let taken = 0; heads.length > 0 && page.length < perPage; taken++) {
     const top = heads[0]!;
     if (taken >= skip) page.push(top.rows[top.at]!);
-    if (--top.at < 0) {
+    top.at = newestOwn(top.rows, top.at - 1, account);
+    if (top.at < 0) {
       heads[0] = heads[heads.length - 1]!;
       heads.pop();
     }

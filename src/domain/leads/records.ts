@@ -4,8 +4,12 @@
  * cancelled, its secondary contacts removed). The dialer, the lead routes and campaign
  * deletion all use them.
  */
+import { eventShape } from '../../core/events.js';
 import type { AccountCtx } from '../context.js';
 import type { Lead } from './schema.js';
+
+/** A lead's new status on `sim.events`. */
+const LEAD_STATUS_EVENT = eventShape('lead.status', ['account_id', 'lead_id', 'campaign_id', 'status']);
 
 /**
  * Updates a lead, stamping `updated_at` into `patch` (give a literal of its own); a new
@@ -18,7 +22,7 @@ export function changeLead(ctx: AccountCtx, lead: Lead, patch: Partial<Omit<Lead
   // The caller's patch is a literal of its own: stamped in place rather than copied.
   patch.updated_at = ctx.now();
   const updated = ctx.leads.update(lead.id, patch);
-  if (updated.status !== before) ctx.emit('lead.status', { account_id: ctx.account.id, lead_id: lead.id, campaign_id: updated.campaign_id, status: updated.status });
+  if (updated.status !== before) ctx.emitValues(LEAD_STATUS_EVENT, ctx.account.id, lead.id, updated.campaign_id, updated.status);
   return updated;
 }
 
