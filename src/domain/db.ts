@@ -2,6 +2,7 @@
 import { DeferredFills, Table, type TableSnapshot } from '../core/store.js';
 import type { Account } from './accounts/schema.js';
 import type { Assistant } from './assistants/schema.js';
+import { callCodec } from './calls/row.js';
 import type { Call } from './calls/schema.js';
 import type { Campaign } from './campaigns/schema.js';
 import type { ChatMessage, Conversation } from './conversations/schema.js';
@@ -67,7 +68,7 @@ export class Database {
     .index('lead', (c) => c.lead_id);
   // List calls reads a page from the newest end of the narrowest of these (calls/service listCallsPage);
   // created_at grows with the id unless a record was inserted back-dated, so date filters binary-search it.
-  readonly calls = new Table<Call>('calls')
+  readonly calls = new Table<Call>('calls', callCodec())
     .index('account', (c) => c.account_id, { fields: ['account_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('assistant', (c) => c.assistant_id, { fields: ['assistant_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     .index('campaign', (c) => c.campaign_id, { fields: ['campaign_id', 'created_at'], monotone: callCreatedAt, fewKeys: true })
@@ -75,7 +76,8 @@ export class Database {
     .index('account_type', (c) => callTypeKey(c.account_id, c.type), { fields: ['account_id', 'type', 'created_at'], monotone: callCreatedAt, fewKeys: true })
     // Keyed by the client number alone, the row's own string (a key joining the account would be a new string per call,
     // hashed on every insert): a number called from several accounts holds the calls of each, which its readers tell apart.
-    .index('client_number', (c) => c.client_phone_number, { fields: ['client_phone_number', 'created_at'], monotone: callCreatedAt });
+    // Deferred: only the phone_number filter reads it, so a campaign's calls cost it nothing until someone filters by number.
+    .index('client_number', (c) => c.client_phone_number, { fields: ['client_phone_number', 'created_at'], monotone: callCreatedAt, deferred: true });
   readonly conversations = new Table<Conversation>('conversations')
     .index('account', (c) => c.account_id)
     .index('uuid', (c) => c.uuid)

@@ -14,7 +14,8 @@ import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } 
 import { sampleValue, type Assistant } from '../assistants/schema.js';
 import type { AccountCtx } from '../context.js';
 import { callCosts } from './billing.js';
-import { NO_VALUES, UNANSWERED_STATUSES, callRow, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
+import { callRow, recordingUrl } from './row.js';
+import { NO_VALUES, UNANSWERED_STATUSES, type Call, type CallPlan, type CallStatus, type CallType } from './schema.js';
 
 export const CALL_RING_EVENT = 'call.ring';
 export const CALL_CONNECT_EVENT = 'call.connect';
@@ -199,7 +200,7 @@ export function placeCall(ctx: AccountCtx, c: NewCall): Call {
       plan,
       event_id: eventId,
       created_at: now,
-    }),
+    }, ctx.callMemo.heads),
   );
   ctx.emitValues(CALL_PLACED_EVENT, ctx.account.id, call.id, 'initiated', call.campaign_id, call.lead_id, call.type, call.client_phone_number);
   return call;
@@ -255,7 +256,8 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
   const answered = !UNANSWERED_STATUSES.has(plan.final_status);
   const goalMet = plan.kind === 'human';
   const variables = plan.variables ?? (plan.answered_by === 'human' ? collectedVariables(ctx, assistant, goalMet) : NO_VALUES);
-  const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' ? { ...variables } : NO_VALUES);
+  // No values collected: the shared empty object, not a copy of it.
+  const evaluation = plan.evaluation ?? (assistant.post_call_evaluation && plan.answered_by === 'human' && variables !== NO_VALUES ? { ...variables } : NO_VALUES);
   const { carrier, total } = callCosts(ctx.account.rates, plan);
   if (total > 0) ctx.chargeAccount(total);
   const duration = answered ? plan.talk_seconds : 0;
@@ -273,7 +275,7 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
     evaluation,
     carrier_cost_micros: carrier,
     total_cost_micros: total,
-    recording_url: answered && assistant.record ? `https://recordings.voxsim.test/calls/${call.id}.mp3` : null,
+    recording_url: answered && assistant.record ? recordingUrl(call.id) : null,
   });
   ctx.emitValues(CALL_ENDED_EVENT, ctx.account.id, call.id, status, call.campaign_id, call.lead_id, true, plan.answered_by, duration, fromMicros(total));
   return ended;

@@ -1,13 +1,14 @@
 /**
  * Values that many calls hold alike, stored once: default transcripts (a greeting and a
- * few picks from phrase banks) and call plans (most unanswered and voicemail calls have
- * one of a handful). A campaign of a million leads would otherwise hold a million copies
+ * few picks from phrase banks), call plans (most unanswered and voicemail calls have
+ * one of a handful) and the heads of call rows. A campaign of a million leads would otherwise hold a million copies
  * of the same few hundred texts. Shared values are never written to: a call changes by
  * patches that replace its fields. Bounded, so a stream of unique texts (templates filled
  * with each lead's variables) costs no more than storing them.
  */
 import { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus } from '../../core/vocabulary.js';
 import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
+import { CallHeads } from './row.js';
 import type { CallPlan } from './schema.js';
 
 /**
@@ -31,6 +32,8 @@ function planShape(kind: OutcomeName, source: OutcomeSource, answeredBy: Answere
 }
 
 export class CallMemo {
+  /** What the calls of one placement share (calls/row). */
+  readonly heads = new CallHeads();
   /** Texts by kind of text, by their variable head (a filled greeting), by the picks' combination. */
   private readonly texts = new Map<string, Map<string, string[]>>();
   /** Plans without scripted variables or evaluation, by transcript, by shape. */
