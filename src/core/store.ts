@@ -352,6 +352,8 @@ export class Table<T extends Row> {
   /** The indexes in declaration order, and by field the bit mask of those whose key reads it. */
   private readonly entries: IndexEntry<T>[] = [];
   private readonly byField = new Map<string, number>();
+  /** The masks of the field lists `changing` was given, by list. */
+  private readonly masks = new Map<readonly string[], number>();
   /** The indexes declared without fields: every update re-keys them. */
   private everyUpdate = 0;
   /** The bit mask of the indexes writes keep current (all but a deferred index not read yet). */
@@ -404,6 +406,7 @@ export class Table<T extends Row> {
     if (live) this.live |= bit;
     this.indexes.set(name, entry);
     this.entries.push(entry);
+    this.masks.clear();
     if (options.fields) for (const field of options.fields) this.byField.set(field as string, (this.byField.get(field as string) ?? 0) | bit);
     else this.everyUpdate |= bit;
     if (live) this.fill(entry);
@@ -469,22 +472,51 @@ export class Table<T extends Row> {
     // Only the indexes whose key reads a patched field can move (most updates touch none).
     let touched = this.everyUpdate;
     for (const field in patch) touched |= this.byField.get(field) ?? 0;
-    touched &= this.live;
-    if (touched === 0) {
-      assign(row, patch);
-      this.observer?.put(row);
-      return row;
-    }
-    const entries = this.entries;
-    // The old keys go in a scratch array of the table's (an update runs to its end before the next).
-    const before = this.before;
-    for (let i = 0; i < entries.length; i++) before[i] = (touched >> i) & 1 ? entries[i]!.key(row) : undefined;
+    this.keep(row, touched & this.live);
     assign(row, patch);
+    return this.rekey(row, touched & this.live);
+  }
+
+  /**
+   * The first half of a change written into a row in place, with the caller's own typed
+   * writes (the dialer's transitions: cheaper than a patch's generic ones): notes the keys
+   * of the indexes that read any of `fields` (every field the writes may change) and
+   * answers them for `changed`. Nothing else may change the table in between.
+   * @example const moving = calls.changing(row, STATUS_FIELDS); row.status = 'ringing'; row.updated_at = now; calls.changed(row, moving)
+   */
+  changing(row: T, fields: readonly (keyof T & string)[]): number {
+    this.fills?.settle();
+    let touched = this.masks.get(fields);
+    if (touched === undefined) {
+      touched = this.everyUpdate;
+      for (const field of fields) touched |= this.byField.get(field) ?? 0;
+      this.masks.set(fields, touched);
+    }
+    this.keep(row, touched & this.live);
+    return touched & this.live;
+  }
+
+  /** The second half of a change in place (`changing`): the row's indexes are kept current and the change reported. */
+  changed(row: T, touched: number): T {
+    return this.rekey(row, touched);
+  }
+
+  /** Notes the keys `row` has now in the `touched` indexes, in a scratch array of the table's (a change runs to its end before the next). */
+  private keep(row: T, touched: number): void {
+    if (touched === 0) return;
+    const entries = this.entries;
+    for (let i = 0; i < entries.length; i++) if ((touched >> i) & 1) this.before[i] = entries[i]!.key(row);
+  }
+
+  /** Reports a changed row and moves it in the `touched` indexes whose key moved from the one `keep` noted. */
+  private rekey(row: T, touched: number): T {
     this.observer?.put(row);
+    if (touched === 0) return row;
+    const entries = this.entries;
     for (let i = 0; i < entries.length; i++) {
       if (!((touched >> i) & 1)) continue;
       const entry = entries[i]!;
-      const old = before[i];
+      const old = this.before[i];
       const now = entry.key(row);
       if (old !== now) {
         this.removeFromIndex(entry, old, row);

@@ -132,6 +132,17 @@ export class Scoped<T extends Owned> {
     return this.table.update(id, patch as Partial<Omit<T, 'id'>>);
   }
 
+  /** `Table.changing` for a row of the account (a row of another is refused, as `update` refuses its id). */
+  changing(row: T, fields: readonly (keyof T & string)[]): number {
+    if (row.account_id !== this.accountId) throw new Error(`${this.table.name} ${row.id} is not in account ${this.accountId}`);
+    return this.table.changing(row, fields);
+  }
+
+  /** `Table.changed`: the second half of a change in place. */
+  changed(row: T, touched: number): T {
+    return this.table.changed(row, touched);
+  }
+
   delete(id: number): T | undefined {
     return this.get(id) ? this.table.delete(id) : undefined;
   }
@@ -211,6 +222,9 @@ export interface AccountCtx {
   replyTo(assistant: { id: number; uuid: string }, message: string, variables: Record<string, unknown>): ScriptedReply;
 }
 
+/** The field a charge writes into the account (`Table.changing`). */
+const BALANCE_FIELDS = ['balance_micros'] as const satisfies readonly (keyof Account)[];
+
 /** The scope of one account, built once per account row (clock events need one each). */
 export function accountCtx(account: Account, state: SimState): AccountCtx {
   let scope = state.scopes.get(account) as AccountCtx | undefined;
@@ -263,7 +277,12 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     nextOutcome: (dial) => outcomes.next(dial),
     emit: (type, data) => events.emit(type, clock.now(), data.account_id === account.id ? data : { account_id: account.id, ...data }),
     emitValues: (shape, a, b, c, d, e, f, g, h, i) => events.emitValues(shape, clock.now(), a, b, c, d, e, f, g, h, i),
-    chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
+    chargeAccount: (micros) => {
+      // Written in place (a charge per call): the row is this scope's own.
+      const touched = db.accounts.changing(account, BALANCE_FIELDS);
+      account.balance_micros -= micros;
+      db.accounts.changed(account, touched);
+    },
     setRecent: (field, times) => void db.accounts.update(account.id, { [field]: times }),
   };
 }

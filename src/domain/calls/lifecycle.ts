@@ -144,15 +144,25 @@ const CALL_STATUS_EVENT = eventShape('call.status', ['account_id', 'call_id', 's
 const CALL_ENDED_EVENT = eventShape('call.status', ['account_id', 'call_id', 'status', 'campaign_id', 'lead_id', 'ended', 'answered_by', 'duration', 'total_cost']);
 
 /**
- * Applies a patch that moves a call to `patch.status` (stamped with `updated_at`) and
- * emits its `call.status`. Each caller builds its patch whole: the dialer moves every
- * call through here three or four times.
+ * The fields each move of a call writes, in place (`Table.changing`): the dialer moves
+ * every call three or four times, and typed writes cost less than a patch's.
  */
-function setStatus(ctx: AccountCtx, call: Call, patch: Partial<Call> & { status: CallStatus; updated_at: number }): Call {
-  const updated = ctx.calls.update(call.id, patch);
-  ctx.emitValues(CALL_STATUS_EVENT, ctx.account.id, call.id, patch.status, call.campaign_id, call.lead_id);
-  return updated;
-}
+const RING_FIELDS = ['status', 'updated_at', 'event_id'] as const satisfies readonly (keyof Call)[];
+const ANSWER_FIELDS = ['status', 'updated_at', 'event_id', 'answered_at', 'answered_by'] as const satisfies readonly (keyof Call)[];
+const END_FIELDS = [
+  'status',
+  'updated_at',
+  'event_id',
+  'ended_at',
+  'duration',
+  'answered_by',
+  'transcript',
+  'variables',
+  'evaluation',
+  'carrier_cost_micros',
+  'total_cost_micros',
+  'recording_url',
+] as const satisfies readonly (keyof Call)[];
 
 /** What a new call is made of; the rest starts empty. */
 export interface NewCall {
@@ -233,15 +243,28 @@ export function endsAtRing(call: Call & { plan: CallPlan }): boolean {
 
 /** `initiated` -> `ringing`; the outcome shows after the ring time. */
 export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
-  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, { account_id: ctx.account.id, call_id: call.id });
-  setStatus(ctx, call, { status: 'ringing', updated_at: ctx.now(), event_id: eventId });
+  const now = ctx.now();
+  const eventId = ctx.schedule<CallEventPayload>(now + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, { account_id: ctx.account.id, call_id: call.id });
+  const moving = ctx.calls.changing(call, RING_FIELDS);
+  call.status = 'ringing';
+  call.updated_at = now;
+  call.event_id = eventId;
+  ctx.calls.changed(call, moving);
+  ctx.emitValues(CALL_STATUS_EVENT, ctx.account.id, call.id, 'ringing', call.campaign_id, call.lead_id);
 }
 
 /** The ring ends answered: `in-progress` until the talk time is over. */
 export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
-  const eventId = ctx.schedule<CallEventPayload>(ctx.now() + call.plan.talk_seconds * 1000, CALL_END_EVENT, { account_id: ctx.account.id, call_id: call.id });
   const now = ctx.now();
-  setStatus(ctx, call, { status: 'in-progress', updated_at: now, event_id: eventId, answered_at: now, answered_by: call.plan.answered_by });
+  const eventId = ctx.schedule<CallEventPayload>(now + call.plan.talk_seconds * 1000, CALL_END_EVENT, { account_id: ctx.account.id, call_id: call.id });
+  const moving = ctx.calls.changing(call, ANSWER_FIELDS);
+  call.status = 'in-progress';
+  call.updated_at = now;
+  call.event_id = eventId;
+  call.answered_at = now;
+  call.answered_by = call.plan.answered_by;
+  ctx.calls.changed(call, moving);
+  ctx.emitValues(CALL_STATUS_EVENT, ctx.account.id, call.id, 'in-progress', call.campaign_id, call.lead_id);
 }
 
 /**
@@ -263,22 +286,22 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
   const duration = answered ? plan.talk_seconds : 0;
   const status = plan.final_status;
   const now = ctx.now();
-  const ended = ctx.calls.update(call.id, {
-    status,
-    updated_at: now,
-    event_id: null,
-    ended_at: now,
-    duration,
-    answered_by: plan.answered_by,
-    transcript: plan.transcript ?? '',
-    variables,
-    evaluation,
-    carrier_cost_micros: carrier,
-    total_cost_micros: total,
-    recording_url: answered && assistant.record ? recordingUrl(call.id) : null,
-  });
+  const moving = ctx.calls.changing(call, END_FIELDS);
+  call.status = status;
+  call.updated_at = now;
+  call.event_id = null;
+  call.ended_at = now;
+  call.duration = duration;
+  call.answered_by = plan.answered_by;
+  call.transcript = plan.transcript ?? '';
+  call.variables = variables;
+  call.evaluation = evaluation;
+  call.carrier_cost_micros = carrier;
+  call.total_cost_micros = total;
+  call.recording_url = answered && assistant.record ? recordingUrl(call.id) : null;
+  ctx.calls.changed(call, moving);
   ctx.emitValues(CALL_ENDED_EVENT, ctx.account.id, call.id, status, call.campaign_id, call.lead_id, true, plan.answered_by, duration, fromMicros(total));
-  return ended;
+  return call;
 }
 
 /**
