@@ -205,10 +205,9 @@ class Bucket<T extends Row> {
     return -1;
   }
 
-  /** Empties it, keeping a small first chunk. */
+  /** Starts it again once its last row left (every slot is a hole already), keeping a small first chunk. */
   empty(): void {
     if (this.chunks.length > 1 || this.chunks[0]!.length > 64) this.chunks = [[]];
-    else this.chunks[0]!.fill(undefined);
     this.head = 0;
     this.end = 0;
     this.live = 0;

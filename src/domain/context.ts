@@ -202,7 +202,7 @@ export interface AccountCtx {
   /** Hands a webhook to the delivery engine (ARCHITECTURE §4 Webhook delivery). */
   sendWebhook(kind: WebhookKind, url: string, payload: unknown): void;
   /** The scripted outcome of the next attempt to a number (ARCHITECTURE §4 Scripted outcomes). */
-  nextOutcome(dial: DialContext): { outcome: Outcome; source: OutcomeSource };
+  nextOutcome(dial: DialContext): { readonly outcome: Outcome; readonly source: OutcomeSource };
   /**
    * Emits a state change on `sim.events`, stamped with the clock time and the account
    * (`account_id` first in its data). Data that already starts with the account's

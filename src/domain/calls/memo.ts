@@ -21,14 +21,22 @@ const LIMIT = 262_144;
 const KINDS: readonly OutcomeName[] = ['human', 'goal-incomplete', 'voicemail', 'busy', 'no-answer', 'failed'];
 const SOURCES: readonly OutcomeSource[] = ['rule', 'magic', 'default'];
 
-/** The plan's fields other than its texts as one integer, or undefined when a number is out of range. */
+/**
+ * The plan's fields other than its texts as one integer, or undefined when a number is out
+ * of range: a small integer (which V8 hashes without boxing) for the usual ring and talk
+ * times, a larger one (above 2^30, so never equal to a small one) for the rest.
+ */
 function planShape(kind: OutcomeName, source: OutcomeSource, answeredBy: AnsweredBy, finalStatus: CallStatus, ring: number, talk: number): number | undefined {
   if (!(ring >= 0 && ring < 65_536 && talk >= 0 && talk < 1_048_576 && Number.isInteger(ring) && Number.isInteger(talk))) return undefined;
-  const parts = [KINDS.indexOf(kind), SOURCES.indexOf(source), ANSWERED_BY.indexOf(answeredBy), CALL_STATUSES.indexOf(finalStatus)];
+  const k = KINDS.indexOf(kind);
+  const s = SOURCES.indexOf(source);
+  const a = ANSWERED_BY.indexOf(answeredBy);
+  const f = CALL_STATUSES.indexOf(finalStatus);
   // A value these lists do not know (a new outcome name) is never packed with another's number.
-  if (parts.some((part) => part < 0) || CALL_STATUSES.length > 16) return undefined;
-  const [k, s, a, f] = parts as [number, number, number, number];
-  return ((((k * 4 + s) * 4 + a) * 16 + f) * 65_536 + ring) * 1_048_576 + talk;
+  if (k < 0 || s < 0 || a < 0 || f < 0 || CALL_STATUSES.length > 16) return undefined;
+  const fields = ((k * 4 + s) * 4 + a) * 16 + f;
+  if (ring < 64 && talk < 4096) return (fields * 64 + ring) * 4096 + talk;
+  return 2 ** 30 + (fields * 65_536 + ring) * 1_048_576 + talk;
 }
 
 export class CallMemo {
