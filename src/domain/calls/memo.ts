@@ -49,17 +49,18 @@ export class CallMemo {
   private size = 0;
 
   /**
-   * The text of one kind with this head and combination of picks, built by `build` the
-   * first time.
-   * @example memo.text('human', greeting, combination, () => lines.join('\n'))
+   * The text of one kind with this head and combination of picks, built by
+   * `build(head, combination)` the first time (a function of those alone: no closure is
+   * made per call).
+   * @example memo.text('human', greeting, combination, humanText)
    */
-  text(kind: string, head: string, combination: number, build: () => string): string {
+  text(kind: string, head: string, combination: number, build: (head: string, combination: number) => string): string {
     let heads = this.texts.get(kind);
     if (!heads) this.texts.set(kind, (heads = new Map()));
     let built = heads.get(head);
     const known = built?.[combination];
     if (known !== undefined) return known;
-    const text = build();
+    const text = build(head, combination);
     if (this.size >= LIMIT) return text;
     if (!built) heads.set(head, (built = []));
     built[combination] = text;

@@ -96,11 +96,12 @@ const FIELDS = [
 export class CallHeads {
   private readonly byNumber = new Map<string, CallHead[]>();
 
-  /** A head equal to `head`, shared when one is known. */
-  share(head: CallHead): CallHead {
-    let known = this.byNumber.get(head.assistant_phone_number);
-    if (!known) this.byNumber.set(head.assistant_phone_number, (known = []));
-    for (const h of known) if (sameHead(h, head)) return h;
+  /** The head of a call of `f` created at a time of `base`: a known one when one is equal, else a new one, kept. */
+  of(f: CallFields, base: number): CallHead {
+    let known = this.byNumber.get(f.assistant_phone_number);
+    if (!known) this.byNumber.set(f.assistant_phone_number, (known = []));
+    for (const h of known) if (isHeadOf(h, f, base)) return h;
+    const head = headOf(f, base);
     // A few per number: enough for the campaigns that share a caller number, bounded whatever comes.
     if (known.length >= 8) known.shift();
     known.push(head);
@@ -108,16 +109,29 @@ export class CallHeads {
   }
 }
 
-function sameHead(a: CallHead, b: CallHead): boolean {
+function headOf(f: CallFields, base: number): CallHead {
+  return {
+    account_id: f.account_id,
+    assistant_id: f.assistant_id,
+    assistant_name: f.assistant_name,
+    campaign_id: f.campaign_id ?? null,
+    campaign_name: f.campaign_name ?? null,
+    type: f.type,
+    assistant_phone_number: f.assistant_phone_number,
+    base,
+  };
+}
+
+function isHeadOf(h: CallHead, f: CallFields, base: number): boolean {
   return (
-    a.base === b.base &&
-    a.account_id === b.account_id &&
-    a.assistant_id === b.assistant_id &&
-    a.assistant_name === b.assistant_name &&
-    a.campaign_id === b.campaign_id &&
-    a.campaign_name === b.campaign_name &&
-    a.type === b.type &&
-    a.assistant_phone_number === b.assistant_phone_number
+    h.base === base &&
+    h.account_id === f.account_id &&
+    h.assistant_id === f.assistant_id &&
+    h.assistant_name === f.assistant_name &&
+    h.campaign_id === (f.campaign_id ?? null) &&
+    h.campaign_name === (f.campaign_name ?? null) &&
+    h.type === f.type &&
+    h.assistant_phone_number === f.assistant_phone_number
   );
 }
 
@@ -293,17 +307,8 @@ export class CallRow implements Call {
  * @example callRow(7, { account_id: 1, assistant_id: 1, assistant_name: 'Sales', type: 'outbound', assistant_phone_number: '+14155550100', client_phone_number: '+14155550123', created_at: now })
  */
 export function callRow(id: number, f: CallFields, heads?: CallHeads): Call {
-  const head: CallHead = {
-    account_id: f.account_id,
-    assistant_id: f.assistant_id,
-    assistant_name: f.assistant_name,
-    campaign_id: f.campaign_id ?? null,
-    campaign_name: f.campaign_name ?? null,
-    type: f.type,
-    assistant_phone_number: f.assistant_phone_number,
-    base: baseOf(f.created_at),
-  };
-  return new CallRow(id, heads ? heads.share(head) : head, f);
+  const base = baseOf(f.created_at);
+  return new CallRow(id, heads ? heads.of(f, base) : headOf(f, base), f);
 }
 
 /** Fields whose absent value a new row fills with something other than null: a snapshot's row with null there is kept as it is. */
