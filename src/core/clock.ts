@@ -85,27 +85,41 @@ function before(a: ClockEvent, b: ClockEvent): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
 
-/** A binary min-heap of events by (at, seq); cancelled entries are skipped lazily. */
+/**
+ * A binary min-heap of events by (at, seq); cancelled entries are skipped lazily. The
+ * keys sit in arrays of their own beside the events (times unboxed), so sifting compares
+ * numbers without reaching into the events.
+ */
 class EventHeap {
   private items: ClockEvent[] = [];
+  private ats: number[] = [];
+  private seqs: number[] = [];
 
   get size(): number {
     return this.items.length;
   }
 
   push(event: ClockEvent): void {
-    const items = this.items;
+    const { items, ats, seqs } = this;
+    const at = event.at;
+    const seq = event.seq;
     // Sift up by moving parents down into the hole, then place the event once.
     let i = items.length;
     items.push(event);
+    ats.push(at);
+    seqs.push(seq);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const above = items[parent]!;
-      if (!before(event, above)) break;
-      items[i] = above;
+      const pAt = ats[parent]!;
+      if (pAt < at || (pAt === at && seqs[parent]! < seq)) break;
+      items[i] = items[parent]!;
+      ats[i] = pAt;
+      seqs[i] = seqs[parent]!;
       i = parent;
     }
     items[i] = event;
+    ats[i] = at;
+    seqs[i] = seq;
   }
 
   peek(): ClockEvent | undefined {
@@ -113,9 +127,11 @@ class EventHeap {
   }
 
   pop(): ClockEvent | undefined {
-    const items = this.items;
+    const { items, ats, seqs } = this;
     const top = items[0];
     const last = items.pop();
+    const lastAt = ats.pop()!;
+    const lastSeq = seqs.pop()!;
     const size = items.length;
     if (size > 0 && last) {
       // Sift the last event down from the root through the hole.
@@ -124,19 +140,25 @@ class EventHeap {
         const l = 2 * i + 1;
         if (l >= size) break;
         const r = l + 1;
-        const child = r < size && before(items[r]!, items[l]!) ? r : l;
-        const below = items[child]!;
-        if (!before(below, last)) break;
-        items[i] = below;
+        const child = r < size && (ats[r]! < ats[l]! || (ats[r] === ats[l] && seqs[r]! < seqs[l]!)) ? r : l;
+        const cAt = ats[child]!;
+        if (!(cAt < lastAt || (cAt === lastAt && seqs[child]! < lastSeq))) break;
+        items[i] = items[child]!;
+        ats[i] = cAt;
+        seqs[i] = seqs[child]!;
         i = child;
       }
       items[i] = last;
+      ats[i] = lastAt;
+      seqs[i] = lastSeq;
     }
     return top;
   }
 
   clear(): void {
     this.items = [];
+    this.ats = [];
+    this.seqs = [];
   }
 }
 
