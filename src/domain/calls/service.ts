@@ -163,7 +163,7 @@ function numberCounts(ctx: AccountCtx): SubstringCounts {
   const lastId = ctx.calls.lastId;
   const removals = ctx.calls.removals;
   if (tally.counts === undefined || tally.removals !== removals || lastId < tally.through) {
-    // Built from the account's distinct numbers and how many calls each has, not from each call.
+    // Built from the distinct numbers called and how many of the account's calls each has, not call by call.
     const counts = new SubstringCounts(COUNTED_LENGTH);
     for (const key of ctx.calls.indexKeys('client_number')) {
       const own = ctx.calls.countOwn('client_number', key);
