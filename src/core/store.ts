@@ -572,7 +572,8 @@ export class Table<T extends Row> {
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
     this.fills?.settle();
-    const bucket = this.indexes.has(index) ? this.entry(index).map.get(key) : undefined;
+    const entry = this.indexes.get(index);
+    const bucket = entry === undefined ? undefined : (entry.live ? entry : this.entry(index)).map.get(key);
     return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : Array.isArray(bucket) ? bucket.length : 1;
   }
 

@@ -18,14 +18,18 @@ import type { Sms } from './sms/schema.js';
 
 const callCreatedAt = (c: Call) => c.created_at;
 
+/** Each status's and type's place in its list (a lookup instead of a search on every status change). */
+const STATUS_PLACES: ReadonlyMap<string, number> = new Map(CALL_STATUSES.map((status, i) => [status, i]));
+const TYPE_PLACES: ReadonlyMap<string, number> = new Map(CALL_TYPES.map((type, i) => [type, i]));
+
 /** The integer key of an account's calls in one status (cheaper to hash than a joined string). */
 export function callStatusKey(accountId: number, status: Call['status']): number {
-  return accountId * 16 + CALL_STATUSES.indexOf(status);
+  return accountId * 16 + (STATUS_PLACES.get(status) ?? -1);
 }
 
 /** The integer key of an account's calls of one type. */
 export function callTypeKey(accountId: number, type: Call['type']): number {
-  return accountId * 4 + CALL_TYPES.indexOf(type);
+  return accountId * 4 + (TYPE_PLACES.get(type) ?? -1);
 }
 
 export class Database {
