@@ -351,8 +351,8 @@ export class Table<T extends Row> {
   /** The indexes in declaration order, and by field the bit mask of those whose key reads it. */
   private readonly entries: IndexEntry<T>[] = [];
   private readonly byField = new Map<string, number>();
-  /** The masks of the field lists `changing` was given, by list. */
-  private readonly masks = new Map<readonly string[], number>();
+  /** The masks of the field lists `changing` was given, by list (made on the first: most tables never see one). */
+  private masks: Map<readonly string[], number> | undefined;
   /** The indexes declared without fields: every update re-keys them. */
   private everyUpdate = 0;
   /** The bit mask of the indexes writes keep current (all but a deferred index not read yet). */
@@ -405,7 +405,7 @@ export class Table<T extends Row> {
     if (live) this.live |= bit;
     this.indexes.set(name, entry);
     this.entries.push(entry);
-    this.masks.clear();
+    this.masks = undefined;
     if (options.fields) for (const field of options.fields) this.byField.set(field as string, (this.byField.get(field as string) ?? 0) | bit);
     else this.everyUpdate |= bit;
     if (live) this.fill(entry);
@@ -485,11 +485,12 @@ export class Table<T extends Row> {
    */
   changing(row: T, fields: readonly (keyof T & string)[]): number {
     this.fills?.settle();
-    let touched = this.masks.get(fields);
+    const masks = (this.masks ??= new Map());
+    let touched = masks.get(fields);
     if (touched === undefined) {
       touched = this.everyUpdate;
       for (const field of fields) touched |= this.byField.get(field) ?? 0;
-      this.masks.set(fields, touched);
+      masks.set(fields, touched);
     }
     this.keep(row, touched & this.live);
     return touched & this.live;
