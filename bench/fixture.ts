@@ -1,6 +1,6 @@
 /** Simulators the benches measure: an account with an assistant, a campaign and `calls` call records. */
 import type { CallStatus } from '../src/core/vocabulary.js';
-import { callRow } from '../src/domain/calls/schema.js';
+import { callRow } from '../src/domain/calls/row.js';
 import { createLead } from '../src/domain/leads/service.js';
 import { createSimulator, type Simulator } from '../src/simulator.js';
 

@@ -180,6 +180,8 @@ export class Simulator implements SimState {
   private readonly changeListeners: (() => void)[] = [];
   /** What a route sees of the simulator: the state, never the simulator itself. */
   private readonly state: SimState;
+  /** The scope `accountScope` answered last. */
+  private lastScope: AccountCtx | undefined;
 
   constructor(options: SimulatorOptions = {}) {
     this.initialSeed = checkSeed(options.seed ?? 1);
@@ -374,7 +376,12 @@ export class Simulator implements SimState {
   /** The scope of one account, for clock events that act on its behalf. */
   accountScope(accountId: number): AccountCtx | undefined {
     const account = this.db.accounts.get(accountId);
-    return account ? accountCtx(account, this.state) : undefined;
+    if (!account) return undefined;
+    // Nearly every clock event asks for the scope the one before it had: it is kept while
+    // its account row and the generator are the same (what accountCtx would check).
+    const last = this.lastScope;
+    if (last !== undefined && last.account === account && last.random === this.randomSource) return last;
+    return (this.lastScope = accountCtx(account, this.state));
   }
 
   /** Binds each domain's clock handlers (each event names its account; the handler works in that account's scope). */

@@ -120,27 +120,41 @@ function before(a: ClockEvent, b: ClockEvent): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
 
-/** A binary min-heap of events by (at, seq); cancelled entries are skipped lazily. */
+/**
+ * A binary min-heap of events by (at, seq); cancelled entries are skipped lazily. The
+ * keys sit in arrays of their own beside the events (times unboxed), so sifting compares
+ * numbers without reaching into the events.
+ */
 class EventHeap {
   private items: ClockEvent[] = [];
+  private ats: number[] = [];
+  private seqs: number[] = [];
 
   get size(): number {
     return this.items.length;
   }
 
   push(event: ClockEvent): void {
-    const items = this.items;
+    const { items, ats, seqs } = this;
+    const at = event.at;
+    const seq = event.seq;
     // Sift up by moving parents down into the hole, then place the event once.
     let i = items.length;
     items.push(event);
+    ats.push(at);
+    seqs.push(seq);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const above = items[parent]!;
-      if (!before(event, above)) break;
-      items[i] = above;
+      const pAt = ats[parent]!;
+      if (pAt < at || (pAt === at && seqs[parent]! < seq)) break;
+      items[i] = items[parent]!;
+      ats[i] = pAt;
+      seqs[i] = seqs[parent]!;
       i = parent;
     }
     items[i] = event;
+    ats[i] = at;
+    seqs[i] = seq;
   }
 
   peek(): ClockEvent | undefined {
@@ -148,9 +162,11 @@ class EventHeap {
   }
 
   pop(): ClockEvent | undefined {
-    const items = this.items;
+    const { items, ats, seqs } = this;
     const top = items[0];
     const last = items.pop();
+    const lastAt = ats.pop()!;
+    const lastSeq = seqs.pop()!;
     const size = items.length;
     if (size > 0 && last) {
       // Sift the last event down from the root through the hole.
@@ -159,19 +175,110 @@ class EventHeap {
         const l = 2 * i + 1;
         if (l >= size) break;
         const r = l + 1;
-        const child = r < size && before(items[r]!, items[l]!) ? r : l;
-        const below = items[child]!;
-        if (!before(below, last)) break;
-        items[i] = below;
+        const child = r < size && (ats[r]! < ats[l]! || (ats[r] === ats[l] && seqs[r]! < seqs[l]!)) ? r : l;
+        const cAt = ats[child]!;
+        if (!(cAt < lastAt || (cAt === lastAt && seqs[child]! < lastSeq))) break;
+        items[i] = items[child]!;
+        ats[i] = cAt;
+        seqs[i] = seqs[child]!;
         i = child;
       }
       items[i] = last;
+      ats[i] = lastAt;
+      seqs[i] = lastSeq;
     }
     return top;
   }
 
   clear(): void {
     this.items = [];
+    this.ats = [];
+    this.seqs = [];
+  }
+}
+
+/**
+ * The pending events by id. Ids count up as events are scheduled and most events fire
+ * soon after, so they sit in an array over the window of recent ids, a slot per id (no
+ * hashing, and none of a Map's rehashing as events come and go by the million); an event
+ * the window leaves far behind (a monthly renewal) moves to a Map, as does one restored
+ * with an id outside the window.
+ */
+class EventsById {
+  /** slots[i] is the event of id `base + i`, if pending; slots before `head` are all empty. */
+  private slots: (ClockEvent | undefined)[] = [];
+  private base = 0;
+  private head = 0;
+  /** How many events the window holds. */
+  private inWindow = 0;
+  private readonly far = new Map<number, ClockEvent>();
+
+  get size(): number {
+    return this.inWindow + this.far.size;
+  }
+
+  get(id: number): ClockEvent | undefined {
+    const slot = id - this.base;
+    const event = slot >= this.head && slot < this.slots.length ? this.slots[slot] : undefined;
+    return event ?? (this.far.size > 0 ? this.far.get(id) : undefined);
+  }
+
+  /** Adds an event whose id is not pending. */
+  add(event: ClockEvent): void {
+    if (this.inWindow === 0) {
+      // An empty window starts again at this id.
+      this.slots = [];
+      this.base = event.id;
+      this.head = 0;
+    }
+    const slot = event.id - this.base;
+    if (slot >= this.head && slot < this.slots.length + 1024) {
+      while (this.slots.length < slot) this.slots.push(undefined);
+      this.slots[slot] = event;
+      this.inWindow++;
+      this.spread();
+    } else this.far.set(event.id, event);
+  }
+
+  delete(id: number): void {
+    const slot = id - this.base;
+    if (slot >= this.head && slot < this.slots.length && this.slots[slot] !== undefined) {
+      this.slots[slot] = undefined;
+      this.inWindow--;
+      while (this.head < this.slots.length && this.slots[this.head] === undefined) this.head++;
+      // The emptied front is given back once it is half the array.
+      if (this.head > 1024 && this.head * 2 > this.slots.length) {
+        this.slots = this.slots.slice(this.head);
+        this.base += this.head;
+        this.head = 0;
+      }
+    } else this.far.delete(id);
+  }
+
+  /** Keeps the window dense: events at its front that hold it open over many empty slots move to the Map. */
+  private spread(): void {
+    if (this.slots.length - this.head <= 4 * this.inWindow + 4096) return;
+    while (this.slots.length - this.head > 2 * this.inWindow + 1024) {
+      const event = this.slots[this.head];
+      if (event !== undefined) {
+        this.far.set(event.id, event);
+        this.slots[this.head] = undefined;
+        this.inWindow--;
+      }
+      this.head++;
+    }
+  }
+
+  *values(): IterableIterator<ClockEvent> {
+    for (let slot = this.head; slot < this.slots.length; slot++) if (this.slots[slot] !== undefined) yield this.slots[slot]!;
+    yield* this.far.values();
+  }
+
+  clear(): void {
+    this.slots = [];
+    this.head = 0;
+    this.inWindow = 0;
+    this.far.clear();
   }
 }
 
@@ -187,7 +294,7 @@ class EventHeap {
 export class VirtualClock {
   private current: number;
   private seq = 0;
-  private readonly pending = new Map<number, ClockEvent>();
+  private readonly pending = new EventsById();
   /** Pending events that are not periodic: what `runUntilIdle` waits for. */
   private work = 0;
   private readonly heap = new EventHeap();
@@ -438,7 +545,7 @@ export class VirtualClock {
   }
 
   private add(event: ClockEvent): void {
-    this.pending.set(event.id, event);
+    this.pending.add(event);
     this.heap.push(event);
     if (!event.periodic) this.work++;
     this.observer?.put(event);

@@ -35,6 +35,14 @@ export type SimEventOf<M extends EventMap, K extends keyof M & string> = Extract
 
 export type SimEventListener<M extends EventMap = AnyEventMap> = (event: SimEvent<M>) => void;
 
+/** An event as the journal holds it, before it is typed by the bus's map. */
+interface RawEvent {
+  type: string;
+  at: number;
+  seq: number;
+  data: Record<string, unknown>;
+}
+
 /**
  * Which events a watcher wants: types by prefix (`call.` or `call.status`; any of them;
  * all when empty) and one account. Events of the whole simulator (clock moves, resets)
@@ -85,6 +93,26 @@ export interface Subscription {
 }
 
 /**
+ * The fields of one kind of event's data, in order. Events of a shape are emitted as
+ * their values (`emitValues`): the journal keeps the values and builds the data object
+ * only when the event is read (a listener, `history`, a replay), so the dialer's many
+ * status events cost no objects while nobody watches.
+ * @example const LEAD_STATUS = eventShape('lead.status', ['account_id', 'lead_id', 'campaign_id', 'status'])
+ */
+export interface EventShape<T extends string = string> {
+  readonly type: T;
+  readonly keys: readonly string[];
+}
+
+/** Values of one event of a shape, at most this many. */
+const MAX_VALUES = 9;
+
+export function eventShape<T extends string>(type: T, keys: readonly string[]): EventShape<T> {
+  if (keys.length > MAX_VALUES) throw new RangeError(`An event shape holds at most ${MAX_VALUES} fields.`);
+  return { type, keys };
+}
+
+/**
  * @example
  * sim.events.on('call.status', (e) => console.log(e.at, e.data.status))
  * sim.events.on('*', (e) => log.push(e))
@@ -92,7 +120,15 @@ export interface Subscription {
  */
 export class EventBus<M extends EventMap = AnyEventMap> {
   private readonly listeners = new Map<string, Set<SimEventListener<M>>>();
-  private journal: SimEvent<M>[] = [];
+  /**
+   * The journal: a ring of the latest `limit` events in columns, the oldest at `start`.
+   * Entry i is of `kinds[i]`: a type, its data object in `values[i * MAX_VALUES]`; or a
+   * shape, its values from there. No event object is kept (the seq follows from the
+   * position), and the columns are written in place once the ring is full.
+   */
+  private kinds: (string | EventShape)[] = [];
+  private ats: number[] = [];
+  private values: unknown[] = [];
   private start = 0;
   private seq = 0;
 
@@ -113,17 +149,72 @@ export class EventBus<M extends EventMap = AnyEventMap> {
   }
 
   emit<K extends keyof M & string>(type: K, at: number, data: M[K]): void {
-    const event = { type, at, seq: ++this.seq, data } as unknown as SimEventOf<M, K>;
-    // A ring buffer: the journal keeps the latest `limit` events without copying.
-    if (this.journal.length < this.limit) this.journal.push(event);
-    else {
-      this.journal[this.start] = event;
-      this.start = (this.start + 1) % this.limit;
+    const slot = this.record(type, at);
+    this.values[slot] = data;
+    if (this.listeners.size > 0) this.deliver({ type, at, seq: this.seq, data: data as Record<string, unknown> });
+  }
+
+  /**
+   * Emits an event of `shape` with its values in the shape's order: the same event as
+   * `emit(shape.type, at, data)` with the data object those values make.
+   * @example bus.emitValues(LEAD_STATUS, now, 1, lead.id, lead.campaign_id, 'scheduled')
+   */
+  emitValues(shape: EventShape<keyof M & string>, at: number, a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown, g?: unknown, h?: unknown, i?: unknown): void {
+    if (this.listeners.size > 0 && (this.listeners.get(shape.type)?.size || this.listeners.get('*')?.size)) {
+      // Someone listens: the data object is built now, and kept as an `emit` keeps it.
+      this.emit(shape.type, at, dataOf(shape, [a, b, c, d, e, f, g, h, i], 0) as M[string]);
+      return;
     }
-    const typed = this.listeners.get(type);
+    const slot = this.record(shape, at);
+    const values = this.values;
+    values[slot] = a;
+    values[slot + 1] = b;
+    values[slot + 2] = c;
+    values[slot + 3] = d;
+    values[slot + 4] = e;
+    values[slot + 5] = f;
+    values[slot + 6] = g;
+    values[slot + 7] = h;
+    values[slot + 8] = i;
+  }
+
+  /** Takes the next seq and the journal entry for it; answers the entry's first value slot. */
+  private record(kind: string | EventShape, at: number): number {
+    this.seq++;
+    let entry: number;
+    if (this.kinds.length < this.limit) {
+      entry = this.kinds.length;
+      this.kinds.push(kind);
+      this.ats.push(at);
+      for (let n = 0; n < MAX_VALUES; n++) this.values.push(undefined);
+    } else {
+      // A ring buffer: the journal keeps the latest `limit` events without copying.
+      entry = this.start;
+      this.start = (this.start + 1) % this.limit;
+      this.kinds[entry] = kind;
+      this.ats[entry] = at;
+    }
+    return entry * MAX_VALUES;
+  }
+
+  private deliver(raw: RawEvent): void {
+    const event = raw as unknown as SimEvent<M>;
+    const typed = this.listeners.get(raw.type);
     if (typed) for (const listener of typed) listener(event);
     const all = this.listeners.get('*');
     if (all) for (const listener of all) listener(event);
+  }
+
+  /** The journal's entry `n` places after its oldest, as an event (built on each read). */
+  private entry(n: number): SimEvent<M> {
+    const size = this.kinds.length;
+    const entry = (this.start + n) % size;
+    const kind = this.kinds[entry]!;
+    const seq = this.seq - size + 1 + n;
+    const at = this.ats[entry]!;
+    const raw: RawEvent =
+      typeof kind === 'string' ? { type: kind, at, seq, data: this.values[entry * MAX_VALUES] as Record<string, unknown> } : { type: kind.type, at, seq, data: dataOf(kind, this.values, entry * MAX_VALUES) };
+    return raw as unknown as SimEvent<M>;
   }
 
   /**
@@ -135,16 +226,17 @@ export class EventBus<M extends EventMap = AnyEventMap> {
    */
   subscribe(options: EventFilter & { since?: number | undefined }, listener: SimEventListener<M>): Subscription {
     const filter: EventFilter = { types: options.types, accountId: options.accountId };
-    const ordered = this.history();
+    const size = this.kinds.length;
     const latestSeq = this.seq;
-    const oldestSeq = ordered[0]?.seq ?? null;
+    const oldestSeq = size === 0 ? null : latestSeq - size + 1;
     let replayed = 0;
     let missed = 0;
     if (options.since !== undefined) {
       const since = options.since > latestSeq ? 0 : options.since;
       if (oldestSeq !== null && since < oldestSeq - 1) missed = oldestSeq - 1 - since;
-      for (const event of ordered) {
-        if (event.seq <= since || !matchesFilter(event, filter)) continue;
+      for (let n = Math.max(0, since - (oldestSeq ?? 0) + 1); n < size; n++) {
+        const event = this.entry(n);
+        if (!matchesFilter(event, filter)) continue;
         listener(event);
         replayed++;
       }
@@ -160,8 +252,12 @@ export class EventBus<M extends EventMap = AnyEventMap> {
   history(): SimEvent<M>[];
   history<K extends keyof M & string>(type: K): SimEventOf<M, K>[];
   history(type?: string): SimEvent<M>[] {
-    const ordered = [...this.journal.slice(this.start), ...this.journal.slice(0, this.start)];
-    return type === undefined ? ordered : ordered.filter((e) => e.type === type);
+    const out: SimEvent<M>[] = [];
+    for (let n = 0; n < this.kinds.length; n++) {
+      const kind = this.kinds[(this.start + n) % this.kinds.length]!;
+      if (type === undefined || (typeof kind === 'string' ? kind : kind.type) === type) out.push(this.entry(n));
+    }
+    return out;
   }
 
   /** How many events were emitted in all: the seq of the latest (the journal keeps the latest `limit`). */
@@ -179,7 +275,16 @@ export class EventBus<M extends EventMap = AnyEventMap> {
    * after a reset with `since` misses nothing of the new history.
    */
   clear(): void {
-    this.journal = [];
+    this.kinds = [];
+    this.ats = [];
+    this.values = [];
     this.start = 0;
   }
+}
+
+/** The data object of an event of `shape` whose values start at `values[from]`. */
+function dataOf(shape: EventShape, values: readonly unknown[], from: number): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (let n = 0; n < shape.keys.length; n++) data[shape.keys[n]!] = values[from + n];
+  return data;
 }

@@ -8,6 +8,17 @@ export interface Row {
   id: number;
 }
 
+/**
+ * How a table whose rows are not plain objects (calls: calls/row) writes them into a
+ * snapshot and reads them back; a table without one snapshots its rows as they are.
+ */
+export interface RowCodec<T> {
+  /** The row as a plain object (its nested values may be the row's own: the snapshot copies them). */
+  plain(row: T): T;
+  /** The row a snapshot's plain object (the table's to keep) stands for. */
+  row(plain: T): T;
+}
+
 export interface TableSnapshot<T> {
   seq: number;
   rows: T[];
@@ -131,32 +142,83 @@ class RowsById<T extends Row> {
 /** Up to this many rows, a key holds them in a plain array of their exact number. */
 const SMALL = 8;
 
+/** A Bucket's slots come in chunks of this many (a power of two). */
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+
 /**
  * The rows of one index key once it holds more than SMALL: in the order they arrived
  * under it, a row that left leaving a hole (undefined) until the holes outnumber the rows
- * and the array is compacted. Arrival order is what `first()` answers (a FIFO); a row that
+ * and the slots are compacted. Arrival order is what `first()` answers (a FIFO); a row that
  * comes back arrives again, at the end. Cheaper than a Set: a push, and a hole by position.
+ * The slots are chunks of CHUNK rows (the first grows to it, the next are made whole), so a
+ * key of two million rows never copies them into a larger array, leaving the old one to the
+ * garbage collector. Until a row leaves or one arrives out of id order (rows that keep their
+ * key, as an account's calls do), the rows are in ascending id order without holes: a row's
+ * slot is found by binary search and the index keeps no position for it; from then on the
+ * index keeps the position of each of the key's rows.
  */
-class Bucket<T> {
+class Bucket<T extends Row> {
+  chunks: (T | undefined)[][];
   /** Slots before `head` are holes (`first()` has moved past them). */
   head = 0;
-  /** Slots from `end` on are free: compaction moves rows down in place, so the array is allocated once. */
+  /** Slots from `end` on are free. */
   end: number;
+  live: number;
+  /** Whether the index keeps the positions of these rows (else they are in ascending id order, without holes). */
+  positioned: boolean;
+  /** The id of the latest row to arrive. */
+  lastId: number;
 
-  constructor(
-    public rows: (T | undefined)[],
-    public live: number,
-  ) {
+  /** A bucket of `rows` (at most CHUNK), in the order they arrived; the caller keeps their positions unless their ids ascend. */
+  constructor(rows: T[]) {
+    this.chunks = [rows];
     this.end = rows.length;
+    this.live = rows.length;
+    this.positioned = false;
+    this.lastId = rows[rows.length - 1]!.id;
   }
 
-  /** Adds a row at the end; answers its position. */
+  at(slot: number): T | undefined {
+    return this.chunks[slot >> CHUNK_BITS]![slot & (CHUNK - 1)];
+  }
+
+  put(slot: number, row: T | undefined): void {
+    this.chunks[slot >> CHUNK_BITS]![slot & (CHUNK - 1)] = row;
+  }
+
+  /** Adds a row at the end; answers its slot. */
   push(row: T): number {
-    const at = this.end++;
-    if (at < this.rows.length) this.rows[at] = row;
-    else this.rows.push(row);
+    const slot = this.end++;
+    if (slot >> CHUNK_BITS === this.chunks.length) this.chunks.push(new Array<T | undefined>(CHUNK));
+    this.put(slot, row);
     this.live++;
-    return at;
+    this.lastId = row.id;
+    return slot;
+  }
+
+  /** The slot of the row with `id` while not positioned (rows ascending, no holes), -1 when it is not here. */
+  find(id: number): number {
+    let lo = this.head;
+    let hi = this.end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.at(mid)!.id;
+      if (at === id) return mid;
+      if (at < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return -1;
+  }
+
+  /** Starts it again once its last row left (every slot is a hole already), keeping a small first chunk. */
+  empty(): void {
+    if (this.chunks.length > 1 || this.chunks[0]!.length > 64) this.chunks = [[]];
+    this.head = 0;
+    this.end = 0;
+    this.live = 0;
+    this.positioned = false;
+    this.lastId = 0;
   }
 }
 
@@ -225,6 +287,12 @@ export interface IndexOptions<T> {
    * compact forms a key of a few rows takes (which suit the many keys of a unique index).
    */
   fewKeys?: boolean;
+  /**
+   * Built on its first read, from every row, and kept current from then on: an index few
+   * callers read (calls by client number) costs nothing to the many writes before. Only
+   * for keys a row keeps, so that arrival order under a key is id order either way.
+   */
+  deferred?: boolean;
 }
 
 /**
@@ -245,7 +313,7 @@ function own<K, V>(map: Map<K, V>): Map<K, V> {
   return (map as Map<unknown, unknown>) === UNUSED ? new Map() : map;
 }
 
-interface IndexEntry<T> {
+interface IndexEntry<T extends Row> {
   key: KeyOf<T>;
   fewKeys: boolean;
   monotone: ((row: T) => number) | undefined;
@@ -255,10 +323,12 @@ interface IndexEntry<T> {
    * calls), then a Bucket; with `fewKeys`, a Bucket from the first row.
    */
   map: Map<Key, T | T[] | Bucket<T>>;
-  /** Each row's position in its key's Bucket. */
+  /** Each row's slot in its key's Bucket, for the buckets whose rows did not arrive in ascending id order. */
   positions: Positions;
   /** Built on the first `ordered()` of a key, kept while rows only arrive at its end. */
   ordered: Map<Key, OrderedRows<T>>;
+  /** Whether writes keep it current: false for a deferred index until its first read. */
+  live: boolean;
 }
 
 /**
@@ -329,8 +399,12 @@ export class Table<T extends Row> {
   /** The indexes in declaration order, and by field the bit mask of those whose key reads it. */
   private readonly entries: IndexEntry<T>[] = [];
   private readonly byField = new Map<string, number>();
+  /** The masks of the field lists `changing` was given, by list (made on the first: most tables never see one). */
+  private masks: Map<readonly string[], number> | undefined;
   /** The indexes declared without fields: every update re-keys them. */
   private everyUpdate = 0;
+  /** The bit mask of the indexes writes keep current (all but a deferred index not read yet). */
+  private live = 0;
   private readonly before: (Key | null | undefined)[] = [];
   private observer: TableObserver<T> | undefined;
   private fills: DeferredFills | undefined;
@@ -338,7 +412,10 @@ export class Table<T extends Row> {
   /** The rows' kept JSON texts (`text`), oldest first; made on first use. */
   private texts: Map<T, string> | undefined;
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    private readonly codec?: RowCodec<T>,
+  ) {}
 
   /** Runs the fills queued in `fills` before any use of this table (see `DeferredFills`). */
   fillFrom(fills: DeferredFills): this {
@@ -372,13 +449,16 @@ export class Table<T extends Row> {
    */
   index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
     if (this.entries.length >= 30) throw new Error(`${this.name} has too many indexes`);
-    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: unused(), positions: new Positions(), ordered: unused() };
+    const live = options.deferred !== true;
+    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: unused(), positions: new Positions(), ordered: unused(), live };
     const bit = 1 << this.entries.length;
+    if (live) this.live |= bit;
     this.indexes.set(name, entry);
     this.entries.push(entry);
+    this.masks = undefined;
     if (options.fields) for (const field of options.fields) this.byField.set(field as string, (this.byField.get(field as string) ?? 0) | bit);
     else this.everyUpdate |= bit;
-    for (const row of this.rows.all()) this.addToIndex(entry, key(row), row);
+    if (live) this.fill(entry);
     return this;
   }
 
@@ -414,7 +494,7 @@ export class Table<T extends Row> {
 
   private add(row: T): T {
     this.rows.set(row);
-    for (const entry of this.entries) this.addToIndex(entry, entry.key(row), row);
+    for (const entry of this.entries) if (entry.live) this.addToIndex(entry, entry.key(row), row);
     this.observer?.put(row);
     return row;
   }
@@ -461,21 +541,54 @@ export class Table<T extends Row> {
     // Only the indexes whose key reads a patched field can move (most updates touch none).
     let touched = this.everyUpdate;
     for (const field in patch) touched |= this.byField.get(field) ?? 0;
-    if (touched === 0) {
-      Object.assign(row, patch);
-      this.observer?.put(row);
-      return row;
+    this.keep(row, touched & this.live);
+    assign(row, patch);
+    return this.rekey(row, touched & this.live);
+  }
+
+  /**
+   * The first half of a change written into a row in place, with the caller's own typed
+   * writes (the dialer's transitions: cheaper than a patch's generic ones): notes the keys
+   * of the indexes that read any of `fields` (every field the writes may change) and
+   * answers them for `changed`. Nothing else may change the table in between.
+   * @example const moving = calls.changing(row, STATUS_FIELDS); row.status = 'ringing'; row.updated_at = now; calls.changed(row, moving)
+   */
+  changing(row: T, fields: readonly (keyof T & string)[]): number {
+    this.fills?.settle();
+    // The row's kept text is stale once the writes are made (as after an `update`).
+    this.texts?.delete(row);
+    const masks = (this.masks ??= new Map());
+    let touched = masks.get(fields);
+    if (touched === undefined) {
+      touched = this.everyUpdate;
+      for (const field of fields) touched |= this.byField.get(field) ?? 0;
+      masks.set(fields, touched);
     }
+    this.keep(row, touched & this.live);
+    return touched & this.live;
+  }
+
+  /** The second half of a change in place (`changing`): the row's indexes are kept current and the change reported. */
+  changed(row: T, touched: number): T {
+    return this.rekey(row, touched);
+  }
+
+  /** Notes the keys `row` has now in the `touched` indexes, in a scratch array of the table's (a change runs to its end before the next). */
+  private keep(row: T, touched: number): void {
+    if (touched === 0) return;
     const entries = this.entries;
-    // The old keys go in a scratch array of the table's (an update runs to its end before the next).
-    const before = this.before;
-    for (let i = 0; i < entries.length; i++) before[i] = (touched >> i) & 1 ? entries[i]!.key(row) : undefined;
-    Object.assign(row, patch);
+    for (let i = 0; i < entries.length; i++) if ((touched >> i) & 1) this.before[i] = entries[i]!.key(row);
+  }
+
+  /** Reports a changed row and moves it in the `touched` indexes whose key moved from the one `keep` noted. */
+  private rekey(row: T, touched: number): T {
     this.observer?.put(row);
+    if (touched === 0) return row;
+    const entries = this.entries;
     for (let i = 0; i < entries.length; i++) {
       if (!((touched >> i) & 1)) continue;
       const entry = entries[i]!;
-      const old = before[i];
+      const old = this.before[i];
       const now = entry.key(row);
       if (old !== now) {
         this.removeFromIndex(entry, old, row);
@@ -495,7 +608,7 @@ export class Table<T extends Row> {
     this.rows.delete(id);
     this.removed++;
     this.texts?.delete(row);
-    for (const entry of this.entries) this.removeFromIndex(entry, entry.key(row), row);
+    for (const entry of this.entries) if (entry.live) this.removeFromIndex(entry, entry.key(row), row);
     this.observer?.delete(id);
     return row;
   }
@@ -517,10 +630,10 @@ export class Table<T extends Row> {
     const out: T[] = [];
     let ordered = true;
     let last = 0;
-    const rows = bucket instanceof Bucket ? bucket.rows : bucket;
-    const end = bucket instanceof Bucket ? bucket.end : bucket.length;
-    for (let i = bucket instanceof Bucket ? bucket.head : 0; i < end; i++) {
-      const row = rows[i];
+    const big = bucket instanceof Bucket;
+    const end = big ? bucket.end : bucket.length;
+    for (let i = big ? bucket.head : 0; i < end; i++) {
+      const row = big ? bucket.at(i) : bucket[i];
       if (row === undefined || (keep && !keep(row))) continue;
       // A row re-indexed by an update arrives at the end.
       if (row.id < last) ordered = false;
@@ -533,7 +646,8 @@ export class Table<T extends Row> {
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
     this.fills?.settle();
-    const bucket = this.indexes.get(index)?.map.get(key);
+    const entry = this.indexes.get(index);
+    const bucket = entry === undefined ? undefined : (entry.live ? entry : this.entry(index)).map.get(key);
     return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : Array.isArray(bucket) ? bucket.length : 1;
   }
 
@@ -577,9 +691,8 @@ export class Table<T extends Row> {
     if (Array.isArray(bucket)) return bucket[0];
     if (!(bucket instanceof Bucket)) return bucket;
     if (bucket.live === 0) return undefined;
-    const rows = bucket.rows;
-    while (rows[bucket.head] === undefined) bucket.head++;
-    return rows[bucket.head];
+    while (bucket.at(bucket.head) === undefined) bucket.head++;
+    return bucket.at(bucket.head);
   }
 
   /** Every row in ascending id order. */
@@ -604,7 +717,8 @@ export class Table<T extends Row> {
   snapshot(): TableSnapshot<T> {
     // Before `seq` is read (`all()` would settle only after it).
     this.fills?.settle();
-    return { seq: this.seq, rows: structuredClone(this.all()) };
+    const rows = this.all();
+    return { seq: this.seq, rows: structuredClone(this.codec ? rows.map(this.codec.plain) : rows) };
   }
 
   /**
@@ -614,9 +728,10 @@ export class Table<T extends Row> {
   restore(snapshot: TableSnapshot<T>, owned = false): void {
     this.clear();
     this.seq = snapshot.seq;
-    for (const row of owned ? snapshot.rows : structuredClone(snapshot.rows)) {
+    for (const plain of owned ? snapshot.rows : structuredClone(snapshot.rows)) {
+      const row = this.codec ? this.codec.row(plain) : plain;
       this.rows.set(row);
-      for (const entry of this.entries) this.addToIndex(entry, entry.key(row), row);
+      for (const entry of this.entries) if (entry.live) this.addToIndex(entry, entry.key(row), row);
       this.observer?.put(row);
     }
   }
@@ -624,7 +739,17 @@ export class Table<T extends Row> {
   private entry(index: string): IndexEntry<T> {
     const entry = this.indexes.get(index);
     if (!entry) throw new Error(`${this.name} has no index "${index}"`);
+    if (!entry.live) {
+      entry.live = true;
+      this.live |= 1 << this.entries.indexOf(entry);
+      this.fill(entry);
+    }
     return entry;
+  }
+
+  /** Indexes every row under `entry`, in id order. */
+  private fill(entry: IndexEntry<T>): void {
+    for (const row of this.rows.all()) this.addToIndex(entry, entry.key(row), row);
   }
 
   private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
@@ -632,11 +757,8 @@ export class Table<T extends Row> {
     const bucket = entry.map.get(key);
     if (bucket === undefined) {
       entry.map = own(entry.map);
-      if (entry.fewKeys) {
-        entry.positions.set(row.id, 0, this.rows.size);
-        entry.map.set(key, new Bucket<T>([row], 1));
-      } else entry.map.set(key, row);
-    } else if (bucket instanceof Bucket) entry.positions.set(row.id, bucket.push(row), this.rows.size);
+      entry.map.set(key, entry.fewKeys ? new Bucket<T>([row]) : row);
+    } else if (bucket instanceof Bucket) this.arrive(entry, bucket, row);
     else if (Array.isArray(bucket)) {
       if (bucket.length < SMALL) {
         // A new array of the exact length: a push would leave room for 16 more.
@@ -645,9 +767,10 @@ export class Table<T extends Row> {
         rows[bucket.length] = row;
         entry.map.set(key, rows);
       } else {
-        const rows: (T | undefined)[] = [...bucket, row];
-        rows.forEach((r, i) => entry.positions.set(r!.id, i, this.rows.size));
-        entry.map.set(key, new Bucket<T>(rows, rows.length));
+        const rows = [...bucket, row];
+        const grown = new Bucket<T>(rows);
+        for (let i = 1; i < rows.length; i++) if (rows[i]!.id <= rows[i - 1]!.id) this.keepPositions(entry, grown);
+        entry.map.set(key, grown);
       }
     } else if (bucket !== row) entry.map.set(key, [bucket, row]);
     // Most keys are never read in order: skip the lookup while none is.
@@ -660,18 +783,22 @@ export class Table<T extends Row> {
     const bucket = entry.map.get(key);
     if (bucket === undefined) return;
     if (bucket instanceof Bucket) {
-      const position = entry.positions.get(row.id);
-      if (bucket.rows[position] !== row) return;
-      bucket.rows[position] = undefined;
+      let slot: number;
+      if (bucket.positioned) slot = entry.positions.get(row.id);
+      else {
+        // The first row to leave: the others will leave by position, holes being about to appear.
+        slot = bucket.find(row.id);
+        this.keepPositions(entry, bucket);
+      }
+      if (slot < bucket.head || slot >= bucket.end || bucket.at(slot) !== row) return;
+      bucket.put(slot, undefined);
       if (--bucket.live > 0) {
         if (bucket.end >= 64 && bucket.live * 2 < bucket.end) this.compact(entry, bucket);
       } else if (entry.fewKeys) {
         // Kept under its key (keys() skips it): a status whose rows come and go, as the
-        // dialer's do, would otherwise rebuild its key again and again. Every slot is a hole;
-        // a large array is let go (a drained queue of a million leads).
-        bucket.head = 0;
-        bucket.end = 0;
-        if (bucket.rows.length > 64) bucket.rows = [];
+        // dialer's do, would otherwise rebuild its key again and again. Large chunks are
+        // let go (a drained queue of a million leads).
+        bucket.empty();
       } else entry.map.delete(key);
     } else if (Array.isArray(bucket)) {
       const position = bucket.indexOf(row);
@@ -684,26 +811,47 @@ export class Table<T extends Row> {
     if (ordered && (!leave(ordered, row, entry.monotone) || ordered.rows.length === 0)) entry.ordered.delete(key);
   }
 
-  /** Drops a bucket's holes in place, keeping the rows in arrival order. */
+  /** A row arrives at the end of a bucket; the first to arrive out of id order makes the index keep the bucket's positions. */
+  private arrive(entry: IndexEntry<T>, bucket: Bucket<T>, row: T): void {
+    if (!bucket.positioned && row.id <= bucket.lastId) this.keepPositions(entry, bucket);
+    const slot = bucket.push(row);
+    if (bucket.positioned) entry.positions.set(row.id, slot, this.rows.size);
+  }
+
+  /** From now on the index keeps the slot of each row of `bucket`: those it holds are recorded. */
+  private keepPositions(entry: IndexEntry<T>, bucket: Bucket<T>): void {
+    if (bucket.positioned) return;
+    bucket.positioned = true;
+    for (let i = bucket.head; i < bucket.end; i++) {
+      const row = bucket.at(i);
+      if (row !== undefined) entry.positions.set(row.id, i, this.rows.size);
+    }
+  }
+
+  /** Drops a bucket's holes in place, keeping the rows in arrival order, and lets go of the chunks left empty. */
   private compact(entry: IndexEntry<T>, bucket: Bucket<T>): void {
-    const rows = bucket.rows;
     let kept = 0;
     for (let i = bucket.head; i < bucket.end; i++) {
-      const row = rows[i];
+      const row = bucket.at(i);
       if (row === undefined) continue;
       entry.positions.set(row.id, kept, this.rows.size);
-      rows[kept++] = row;
+      bucket.put(kept++, row);
     }
-    rows.fill(undefined, kept, bucket.end);
-    // An array far larger than what it holds gives the rest back.
-    if (rows.length > 1024 && kept * 4 < rows.length) rows.length = kept * 2;
+    const chunks = Math.max(1, Math.ceil(kept / CHUNK));
+    bucket.chunks.length = chunks;
+    for (let i = kept; i < chunks * CHUNK && i < bucket.end; i++) bucket.put(i, undefined);
     bucket.head = 0;
     bucket.end = kept;
   }
 }
 
+/** Writes a patch's fields into a row: `Object.assign` without its generic path (slower on small patches). */
+function assign<T>(row: T, patch: Partial<T>): void {
+  for (const field in patch) row[field] = patch[field]!;
+}
+
 /** The keys of an index of few keys that hold rows now. */
-function* liveKeys<T>(map: Map<Key, T | T[] | Bucket<T>>): IterableIterator<Key> {
+function* liveKeys<T extends Row>(map: Map<Key, T | T[] | Bucket<T>>): IterableIterator<Key> {
   for (const [key, bucket] of map) if (!(bucket instanceof Bucket) || bucket.live > 0) yield key;
 }
 

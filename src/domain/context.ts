@@ -3,6 +3,7 @@
  * tables, so every read and write is limited to the caller's account: a foreign id
  * looks exactly like a missing one (spec: Authentication 2).
  */
+import type { EventShape } from '../core/events.js';
 import type { SeededRandom } from '../core/random.js';
 import type { Wire } from '../core/wire.js';
 import type { Table } from '../core/store.js';
@@ -129,6 +130,17 @@ export class Scoped<T extends Owned> {
     return this.table.update(id, patch as Partial<Omit<T, 'id'>>);
   }
 
+  /** `Table.changing` for a row of the account (a row of another is refused, as `update` refuses its id). */
+  changing(row: T, fields: readonly (keyof T & string)[]): number {
+    if (row.account_id !== this.accountId) throw new Error(`${this.table.name} ${row.id} is not in account ${this.accountId}`);
+    return this.table.changing(row, fields);
+  }
+
+  /** `Table.changed`: the second half of a change in place. */
+  changed(row: T, touched: number): T {
+    return this.table.changed(row, touched);
+  }
+
   delete(id: number): T | undefined {
     return this.get(id) ? this.table.delete(id) : undefined;
   }
@@ -190,13 +202,18 @@ export interface AccountCtx {
   /** Hands a webhook to the delivery engine (ARCHITECTURE §4 Webhook delivery). */
   sendWebhook(kind: WebhookKind, url: string, payload: unknown): void;
   /** The scripted outcome of the next attempt to a number (ARCHITECTURE §4 Scripted outcomes). */
-  nextOutcome(dial: DialContext): { outcome: Outcome; source: OutcomeSource };
+  nextOutcome(dial: DialContext): { readonly outcome: Outcome; readonly source: OutcomeSource };
   /**
    * Emits a state change on `sim.events`, stamped with the clock time and the account
    * (`account_id` first in its data). Data that already starts with the account's
    * `account_id` is used as it is, without a copy (the dialer's events).
    */
   emit<K extends AccountEventType>(type: K, data: EventData<K>): void;
+  /**
+   * Emits an event of `shape` from its values, `account_id` first (`EventBus.emitValues`):
+   * no data object is built unless someone reads the event.
+   */
+  emitValues(shape: EventShape<AccountEventType>, a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown, f?: unknown, g?: unknown, h?: unknown, i?: unknown): void;
   /** Takes `micros` from the account's balance. */
   chargeAccount(micros: number): void;
   /** Keeps the times of a rate limit's last accepted requests on the account (core/rate-limit). */
@@ -207,6 +224,9 @@ export interface AccountCtx {
 
 /** An account event's data as a domain emits it: `account_id` may be left to the scope. */
 export type EventData<K extends AccountEventType> = Omit<SimEventMap[K], 'account_id'> & { account_id?: number };
+
+/** The field a charge writes into the account (`Table.changing`). */
+const BALANCE_FIELDS = ['balance_micros'] as const satisfies readonly (keyof Account)[];
 
 /** The scope of one account, built once per account row (clock events need one each). */
 export function accountCtx(account: Account, state: SimState): AccountCtx {
@@ -260,7 +280,13 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
     nextOutcome: (dial) => outcomes.next(dial),
     emit: (type, data) => events.emit(type, clock.now(), (data.account_id === account.id ? data : { account_id: account.id, ...data }) as SimEventMap[typeof type]),
-    chargeAccount: (micros) => void db.accounts.update(account.id, { balance_micros: account.balance_micros - micros }),
+    emitValues: (shape, a, b, c, d, e, f, g, h, i) => events.emitValues(shape, clock.now(), a, b, c, d, e, f, g, h, i),
+    chargeAccount: (micros) => {
+      // Written in place (a charge per call): the row is this scope's own.
+      const touched = db.accounts.changing(account, BALANCE_FIELDS);
+      account.balance_micros -= micros;
+      db.accounts.changed(account, touched);
+    },
     setRecent: (field, times) => void db.accounts.update(account.id, { [field]: times }),
   };
 }

@@ -5,6 +5,7 @@
  * cannot drift from what is emitted. Times inside `data` are ISO 8601 UTC text.
  */
 import { z } from 'zod';
+import { eventShape, type EventShape } from '../core/events.js';
 import { ANSWERED_BY, CALL_STATUSES, DELIVERY_STATES, WEBHOOK_KINDS } from '../core/vocabulary.js';
 import { CALL_TYPES } from './calls/schema.js';
 import { CAMPAIGN_STATUSES, IDLE_REASONS } from './campaigns/schema.js';
@@ -116,3 +117,12 @@ export type SimEventType = keyof SimEventMap;
 
 /** The types whose data names an account: a domain emits these through its account scope, which adds `account_id`. */
 export type AccountEventType = { [K in SimEventType]: SimEventMap[K] extends { account_id: number } ? K : never }[SimEventType];
+
+/**
+ * The shape of an event type emitted from its values (`ctx.emitValues`): the keys must be
+ * keys of that type's data, in the order the values come.
+ * @example const LEAD_STATUS_EVENT = simEventShape('lead.status', ['account_id', 'lead_id', 'campaign_id', 'status'])
+ */
+export function simEventShape<K extends AccountEventType>(type: K, keys: readonly (keyof SimEventMap[K] & string)[]): EventShape<K> {
+  return eventShape(type, keys);
+}

@@ -85,18 +85,38 @@ function normalised(rule: OutcomeRule): OutcomeRule {
   return read ? { ...rule, match: { ...rule.match, phone_number: read.number } } : rule;
 }
 
-function matches(rule: OutcomeRule, dial: DialContext): boolean {
-  const { phone_number, campaign_id, lead_variables } = rule.match;
+/** A rule in precedence order, with what `next` reads of it on every dial worked out once. */
+interface PlacedRule {
+  rule: OutcomeRule;
+  /** Its place in the rules as given (sequences count attempts per place). */
+  position: number;
+  /** The keys of its `lead_variables`. */
+  variableKeys: string[];
+  /** What `next` answers for it when it has one outcome (never changed by callers). */
+  only: { outcome: Outcome; source: OutcomeSource } | undefined;
+}
+
+function matches(placed: PlacedRule, dial: DialContext): boolean {
+  const { phone_number, campaign_id, lead_variables } = placed.rule.match;
   if (phone_number !== undefined && phone_number !== dial.phone_number) return false;
   if (campaign_id !== undefined && campaign_id !== dial.campaign_id) return false;
   if (lead_variables !== undefined) {
     const vars = dial.lead_variables;
     if (!vars) return false;
-    // Deep equality: key order inside nested objects does not matter.
-    for (const key of Object.keys(lead_variables)) if (!isDeepStrictEqual(vars[key], lead_variables[key])) return false;
+    for (const key of placed.variableKeys) {
+      const expected = lead_variables[key];
+      // Deep equality: key order inside nested objects does not matter; a primitive is compared as isDeepStrictEqual compares it.
+      if (typeof expected === 'object' && expected !== null ? !isDeepStrictEqual(vars[key], expected) : !Object.is(vars[key], expected)) return false;
+    }
   }
   return true;
 }
+
+/** What `next` answers without a rule: a magic number's outcome, or the default human. */
+const MAGIC_OUTCOMES: Readonly<Record<string, { outcome: Outcome; source: OutcomeSource }>> = Object.fromEntries(
+  Object.entries(MAGIC_SUFFIXES).map(([suffix, outcome]) => [suffix, Object.freeze({ outcome, source: 'magic' as const })]),
+);
+const DEFAULT_OUTCOME = Object.freeze({ outcome: 'human' as Outcome, source: 'default' as const });
 
 /**
  * The outcome rules of one simulator.
@@ -106,7 +126,7 @@ function matches(rule: OutcomeRule, dial: DialContext): boolean {
 export class OutcomeScript {
   private rules: OutcomeRule[] = [];
   /** Rules in precedence order (stable within a kind), each with its position in `rules`. */
-  private ordered: { rule: OutcomeRule; position: number }[] = [];
+  private ordered: PlacedRule[] = [];
   /**
    * Attempts per rule position and dialed number, kept only for rules with a sequence
    * and only until the sequence reaches its last outcome (which then repeats): a
@@ -133,7 +153,14 @@ export class OutcomeScript {
   private place(rules: OutcomeRule[]): void {
     this.changes++;
     this.rules = structuredClone(rules);
-    this.ordered = this.rules.map((rule, position) => ({ rule, position })).sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.position - b.position);
+    this.ordered = this.rules
+      .map((rule, position) => ({
+        rule,
+        position,
+        variableKeys: Object.keys(rule.match.lead_variables ?? {}),
+        only: rule.outcomes.length === 1 ? Object.freeze({ outcome: rule.outcomes[0]!, source: 'rule' as const }) : undefined,
+      }))
+      .sort((a, b) => specificity(a.rule) - specificity(b.rule) || a.position - b.position);
   }
 
   /** Adds one rule after the others (the others keep their place in their sequences), validated as `set` does. */
@@ -155,11 +182,12 @@ export class OutcomeScript {
    * The outcome of the next attempt to `dial.phone_number`: a matching rule's sequence
    * moves one step for that number (each rule counts its own attempts per number).
    */
-  next(dial: DialContext): { outcome: Outcome; source: OutcomeSource } {
-    for (const { rule, position } of this.ordered) {
-      if (!matches(rule, dial)) continue;
+  next(dial: DialContext): { readonly outcome: Outcome; readonly source: OutcomeSource } {
+    for (const placed of this.ordered) {
+      if (!matches(placed, dial)) continue;
+      if (placed.only) return placed.only;
+      const { rule, position } = placed;
       const last = rule.outcomes.length - 1;
-      if (last === 0) return { outcome: rule.outcomes[0]!, source: 'rule' };
       let counts = this.attempts.get(position);
       if (!counts) this.attempts.set(position, (counts = new Map()));
       const attempt = counts.get(dial.phone_number) ?? 0;
@@ -170,8 +198,7 @@ export class OutcomeScript {
       }
       return { outcome: rule.outcomes[Math.min(attempt, last)]!, source: 'rule' };
     }
-    const magic = MAGIC_SUFFIXES[dial.phone_number.slice(-4)];
-    return magic ? { outcome: magic, source: 'magic' } : { outcome: 'human', source: 'default' };
+    return MAGIC_OUTCOMES[dial.phone_number.slice(-4)] ?? DEFAULT_OUTCOME;
   }
 
   /** The attempt counts as `<rule position>|<number>` and count, live: for readers that write them in slices. */

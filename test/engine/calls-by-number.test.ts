@@ -4,7 +4,7 @@
  * dense and sparse matches, and stay so as calls arrive and leave between reads.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callRow } from '../../src/domain/calls/schema.js';
+import { callRow } from '../../src/domain/calls/row.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 
 const AUTH = { authorization: 'Bearer sim_test_key' };

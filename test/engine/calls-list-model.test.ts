@@ -9,7 +9,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CALL_STATUSES } from '../../src/core/vocabulary.js';
 import { SeededRandom } from '../../src/core/random.js';
-import { CALL_TYPES, callRow, type Call } from '../../src/domain/calls/schema.js';
+import { callRow } from '../../src/domain/calls/row.js';
+import { CALL_TYPES, type Call } from '../../src/domain/calls/schema.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 
 const AUTH = { authorization: 'Bearer sim_test_key' };

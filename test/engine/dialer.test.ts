@@ -5,6 +5,7 @@
  * activation). Everything runs in-process through `sim.handle`; time moves only through
  * the clock, never by sleeping.
  */
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../../src/core/events.js';
 import { isInWindow, nextWindowStart, type CallingWindow } from '../../src/domain/campaigns/windows.js';
@@ -204,6 +205,42 @@ describe('calling windows', () => {
     expect(nextWindowStart(Date.parse('2026-03-27T16:00:00Z'), berlin)).toBe(Date.parse('2026-03-30T07:00:00Z'));
     expect(nextWindowStart(Date.parse('2026-03-06T15:59:00Z'), berlin)).toBe(Date.parse('2026-03-06T15:59:00Z'));
     expect(nextWindowStart(Date.parse('2026-03-06T15:59:00Z'), { ...berlin, allowed_days: [] })).toBeUndefined();
+  });
+
+  it('answers every time of a fortnight as a search day by day from that time answers, whatever the window (its days, DST, an empty span)', () => {
+    const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+    /** The plain search: the first allowed day, from the time's own, whose opening is not before the time. */
+    const reference = (ms: number, w: CallingWindow): number | undefined => {
+      if (isInWindow(ms, w)) return ms;
+      const [h, m, sec] = w.allowed_hours_start_time.split(':').map(Number);
+      let day = DateTime.fromMillis(ms, { zone: w.timezone }).startOf('day');
+      for (let i = 0; i < 8; i++, day = day.plus({ days: 1 }).startOf('day')) {
+        if (!w.allowed_days.includes(days[day.weekday - 1]!)) continue;
+        const opens = day.set({ hour: h!, minute: m!, second: sec ?? 0, millisecond: 0 }).toMillis();
+        if (opens >= ms) return opens;
+      }
+      return undefined;
+    };
+    const windows: CallingWindow[] = [
+      berlin,
+      { ...berlin, allowed_days: ['saturday', 'sunday'] },
+      { ...berlin, timezone: 'America/New_York', allowed_hours_start_time: '02:30:00', allowed_hours_end_time: '03:30:00' },
+      { ...berlin, allowed_hours_start_time: '12:00:00', allowed_hours_end_time: '12:00:00' },
+      { ...berlin, allowed_hours_start_time: '18:00:00', allowed_hours_end_time: '08:00:00' },
+    ];
+    for (const w of windows) {
+      // Fresh copies: each window's day is remembered per object, as a campaign row's is.
+      const window = { ...w };
+      for (let ms = Date.parse('2026-03-05T00:00:00Z'); ms < Date.parse('2026-03-19T00:00:00Z'); ms += 53 * 60_000) {
+        for (const at of [ms, ms + 1, ms - 1]) expect(nextWindowStart(at, window), `${w.timezone} ${w.allowed_hours_start_time} ${new Date(at).toISOString()}`).toBe(reference(at, w));
+      }
+      // An opening itself, and the times right around it.
+      for (let day = 0; day < 14; day++) {
+        const opens = reference(Date.parse('2026-03-05T00:00:00Z') + day * 86_400_000, w);
+        if (opens === undefined) continue;
+        for (const at of [opens - 1, opens, opens + 1]) expect(nextWindowStart(at, window)).toBe(reference(at, w));
+      }
+    }
   });
 });
 

@@ -445,6 +445,42 @@ describe('VirtualClock restored queue', () => {
   });
 });
 
+describe('VirtualClock pending queue under churn', () => {
+  it('answers each pending event by id, the count and the firing order, through thousands of events, cancels, long waits and a restore', async () => {
+    const { SeededRandom } = await import('../../src/core/random.js');
+    const random = new SeededRandom(3);
+    let clock = new VirtualClock(START);
+    const model = new Set<number>();
+    const handle = (event: ClockEvent) => {
+      expect(model.delete(event.id)).toBe(true);
+      // Most events schedule a successor soon, as the dialer's do.
+      if (random.int(0, 3) > 0) model.add(clock.schedule(clock.now() + random.int(0, 5_000), 'e', {}));
+    };
+    clock.on('e', handle);
+    // Waits far longer than the churn around them: they stay pending while thousands of ids pass.
+    for (const wait of [86_400_000, 30 * 86_400_000]) model.add(clock.schedule(START + wait, 'e', {}));
+    const check = () => {
+      expect(clock.pendingCount).toBe(model.size);
+      for (let id = 1; id <= clock.head().seq; id++) expect(clock.pendingEvent(id)?.id, `id ${id}`).toBe(model.has(id) ? id : undefined);
+      expect(clock.pendingEvents().map((e) => e.id).sort((a, b) => a - b)).toEqual([...model].sort((a, b) => a - b));
+    };
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < 400; i++) model.add(clock.schedule(clock.now() + random.int(0, 60_000), 'e', {}));
+      for (const id of [...model]) if (random.int(0, 9) === 0 && id > 2) expect(clock.cancel(id)).toBe(model.delete(id));
+      await clock.advance(random.int(1_000, 90_000));
+      if (round % 10 === 9) {
+        check();
+        const restored = new VirtualClock(START);
+        restored.on('e', handle);
+        restored.restore(clock.snapshot());
+        clock = restored;
+        check();
+      }
+    }
+    check();
+  });
+});
+
 describe('VirtualClock realtime mode', () => {
   afterEach(() => {
     vi.useRealTimers();

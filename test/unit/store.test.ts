@@ -365,6 +365,47 @@ describe('Table.first as a FIFO under churn', () => {
   });
 });
 
+describe('a deferred index', () => {
+  const table = () => new Table<Lead>('leads').index('status', (l) => l.status).index('name', (l) => l.name, { fields: ['name'], deferred: true });
+
+  it('answers every row written before its first read, in id order, as an index kept from the start would', () => {
+    const deferred = table();
+    const kept = leads().index('name', (l) => l.name, { fields: ['name'] });
+    for (const t of [deferred, kept]) {
+      for (let i = 0; i < 30; i++) t.insert(lead({ name: `n${i % 4}`, status: i % 3 === 0 ? 'done' : 'pending' }));
+      t.update(5, { name: 'n9' });
+      t.update(6, { status: 'done' });
+      t.delete(9);
+    }
+    for (const name of ['n0', 'n1', 'n2', 'n3', 'n9', 'none']) {
+      expect(ids(deferred.where('name', name))).toEqual(ids(kept.where('name', name)));
+      expect(deferred.count('name', name)).toBe(kept.count('name', name));
+      expect(deferred.first('name', name)?.id).toBe(kept.first('name', name)?.id);
+    }
+    expect([...deferred.keys('name')]).toEqual([...kept.keys('name')]);
+  });
+
+  it('is kept current by the writes after its first read', () => {
+    const t = table();
+    t.insert(lead({ name: 'a' }));
+    expect(t.count('name', 'a')).toBe(1);
+    const b = t.insert(lead({ name: 'a' }));
+    t.update(1, { name: 'b' });
+    t.delete(b.id);
+    t.insert(lead({ name: 'a' }));
+    expect(ids(t.where('name', 'a'))).toEqual([3]);
+    expect(ids(t.where('name', 'b'))).toEqual([1]);
+  });
+
+  it('is built from a restored snapshot on its first read', () => {
+    const source = table();
+    for (const name of ['x', 'y', 'x']) source.insert(lead({ name }));
+    const t = table();
+    t.restore(source.snapshot());
+    expect(ids(t.where('name', 'x'))).toEqual([1, 3]);
+  });
+});
+
 describe('Table indexes that name their fields, ordered rows and single-row keys', () => {
   interface Call {
     id: number;
@@ -634,6 +675,52 @@ describe('Table indexes against a plain model under random changes', () => {
       const listed = [...table.keys('group_state')].sort();
       expect(listed).toEqual([...model].filter(([k, v]) => k.startsWith('group_state/') && v.length > 0).map(([k]) => k.slice('group_state/'.length)).sort());
     }
+  });
+});
+
+describe('Table indexes of keys that hold thousands of rows', () => {
+  interface Item {
+    id: number;
+    group: number;
+  }
+  it.each([false, true])('answers lists, counts and FIFO heads across chunks, as rows arrive in id order, leave, and come back (few keys: %s)', async (fewKeys) => {
+    const { SeededRandom } = await import('../../src/core/random.js');
+    const random = new SeededRandom(5);
+    const table = new Table<Item>('items').index('group', (r) => r.group, { fields: ['group'], fewKeys });
+    // Each group's ids in arrival order (a Map keeps insertion order; a deleted id that comes back arrives at the end).
+    const model = [new Map<number, true>(), new Map<number, true>()];
+    const check = () => {
+      for (const group of [0, 1]) {
+        const expected = [...model[group]!.keys()];
+        expect(table.count('group', group)).toBe(expected.length);
+        expect(table.first('group', group)?.id).toBe(expected[0]);
+        expect(ids(table.where('group', group))).toEqual(expected.sort((a, b) => a - b));
+      }
+    };
+    // Ascending arrivals over several chunks, then deletions that compact them.
+    for (let i = 0; i < 20_000; i++) model[table.insert({ group: i % 7 === 0 ? 1 : 0 }).group]!.set(i + 1, true);
+    check();
+    for (let id = 1; id <= 20_000; id++) {
+      if (random.int(0, 2) === 0) continue;
+      model[table.delete(id)!.group]!.delete(id);
+    }
+    check();
+    // Rows moving between the groups arrive out of id order; more deletions compact again.
+    for (let step = 0; step < 3000; step++) {
+      const group = random.int(0, 1);
+      const list = [...model[group]!.keys()];
+      if (list.length === 0) continue;
+      const id = list[random.int(0, list.length - 1)]!;
+      model[group]!.delete(id);
+      if (random.int(0, 1) === 0) {
+        table.delete(id);
+      } else {
+        table.update(id, { group: 1 - group });
+        model[1 - group]!.set(id, true);
+      }
+      if (step % 500 === 0) check();
+    }
+    check();
   });
 });
 

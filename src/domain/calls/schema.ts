@@ -76,45 +76,6 @@ export type CallFields = Pick<Call, 'account_id' | 'assistant_id' | 'assistant_n
  */
 export const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
-/**
- * A whole call row with its id: the given fields over an empty call (no campaign, lead,
- * plan, costs or transcript yet, `initiated`). Every call record is built here, as one
- * object literal (its fields in the order rows have always had, which snapshots show).
- * @example callRow(7, { account_id: 1, assistant_id: 1, assistant_name: 'Sales', type: 'outbound', assistant_phone_number: '+14155550100', client_phone_number: '+14155550123', created_at: now })
- */
-export function callRow(id: number, f: CallFields): Call {
-  return {
-    id,
-    campaign_id: f.campaign_id ?? null,
-    campaign_name: f.campaign_name ?? null,
-    lead_id: f.lead_id ?? null,
-    contact_id: f.contact_id ?? null,
-    duration: f.duration ?? 0,
-    status: f.status ?? 'initiated',
-    transcript: f.transcript ?? '',
-    variables: f.variables ?? NO_VALUES,
-    input_variables: f.input_variables ?? NO_VALUES,
-    evaluation: f.evaluation ?? NO_VALUES,
-    webhook_response: f.webhook_response ?? null,
-    carrier_cost_micros: f.carrier_cost_micros ?? 0,
-    total_cost_micros: f.total_cost_micros ?? 0,
-    answered_by: f.answered_by ?? 'unknown',
-    recording_url: f.recording_url ?? null,
-    plan: f.plan ?? null,
-    event_id: f.event_id ?? null,
-    answered_at: f.answered_at ?? null,
-    ended_at: f.ended_at ?? null,
-    updated_at: f.updated_at ?? f.created_at,
-    account_id: f.account_id,
-    assistant_id: f.assistant_id,
-    assistant_name: f.assistant_name,
-    type: f.type,
-    assistant_phone_number: f.assistant_phone_number,
-    client_phone_number: f.client_phone_number,
-    created_at: f.created_at,
-  };
-}
-
 export const CallListQuery = pageQuery(15)
   .extend({
     status: oneOf(CALL_STATUSES).optional(),

@@ -20,7 +20,8 @@ import { CALL_STATUSES } from '../../core/vocabulary.js';
 import { lowerBound } from '../../core/store.js';
 import { SubstringCounts } from '../../core/substrings.js';
 import type { PageCut } from '../../core/pagination.js';
-import { callRow, serialiseCall, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
+import { callRow } from './row.js';
+import { serialiseCall, type Call, type CallListQuery, type InsertCallInput } from './schema.js';
 
 /** Texts of the call routes; a pair is the specification's and the live platform's (live-platform D.5). */
 export const CALL_MESSAGES = {
@@ -378,7 +379,7 @@ export function insertCall(state: SimState, input: InsertCallInput): Call {
       recording_url: input.recording_url,
       ended_at: created! + input.duration * 1000,
       created_at: created!,
-    }),
+    }, ctx.callMemo.heads),
   );
 }
 

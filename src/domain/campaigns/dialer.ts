@@ -12,7 +12,7 @@ import { coversOneCall } from '../calls/billing.js';
 import { placeCall } from '../calls/lifecycle.js';
 import type { Call } from '../calls/schema.js';
 import type { AccountCtx } from '../context.js';
-import { changeLead } from '../leads/records.js';
+import { moveLead, setLeadStatus } from '../leads/records.js';
 import { campaignStatusKey, DIALABLE_LEAD_STATUSES, type Lead, type SecondaryContact } from '../leads/schema.js';
 import type { PhoneNumber } from '../phone-numbers/schema.js';
 import { usableNumber } from '../phone-numbers/service.js';
@@ -32,6 +32,11 @@ export interface LeadRetryPayload {
   account_id: number;
   lead_id: number;
 }
+
+/** The fields a dial and an ended call write into the campaign, in place (`Table.changing`). */
+const DIAL_FIELDS = ['rotation', 'in_flight'] as const satisfies readonly (keyof Campaign)[];
+/** The fields a due retry clears in its lead. */
+const RETRY_FIELDS = ['next_attempt_at', 'retry_event_id'] as const satisfies readonly (keyof Lead)[];
 
 /** Moves a campaign to `status`, replacing its pending dial event; emits `campaign.status`. */
 export function setCampaignStatus(ctx: AccountCtx, campaign: Campaign, status: CampaignStatus, dialEventId: number | null): Campaign {
@@ -106,7 +111,7 @@ function targetContact(ctx: AccountCtx, lead: Lead): SecondaryContact | undefine
 /** Places the call of a scheduled lead (`processing`) from `caller`, moving the rotation on, and takes a slot. */
 function dialLead(ctx: AccountCtx, campaign: Campaign, assistant: Assistant, lead: Lead, caller: { number: string; rotation: number }): void {
   const contact = targetContact(ctx, lead);
-  changeLead(ctx, lead, { status: 'processing' });
+  setLeadStatus(ctx, lead, 'processing');
   if (contact) ctx.secondaryContacts.update(contact.id, { status: 'processing', updated_at: ctx.now() });
   placeCall(ctx, {
     assistant,
@@ -119,7 +124,10 @@ function dialLead(ctx: AccountCtx, campaign: Campaign, assistant: Assistant, lea
     input_variables: lead.variables,
     lead_variables: lead.variables,
   });
-  ctx.campaigns.update(campaign.id, { rotation: caller.rotation, in_flight: campaign.in_flight + 1 });
+  const moving = ctx.campaigns.changing(campaign, DIAL_FIELDS);
+  campaign.rotation = caller.rotation;
+  campaign.in_flight++;
+  ctx.campaigns.changed(campaign, moving);
 }
 
 /** Completes a running campaign with nothing left to dial, when `mark_complete_when_no_leads`. */
@@ -144,7 +152,7 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
   if (campaign.status !== 'in-progress') return;
   // decisions: Lead transitions: created -> scheduled when a started campaign queues it.
   const created = campaignStatusKey(campaign.id, 'created');
-  if (ctx.leads.countOwnKey('campaign_status', created) > 0) for (const lead of ctx.leads.where('campaign_status', created)) changeLead(ctx, lead, { status: 'scheduled' });
+  if (ctx.leads.countOwnKey('campaign_status', created) > 0) for (const lead of ctx.leads.where('campaign_status', created)) setLeadStatus(ctx, lead, 'scheduled');
 
   const assistant = ctx.assistants.get(campaign.assistant_id);
   // A retry that fell due is dialed first, straight from `rescheduled` (decisions: Lead transitions).
@@ -181,7 +189,7 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
     preferred = undefined;
   }
   // A due retry that could not be dialed now waits in the queue.
-  if (preferred) changeLead(ctx, preferred, { status: 'scheduled' });
+  if (preferred) setLeadStatus(ctx, preferred, 'scheduled');
   maybeComplete(ctx, campaign);
 }
 
@@ -191,8 +199,12 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
  * rules). Then the freed slot is filled.
  */
 export function campaignCallEnded(ctx: AccountCtx, call: Call): void {
-  let campaign = call.campaign_id === null ? undefined : ctx.campaigns.get(call.campaign_id);
-  if (campaign) campaign = ctx.campaigns.update(campaign.id, { in_flight: Math.max(0, campaign.in_flight - 1) });
+  const campaign = call.campaign_id === null ? undefined : ctx.campaigns.get(call.campaign_id);
+  if (campaign) {
+    const moving = ctx.campaigns.changing(campaign, DIAL_FIELDS);
+    campaign.in_flight = Math.max(0, campaign.in_flight - 1);
+    ctx.campaigns.changed(campaign, moving);
+  }
   const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
   if (lead && campaign) settleLead(ctx, campaign, lead, call);
   if (campaign) dialCampaign(ctx, { account_id: ctx.account.id, campaign_id: campaign.id });
@@ -206,7 +218,7 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
   const nextContact = lead.chain + 1;
   if (!human && nextContact < contacts) {
     // decisions: secondary contacts are dialed, in order, when the primary's attempt is not answered by a human.
-    changeLead(ctx, lead, { status: 'scheduled', chain: nextContact });
+    moveLead(ctx, lead, 'scheduled', lead.attempts, nextContact, lead.next_attempt_at, lead.retry_event_id);
     return;
   }
   const attempts = lead.attempts + 1;
@@ -216,16 +228,16 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
   else if (call.answered_by === 'machine') retry = campaign.retry_on_voicemail;
   else retry = true;
   if (!retry) {
-    changeLead(ctx, lead, { status: 'completed', attempts, chain: -1 });
+    moveLead(ctx, lead, 'completed', attempts, -1, lead.next_attempt_at, lead.retry_event_id);
     return;
   }
   if (attempts > campaign.max_retries) {
-    changeLead(ctx, lead, { status: 'reached-max-retries', attempts, chain: -1 });
+    moveLead(ctx, lead, 'reached-max-retries', attempts, -1, lead.next_attempt_at, lead.retry_event_id);
     return;
   }
   const at = ctx.now() + campaign.retry_interval * 60_000;
   const eventId = ctx.schedule<LeadRetryPayload>(at, LEAD_RETRY_EVENT, { account_id: ctx.account.id, lead_id: lead.id });
-  changeLead(ctx, lead, { status: 'rescheduled', attempts, chain: -1, next_attempt_at: at, retry_event_id: eventId });
+  moveLead(ctx, lead, 'rescheduled', attempts, -1, at, eventId);
 }
 
 /**
@@ -233,10 +245,13 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
  * and can dial; otherwise it waits `scheduled` (a stopped campaign dials it when restarted).
  */
 export function retryLead(ctx: AccountCtx, payload: LeadRetryPayload): void {
-  const found = ctx.leads.get(payload.lead_id);
-  if (!found || found.status !== 'rescheduled') return;
-  const lead = ctx.leads.update(found.id, { next_attempt_at: null, retry_event_id: null });
+  const lead = ctx.leads.get(payload.lead_id);
+  if (!lead || lead.status !== 'rescheduled') return;
+  const moving = ctx.leads.changing(lead, RETRY_FIELDS);
+  lead.next_attempt_at = null;
+  lead.retry_event_id = null;
+  ctx.leads.changed(lead, moving);
   const campaign = ctx.campaigns.get(lead.campaign_id);
   if (campaign?.status === 'in-progress') dialCampaign(ctx, { account_id: ctx.account.id, campaign_id: campaign.id }, lead);
-  else changeLead(ctx, lead, { status: 'scheduled' });
+  else setLeadStatus(ctx, lead, 'scheduled');
 }

@@ -32,6 +32,8 @@ interface WindowDay {
   to: number;
   opens: number;
   closes: number;
+  /** The next opening after this day's (for any time past its opening), once asked for; null when none is within a week. */
+  later?: number | null;
 }
 
 /**
@@ -86,7 +88,17 @@ export function isInWindow(ms: number, window: CallingWindow): boolean {
  * @example nextWindowStart(fridayFivePm, berlin9to17) // Monday 09:00 Berlin
  */
 export function nextWindowStart(ms: number, window: CallingWindow): number | undefined {
-  if (isInWindow(ms, window)) return ms;
+  const day = windowDay(ms, window);
+  if (ms >= day.opens && ms < day.closes) return ms;
+  if (ms < day.opens) return day.opens;
+  if (ms === day.opens) return laterStart(ms, window);
+  // Past the day's opening: the answer is the same for the rest of the day, computed once.
+  if (day.later === undefined) day.later = laterStart(ms, window) ?? null;
+  return day.later ?? undefined;
+}
+
+/** The first opening at or after `ms` on an allowed day, looking a week ahead (luxon: DST-correct). */
+function laterStart(ms: number, window: CallingWindow): number | undefined {
   const start = secondsOfDay(window.allowed_hours_start_time);
   let day = DateTime.fromMillis(ms, { zone: window.timezone }).startOf('day');
   for (let i = 0; i < 8; i++, day = day.plus({ days: 1 }).startOf('day')) {

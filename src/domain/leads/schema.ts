@@ -8,6 +8,8 @@ import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/vali
 
 export const LEAD_STATUSES = ['created', 'scheduled', 'processing', 'completed', 'rescheduled', 'reached-max-retries', 'blacklisted'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
+/** Each status's place in LEAD_STATUSES (a lookup instead of a search on every lead transition). */
+const STATUS_PLACES: ReadonlyMap<string, number> = new Map(LEAD_STATUSES.map((status, i) => [status, i]));
 /** The only statuses a client may set (spec: States > Lead). */
 /**
  * Leads the dialer will still call (ARCHITECTURE §4: blacklisted, completed and
@@ -20,7 +22,7 @@ export type LeadStatus = (typeof LEAD_STATUSES)[number];
  * @example campaignStatusKey(3, 'scheduled') // 25
  */
 export function campaignStatusKey(campaignId: number, status: LeadStatus): number {
-  return campaignId * 8 + LEAD_STATUSES.indexOf(status);
+  return campaignId * 8 + (STATUS_PLACES.get(status) ?? -1);
 }
 
 export const DIALABLE_LEAD_STATUSES: readonly LeadStatus[] = ['created', 'scheduled', 'rescheduled'];
