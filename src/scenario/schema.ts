@@ -73,7 +73,7 @@ const resource = (route: z.ZodType, extra: string[] = []) =>
     ...Object.fromEntries([...Object.keys((route as unknown as z.ZodObject).shape), ...extra].map((field) => [field, z.unknown().optional()])),
     ref: ref.optional(),
     key: z.string().optional(),
-  }) as unknown as z.ZodObject<Record<string, z.ZodOptional<z.ZodUnknown>> & { ref: z.ZodOptional<typeof ref>; key: z.ZodOptional<z.ZodString> }, z.core.$strict>;
+  }) as unknown as z.ZodObject<Record<string, z.ZodType> & { ref: z.ZodOptional<typeof ref>; key: z.ZodOptional<z.ZodString> }, z.core.$strict>;
 export const GivenSender = z.strictObject({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() });
 export const GivenConversation = z.strictObject({
   ref: ref.optional(),
