@@ -235,7 +235,10 @@ contract('control: clock', (api) => {
     const farTo = await api().post('/__sim/clock/advance', { to: new Date(START_MS + TEN_YEARS + 1000).toISOString() });
     expect(farTo.status).toBe(422);
     expect(farTo.body).toStrictEqual(horizon('to'));
-    for (const by of [1e308, 9007199254740993]) expect((await api().post('/__sim/clock/advance', { by })).status).toBe(422);
+    for (const by of [1e308, 9007199254740993]) {
+      const huge = await api().post('/__sim/clock/advance', { by });
+      expect([huge.status, huge.body]).toStrictEqual([422, horizon('by')]);
+    }
     expect((await api().get('/__sim/clock')).body.now_ms).toBe(START_MS);
     const atEdge = await api().post('/__sim/clock/advance', { to: new Date(START_MS + TEN_YEARS).toISOString() });
     expect(atEdge.status).toBe(200);
