@@ -10,11 +10,6 @@ export const LEAD_STATUSES = ['created', 'scheduled', 'processing', 'completed',
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 /** Each status's place in LEAD_STATUSES (a lookup instead of a search on every lead transition). */
 const STATUS_PLACES: ReadonlyMap<string, number> = new Map(LEAD_STATUSES.map((status, i) => [status, i]));
-/** The only statuses a client may set (spec: States > Lead). */
-/**
- * Leads the dialer will still call (ARCHITECTURE §4: blacklisted, completed and
- * reached-max-retries leads are never dialed; processing ones are being dialed now).
- */
 /**
  * The integer key of a campaign's leads in one status (the `campaign_status` index): the
  * dialer reads and re-keys it on every lead transition, and an integer hashes cheaper
@@ -25,7 +20,12 @@ export function campaignStatusKey(campaignId: number, status: LeadStatus): numbe
   return campaignId * 8 + (STATUS_PLACES.get(status) ?? -1);
 }
 
+/**
+ * Leads the dialer will still call (ARCHITECTURE §4: blacklisted, completed and
+ * reached-max-retries leads are never dialed; processing ones are being dialed now).
+ */
 export const DIALABLE_LEAD_STATUSES: readonly LeadStatus[] = ['created', 'scheduled', 'rescheduled'];
+/** The only statuses a client may set (spec: States > Lead). */
 export const CLIENT_LEAD_STATUSES = ['created', 'completed', 'reached-max-retries'] as const;
 
 /** A further number of a lead, dialed in order when the primary is not reached (decisions: Lead transitions). */
