@@ -457,7 +457,7 @@ const sms = record<Sms>({
 });
 
 /** The tables of a Database (its properties that are tables). */
-type TableKey = { [K in keyof Database]: Database[K] extends Table<infer _R> ? K : never }[keyof Database];
+export type TableKey = { [K in keyof Database]: Database[K] extends Table<infer _R> ? K : never }[keyof Database];
 type RowOf<K extends TableKey> = Database[K] extends Table<infer R> ? R : never;
 
 /** The kind of each table's rows, by the Database property that holds the table. */
@@ -483,6 +483,33 @@ export const ROW_KINDS: { readonly [K in TableKey]: FieldKind<RowOf<K>> } = {
   folders: folderOrLabel,
   labels: folderOrLabel,
   sms,
+};
+
+/** The fields of R that hold row ids: a number, a list of them, either possibly null or absent. */
+type IdFields<R> = { [K in keyof R]-?: NonNullable<R[K]> extends number | readonly number[] ? K : never }[keyof R];
+
+/**
+ * The references a restored row must resolve, each to a row of the same account in the
+ * named table (by its Database property). Only references the simulator itself never
+ * leaves dangling: deleting a campaign removes its leads (decisions: Delete campaign), a
+ * lead its secondary contacts, a knowledge base its documents; deleting a number, tool,
+ * folder, label or knowledge base takes it out of assistants and campaigns (live-platform
+ * C.1-C.3); senders and conversations are never deleted. The rest may outlive what they
+ * name and are read as gone: a campaign's, call's, conversation's or sender's assistant,
+ * a call's campaign, lead and contact, a charge's or message's number. Every row's
+ * `account_id` must name an account of the snapshot.
+ */
+export const ROW_REFERENCES: { readonly [K in TableKey]?: { readonly [F in IdFields<RowOf<K>>]?: TableKey } } = {
+  assistants: { knowledgebase_id: 'knowledgebases', phone_number_id: 'phoneNumbers', tool_ids: 'tools', folder_id: 'folders', label_ids: 'labels' },
+  documents: { knowledgebase_id: 'knowledgebases' },
+  campaigns: { phone_number_ids: 'phoneNumbers' },
+  leads: { campaign_id: 'campaigns' },
+  secondaryContacts: { lead_id: 'leads' },
+  conversations: { sender_id: 'senders' },
+  messages: { conversation_id: 'conversations' },
+  templates: { sender_id: 'senders' },
+  sessions: { sender_id: 'senders', conversation_id: 'conversations' },
+  channelMessages: { sender_id: 'senders', conversation_id: 'conversations' },
 };
 
 /** A webhook delivery of the journal. */

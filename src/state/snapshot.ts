@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import { SPEED_RANGE, type ClockEvent, type ClockSnapshot, type VirtualClock } from '../core/clock.js';
-import { anything, count, exactly, id, list, mapOf, oneOf, optional, parsedBy, record, refined, string, time, type FieldKind } from '../core/fields.js';
+import { anything, count, exactly, id, list, mapOf, oneOf, optional, parsedBy, record, refined, string, time, type FieldKind, type Problem } from '../core/fields.js';
 import { MAX_SEED, SeededRandom, type RandomState } from '../core/random.js';
 import type { TableSnapshot } from '../core/store.js';
 import { CLOCK_RANGE, CLOCK_RANGE_TEXT } from '../core/time.js';
@@ -18,7 +18,7 @@ import { ReplyRuleSchema, type ReplyRule, type ReplyScript } from '../engine/rep
 import type { WebhookEngine, WebhookSnapshot } from '../engine/webhooks.js';
 import type { Database } from '../domain/db.js';
 import { VERSION } from '../version.js';
-import { DELIVERY_KIND, FAILURE_RULE_KIND, FAULT_RULE_KIND, ROW_KINDS } from './rows.js';
+import { DELIVERY_KIND, FAILURE_RULE_KIND, FAULT_RULE_KIND, ROW_KINDS, ROW_REFERENCES, type TableKey } from './rows.js';
 
 export const SNAPSHOT_FORMAT = 'voxsim-snapshot/1';
 
@@ -174,6 +174,53 @@ function snapshotKind(db: Database, clock: VirtualClock): FieldKind<SimulatorSna
   });
 }
 
+/** `problem` inside the part of the snapshot at `at`. */
+function prefixed(at: string, problem: Problem | undefined): Problem | undefined {
+  return problem && { at: at + problem.at, message: problem.message };
+}
+
+type SavedRow = { id: number; account_id?: number } & Record<string, unknown>;
+
+/**
+ * The first reference of a well-formed snapshot's rows that names nothing (ROW_REFERENCES):
+ * an `account_id` that is no account of the snapshot, a reference to a row that is not
+ * there or belongs to another account. Restored, such a row would answer 500 where it is
+ * read (a lead's list reads its campaign). Each table a reference points into is read into
+ * a map of id to account once, when some row first needs it.
+ */
+function referenceProblem(db: Database, saved: Record<string, { rows: SavedRow[] } | undefined>): Problem | undefined {
+  const owners = new Map<TableKey, Map<number, number>>();
+  const ownersOf = (key: TableKey): Map<number, number> => {
+    let owner = owners.get(key);
+    if (!owner) {
+      owner = new Map();
+      for (const row of saved[db[key].name]?.rows ?? []) owner.set(row.id, row.account_id ?? row.id);
+      owners.set(key, owner);
+    }
+    return owner;
+  };
+  const accounts = ownersOf('accounts');
+  for (const key of Object.keys(ROW_KINDS) as TableKey[]) {
+    if (key === 'accounts') continue;
+    const name = db[key].name;
+    const fields = Object.entries(ROW_REFERENCES[key] ?? {}) as [string, TableKey][];
+    for (const row of saved[name]?.rows ?? []) {
+      const account = row.account_id as number;
+      if (!accounts.has(account)) return { at: `.${name}[${row.id}].account_id`, message: `must be the id of an account of the snapshot (there is no account ${account})` };
+      for (const [field, target] of fields) {
+        const value = row[field] as number | number[] | null | undefined;
+        if (value === null || value === undefined) continue;
+        const owner = ownersOf(target);
+        for (const refId of Array.isArray(value) ? value : [value]) {
+          if (owner.get(refId) === account) continue;
+          return { at: `.${name}[${row.id}].${field}`, message: `must name a row of ${db[target].name} in account ${account} (${owner.has(refId) ? `${refId} is another account's` : `there is no ${refId}`})` };
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * Takes the snapshot of `parts`, with the seed, the clock's start and the generator.
  * @example const saved = takeSnapshot(parts, { seed: 1, start, random })
@@ -205,7 +252,7 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   // PUT /__sim/state's limit, checked first: deeper JSON would break the checks' walks, later copies and saves.
   const deep = tooDeepAt(snapshot, 1, MAX_SNAPSHOT_DEPTH);
   if (deep) throw new SnapshotError(deepPathText(deep), COMMON_MESSAGES.tooDeep('snapshot', MAX_SNAPSHOT_DEPTH).replace(/\.$/, ''));
-  const problem = snapshotKind(parts.db, parts.clock).check(snapshot);
+  const problem = snapshotKind(parts.db, parts.clock).check(snapshot) ?? prefixed('.db', referenceProblem(parts.db, snapshot.db as unknown as Record<string, { rows: SavedRow[] }>));
   if (problem) {
     const at = problem.at.replace(/^\./, '') || 'its top level';
     // A rule's own message (the reply and outcome schemas are the API's) names its field as `:attribute`, and ends its sentence.

@@ -204,3 +204,42 @@ contract('control: PUT /__sim/state checks each row against its table\'s record'
     expect(await reads()).toStrictEqual(before);
   });
 });
+
+contract('control: PUT /__sim/state checks that rows name rows that are there', (api) => {
+  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
+
+  it.each([
+    ['a lead of a campaign that is not there', 'leads', 'campaign_id', 999, 'must name a row of campaigns in account 1 (there is no 999)'],
+    ['an assistant calling from a number that is not there', 'assistants', 'phone_number_id', 999, 'must name a row of phone_numbers in account 1 (there is no 999)'],
+    ['an assistant with a tool that is not there', 'assistants', 'tool_ids', [999], 'must name a row of tools in account 1 (there is no 999)'],
+    ['a campaign rotating a number that is not there', 'campaigns', 'phone_number_ids', [999], 'must name a row of phone_numbers in account 1 (there is no 999)'],
+    ['a messaging window of a conversation that is not there', 'msgapp_sessions', 'conversation_id', 999, 'must name a row of conversations in account 1 (there is no 999)'],
+    ['a call of an account that is not there', 'calls', 'account_id', 2, 'must be the id of an account of the snapshot (there is no account 2)'],
+  ])('refuses %s with 422 naming the row and the field, and changes nothing', async (_name, table, field, value, problem) => {
+    const snapshot = await saved(api());
+    const id = rowsOf(snapshot, table)[0]!.id as number;
+    const body = await refused(api(), snapshot, (s) => (rowsOf(s, table)[0]![field] = value));
+    expect(body).toStrictEqual(damagedSnapshot(`db.${table}[${id}].${field}`, problem));
+  });
+
+  it("refuses a lead of another account's campaign", async () => {
+    expect((await api().post('/__sim/accounts', { name: 'Other', api_key: 'sim_other_key' })).status).toBe(201);
+    const snapshot = await saved(api());
+    const body = await refused(api(), snapshot, (s) => (rowsOf(s, 'campaigns')[0]!.account_id = 2));
+    expect(body).toStrictEqual(damagedSnapshot('db.leads[1].campaign_id', "must name a row of campaigns in account 1 (1 is another account's)"));
+  });
+
+  it('restores references the simulator leaves behind itself: a campaign and a call of a deleted assistant', async () => {
+    await populate(api());
+    expect((await api().del('/user/assistant/1')).status).toBe(200);
+    const snapshot = (await api().get('/__sim/state')).body as Snapshot;
+    expect(rowsOf(snapshot, 'assistants')).toStrictEqual([]);
+    expect(rowsOf(snapshot, 'campaigns')[0]!.assistant_id).toBe(1);
+    expect(rowsOf(snapshot, 'calls')[0]!.assistant_id).toBe(1);
+    const reads = async () => Promise.all(['/user/calls', '/user/leads', '/user/campaigns'].map(async (path) => (await api().get(path)).body));
+    const before = await reads();
+    expect((await api().put('/__sim/state', snapshot)).status).toBe(200);
+    expect(await reads()).toStrictEqual(before);
+    expect(await api().post('/user/campaigns/update-status', { campaign_id: 1, action: 'start' })).toMatchObject({ status: 400, body: { message: "The campaign's assistant no longer exists.", success: false } });
+  });
+});
