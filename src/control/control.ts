@@ -7,11 +7,11 @@ import { shapeB } from '../core/errors.js';
 import { ClockRangeError, MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import type { SimEventListener, Subscription } from '../core/events.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
-import { parseInput } from '../core/validation.js';
+import { parseControlBody, parseInput, unknownKeyErrors, validationFailure } from '../core/validation.js';
 import type { Wire } from '../core/wire.js';
 import type { FaultEngine } from '../engine/faults.js';
-import type { OutcomeRuleSchema, OutcomeRulesBody } from '../engine/outcomes.js';
-import type { ReplyRulesBody } from '../engine/replies.js';
+import { OutcomeRulesBody, type OutcomeRuleSchema } from '../engine/outcomes.js';
+import { ReplyRulesBody } from '../engine/replies.js';
 import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
 import { createAccount, patchAccount } from '../domain/accounts/service.js';
 import type { SimEventMap } from '../domain/sim-events.js';
@@ -79,6 +79,12 @@ type In<S extends z.ZodType> = z.input<S>;
 /** An outcome sequence as `forNumber` and friends take it. */
 export type OutcomesInput = z.input<typeof OutcomeRuleSchema>['outcomes'];
 
+/** Refuses a body with keys its schema does not have (a body the engine parses itself after). */
+function closed(schema: z.ZodObject, input: unknown): void {
+  const errors = unknownKeyErrors(schema, input);
+  if (Object.keys(errors).length > 0) throw validationFailure(errors, 'control');
+}
+
 /**
  * The control operations of one simulator.
  * @example
@@ -110,7 +116,7 @@ export class Control {
 
   /** `POST /__sim/reset`: empties the state, re-creates the accounts and fixtures, re-seeds, resets the clock. */
   reset(input: In<typeof ResetBody> = {}): ResetAnswer {
-    const body = parseInput(ResetBody, input, 'control');
+    const body = parseControlBody(ResetBody, input);
     this.sim.reset({ seed: body.seed, start: body.start, wire: body.wire });
     return { ok: true, seed: this.sim.seed, now: formatControlTime(this.sim.clock.now()) };
   }
@@ -200,7 +206,7 @@ export class Control {
       get: () => serialiseClock(this.sim.clock),
       /** `POST /__sim/clock/advance` with `{by}` or `{to}`. */
       advance: async (input: In<typeof AdvanceBody>) => {
-        const body = parseInput(AdvanceBody, input, 'control');
+        const body = parseControlBody(AdvanceBody, input);
         const now = this.sim.clock.now();
         const field = body.to !== undefined ? 'to' : 'by';
         const target = body.to !== undefined ? parseInstant(body.to)! : now + parseDuration(body.by!);
@@ -218,7 +224,7 @@ export class Control {
       },
       /** `POST /__sim/clock/run-until-idle`. */
       runUntilIdle: async (input: In<typeof RunUntilIdleBody> = {}): Promise<RunUntilIdleAnswer> => {
-        const body = parseInput(RunUntilIdleBody, input, 'control');
+        const body = parseControlBody(RunUntilIdleBody, input);
         const ran = await this.sim.clock.runUntilIdle(body.max_events === undefined ? {} : { maxEvents: body.max_events });
         // Periodic events (renewals) never let the queue become idle; they are reported, not run,
         // as are the other events left beyond the horizon (or by max_events).
@@ -227,7 +233,7 @@ export class Control {
       },
       /** `PUT /__sim/clock`: manual, or realtime at `speed`. */
       setMode: (input: In<typeof ClockModeBody>) => {
-        const body = parseInput(ClockModeBody, input, 'control');
+        const body = parseControlBody(ClockModeBody, input);
         this.sim.clock.setMode(body.mode, body.speed);
         return serialiseClock(this.sim.clock);
       },
@@ -237,12 +243,12 @@ export class Control {
   get accounts() {
     return this.once('accounts', () => ({
       /** `POST /__sim/accounts`. */
-      create: (input: In<typeof AccountInput> = {}) => serialiseAccount(createAccount(this.sim, parseInput(AccountInput, input, 'control'))),
+      create: (input: In<typeof AccountInput> = {}) => serialiseAccount(createAccount(this.sim, parseControlBody(AccountInput, input))),
       /** `GET /__sim/accounts`. */
       list: () => ({ data: this.sim.db.accounts.all().map(serialiseAccount) }),
       /** `PATCH /__sim/accounts/{id}`. */
       patch: (id: number, input: In<typeof AccountPatch>) => {
-        const account = patchAccount(this.sim, id, parseInput(AccountPatch, input, 'control'));
+        const account = patchAccount(this.sim, id, parseControlBody(AccountPatch, input));
         // decisions: Balance and dialing: a raised balance resumes the campaigns that paused for it.
         resumeAfterTopUp(this.sim.accountScope(account.id)!);
         return serialiseAccount(account);
@@ -253,16 +259,16 @@ export class Control {
   get phoneNumbers() {
     return this.once('phoneNumbers', () => ({
       /** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
-      add: (input: In<typeof InsertNumberBody>) => serialisePhoneNumber(insertPhoneNumber(this.sim, parseInput(InsertNumberBody, input, 'control'))),
+      add: (input: In<typeof InsertNumberBody>) => serialisePhoneNumber(insertPhoneNumber(this.sim, parseControlBody(InsertNumberBody, input))),
     }));
   }
 
   get calls() {
     return this.once('calls', () => ({
       /** `POST /__sim/calls`: a finished call record, as `GET /user/calls/{id}` shows it. */
-      insert: (input: In<typeof InsertCallBody>) => serialiseCall(insertCall(this.sim, parseInput(InsertCallBody, input, 'control'))),
+      insert: (input: In<typeof InsertCallBody>) => serialiseCall(insertCall(this.sim, parseControlBody(InsertCallBody, input))),
       /** `POST /__sim/calls/inbound`: `{to, from}` rings the inbound assistant of `to`. */
-      inbound: (input: In<typeof InboundCallBody>) => ({ call_id: ringInbound(this.sim, parseInput(InboundCallBody, input, 'control')).id }),
+      inbound: (input: In<typeof InboundCallBody>) => ({ call_id: ringInbound(this.sim, parseControlBody(InboundCallBody, input)).id }),
     }));
   }
 
@@ -270,6 +276,7 @@ export class Control {
     return this.once('outcomes', () => ({
       /** `PUT /__sim/outcomes`: replaces every outcome rule. */
       set: (input: In<typeof OutcomeRulesBody>) => {
+        closed(OutcomeRulesBody, input);
         this.sim.outcomes.set(input.rules);
         return { rules: this.sim.outcomes.list() };
       },
@@ -322,7 +329,7 @@ export class Control {
   get webhooks() {
     return this.once('webhooks', () => ({
       /** `POST /__sim/webhooks/failures`: the next `times` matching attempts fail `with` a status, "timeout" or "refused". */
-      failNext: (input: In<typeof WebhookFailureBody>) => serialiseFailureRule(this.sim.webhooks.failNext(parseInput(WebhookFailureBody, input, 'control'))),
+      failNext: (input: In<typeof WebhookFailureBody>) => serialiseFailureRule(this.sim.webhooks.failNext(parseControlBody(WebhookFailureBody, input))),
       /** `GET /__sim/webhooks/failures`. */
       failures: () => ({ data: this.sim.webhooks.failureRules().map(serialiseFailureRule) }),
       /** `DELETE /__sim/webhooks/failures`. */
@@ -342,6 +349,7 @@ export class Control {
     return this.once('replies', () => ({
       /** `PUT /__sim/replies`: replaces every reply rule. */
       set: (input: In<typeof ReplyRulesBody>) => {
+        closed(ReplyRulesBody, input);
         this.sim.replies.set(input.rules);
         return { rules: this.sim.replies.list() };
       },
@@ -353,10 +361,10 @@ export class Control {
   get msgapp() {
     return this.once('msgapp', () => ({
       /** `POST /__sim/msgapp/inbound`: a customer message to a sender. */
-      inbound: (input: In<typeof InboundBody>) => receiveCustomerMessage(this.sim, parseInput(InboundBody, input, 'control')),
+      inbound: (input: In<typeof InboundBody>) => receiveCustomerMessage(this.sim, parseControlBody(InboundBody, input)),
       /** `PATCH /__sim/msgapp/senders/{id}`: `{online?, assistant_id?}`. */
       patchSender: (id: number, input: In<typeof SenderPatchBody>) => {
-        const sender = patchSender(this.sim, id, parseInput(SenderPatchBody, input, 'control'));
+        const sender = patchSender(this.sim, id, parseControlBody(SenderPatchBody, input));
         return { ...serialiseSender(sender), assistant_id: sender.assistant_id };
       },
     }));
@@ -370,7 +378,7 @@ export class Control {
        * validation fail with the route's documented failure, changing nothing. Control
        * routes are never faulted.
        */
-      add: (input: In<typeof FaultBody>) => this.sim.faults.add(parseInput(FaultBody, input, 'control')),
+      add: (input: In<typeof FaultBody>) => this.sim.faults.add(parseControlBody(FaultBody, input)),
       /** `GET /__sim/faults`. */
       list: () => ({ data: this.sim.faults.list() }),
       /** `DELETE /__sim/faults`. */

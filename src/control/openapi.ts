@@ -187,7 +187,11 @@ function buildDocument(routes: readonly RouteDef<never>[]): Schema {
       ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...queryParameters(query),
     ];
-    const bodySchema = body === undefined ? undefined : jsonSchema(body);
+    let bodySchema = body === undefined ? undefined : jsonSchema(body);
+    // Control bodies refuse keys they do not have (core/validation unknownKeyErrors); a snapshot says what it holds itself (`additionalProperties: {}`).
+    if (bodySchema !== undefined && route.auth === 'control' && bodySchema.type === 'object' && bodySchema.additionalProperties === undefined) {
+      bodySchema = { ...bodySchema, additionalProperties: false };
+    }
     const operation: Schema = {
       operationId: operationId(route.method, route.path),
       tags: [route.family],

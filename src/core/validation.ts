@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { shapeB, shapeD, shapeE, type FieldErrors, type RouteFamily, type SimError } from './errors.js';
 import { MAX_USD } from './money.js';
+import { closest } from './suggest.js';
 import { CLOCK_RANGE_TEXT } from './time.js';
 
 type Issue = z.core.$ZodRawIssue;
@@ -141,6 +142,37 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, family: Rout
   const result = schema.safeParse(input, { error: laravelMessage });
   if (result.success) return result.data;
   throw validationFailure(issuesToFieldErrors(result.error.issues), family);
+}
+
+/**
+ * The errors of the keys of `input` that the object `schema` does not have, each with
+ * the closest known key: `{seeds: ['The seeds field is not allowed; did you mean seed?']}`.
+ * Control bodies (README: Control API) are closed at their top level: the control API is
+ * the simulator's, so a misspelt option is refused with 422 shape B, where the platform's
+ * API ignores an unknown field as the platform does.
+ */
+export function unknownKeyErrors(schema: z.ZodObject, input: unknown): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!isPlainObject(input)) return errors;
+  for (const key of Object.keys(input)) {
+    // A key set to undefined is absent, as zod reads it (a caller's spread that clears one).
+    if (Object.hasOwn(schema.shape, key) || input[key] === undefined) continue;
+    const near = closest(key, Object.keys(schema.shape));
+    errors[key] = [`The ${key} field is not allowed${near === undefined ? '.' : `; did you mean ${near}?`}`];
+  }
+  return errors;
+}
+
+/**
+ * Parses a control body with its object schema, its own keys closed (`unknownKeyErrors`);
+ * the schema's failures come after the unknown keys'.
+ * @example parseControlBody(z.object({ seed: z.number().optional() }), { seeds: 1 }) // throws 422 {errors: {seeds: ['The seeds field is not allowed; did you mean seed?']}}
+ */
+export function parseControlBody<S extends z.ZodObject>(schema: S, input: unknown): z.output<S> {
+  const errors = unknownKeyErrors(schema, input);
+  const result = schema.safeParse(input, { error: laravelMessage });
+  if (result.success && Object.keys(errors).length === 0) return result.data;
+  throw validationFailure({ ...errors, ...(result.success ? {} : issuesToFieldErrors(result.error.issues)) }, 'control');
 }
 
 /** Collects rule failures found after parsing (catalog lookups, cross-field rules). */

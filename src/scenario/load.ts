@@ -10,7 +10,7 @@ import { flowTooDeep } from './depth.js';
 import { EXPECTATION_SCHEMAS, firstUnknownInExpectation } from './expectations.js';
 import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type ScenarioInput, type StepKind } from './schema.js';
 import { knownKeysAt, type UnknownKey, type UnknownWord } from './shapes.js';
-import { closest } from './suggest.js';
+import { closest } from '../core/suggest.js';
 
 /** A scenario that cannot be read or run, located in its file. */
 export class ScenarioError extends Error {

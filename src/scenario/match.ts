@@ -1,5 +1,5 @@
 /** Partial matching for expectations: what the scenario states must hold; anything else may differ. */
-import { closest } from './suggest.js';
+import { closest } from '../core/suggest.js';
 
 export interface Mismatch {
   path: string;

@@ -1239,3 +1239,32 @@ contract('control: calls, charges and rates', (api) => {
     expect(await refusal(() => api().sim.control.accounts.patch(1, { rates: { ai_per_minute: -1 } }))).toStrictEqual({ status: 422, body: res.body });
   });
 });
+
+contract('control: a body key the operation does not have is refused, with the closest known key', (api) => {
+  it.each([
+    ['POST', '/__sim/reset', { seeds: 5 }, 'seeds', 'The seeds field is not allowed; did you mean seed?'],
+    ['POST', '/__sim/clock/run-until-idle', { max_event: 10 }, 'max_event', 'The max_event field is not allowed; did you mean max_events?'],
+    ['POST', '/__sim/clock/advance', { by: '1h', verbose: true }, 'verbose', 'The verbose field is not allowed.'],
+    ['PUT', '/__sim/clock', { mode: 'manual', sped: 2 }, 'sped', 'The sped field is not allowed; did you mean speed?'],
+    ['PUT', '/__sim/outcomes', { rules: [], rule: [] }, 'rule', 'The rule field is not allowed; did you mean rules?'],
+    ['PUT', '/__sim/replies', { rules: [], rulse: [] }, 'rulse', 'The rulse field is not allowed; did you mean rules?'],
+    ['POST', '/__sim/webhooks/failures', { with: 500, time: 2 }, 'time', 'The time field is not allowed; did you mean times?'],
+    ['POST', '/__sim/faults', { method: 'GET', path: '/user/me', times: 1, status: 500 }, 'status', 'The status field is not allowed.'],
+    ['PATCH', '/__sim/accounts/1', { balanse: 5 }, 'balanse', 'The balanse field is not allowed; did you mean balance?'],
+  ] as const)('%s %s with %j answers 422 naming the key, and changes nothing', async (method, path, body, key, message) => {
+    await expectRefused(api(), () => (method === 'POST' ? api().post(path, body) : method === 'PUT' ? api().put(path, body) : api().patch(path, body)), 422, invalidField(key, message));
+  });
+
+  it("lists every unknown key before the schema's own failures, the first being the message", async () => {
+    await expectRefused(api(), () => api().post('/__sim/accounts', { name: 5, balanse: 3, api_key: 'sim_other_key' }), 422, {
+      message: 'The balanse field is not allowed; did you mean balance? (and 1 more error)',
+      errors: { balanse: ['The balanse field is not allowed; did you mean balance?'], name: ['The name must be a string.'] },
+    });
+  });
+
+  it('refuses the same through sim.control, and takes a key set to undefined as absent', async () => {
+    const sim = api().sim;
+    await expect(sim.control.clock.runUntilIdle({ max_event: 10 } as never)).rejects.toMatchObject({ status: 422, body: invalidField('max_event', 'The max_event field is not allowed; did you mean max_events?') });
+    expect(sim.control.accounts.patch(1, { balance: 7, name: undefined })).toMatchObject({ id: 1, balance: 7, name: 'Voxsim Test Account' });
+  });
+});
