@@ -10,7 +10,7 @@ import { EventBus } from './core/events.js';
 import { Router, defineRoute, header, ok, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { MAX_SEED, SeededRandom } from './core/random.js';
 import { CLOCK_RANGE_TEXT, formatControlTime, isClockTime, parseInstant } from './core/time.js';
-import { parseInput } from './core/validation.js';
+import { parseControlBody } from './core/validation.js';
 import { WIRES, type Wire } from './core/wire.js';
 import { FaultEngine } from './engine/faults.js';
 import { OutcomeScript } from './engine/outcomes.js';
@@ -191,7 +191,7 @@ export class Simulator implements SimState {
     this.currentWire = this.initialWire;
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
-    this.accountInputs = options.accounts?.map((a) => parseInput(AccountInput, a, 'control'));
+    this.accountInputs = options.accounts?.map((a) => parseControlBody(AccountInput, a));
     this.adminToken = options.adminToken;
     this.journal = new RequestJournal(options.requestJournalLimit ?? 1_000);
     this.clock.onFired(() => this.changed());

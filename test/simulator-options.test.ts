@@ -1,9 +1,11 @@
 /**
- * `createSimulator` options that set the clock and the generator (issue 13: every input
- * either works or gets one clear error): `startAt` within the clock range
+ * `createSimulator` options that set the clock, the generator and the accounts (issue 13:
+ * every input either works or gets one clear error): `accounts` as `POST /__sim/accounts`
+ * takes them, closed keys included; `startAt` within the clock range
  * (1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z) and `seed` from 0 to 2147483647, as
  * `POST /__sim/reset`, `--start`/`--seed` and scenarios take them. Anything else is a
- * RangeError naming the option, thrown before a simulator exists.
+ * RangeError naming the option (for an account, the control API's 422), thrown before a
+ * simulator exists.
  */
 import { describe, expect, it } from 'vitest';
 import { CLOCK_RANGE } from '../src/core/time.js';
@@ -48,5 +50,18 @@ describe('createSimulator({ seed })', () => {
 
   it.each([-1, 2147483648, 1.5, Number.NaN])('refuses seed %d with a RangeError', (seed) => {
     expect(() => createSimulator({ seed })).toThrow(new RangeError(`seed must be a whole number from 0 to 2147483647: ${seed}`));
+  });
+});
+
+describe('createSimulator({ accounts })', () => {
+  it('creates the accounts it is given', () => {
+    const sim = createSimulator({ accounts: [{ api_key: 'sim_a_key', balance: 5 }] });
+    expect(sim.control.accounts.list().data).toMatchObject([{ id: 1, api_key: 'sim_a_key', balance: 5 }]);
+  });
+
+  it("refuses an account key it does not have, as the control API does, naming the closest", () => {
+    expect(() => createSimulator({ accounts: [{ api_key: 'sim_a_key', balanse: 5 } as never] })).toThrow(
+      expect.objectContaining({ status: 422, body: { message: 'The balanse field is not allowed; did you mean balance?', errors: { balanse: ['The balanse field is not allowed; did you mean balance?'] } } }),
+    );
   });
 });
