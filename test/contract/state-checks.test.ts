@@ -243,3 +243,28 @@ contract('control: PUT /__sim/state checks that rows name rows that are there', 
     expect(await api().post('/user/campaigns/update-status', { campaign_id: 1, action: 'start' })).toMatchObject({ status: 400, body: { message: "The campaign's assistant no longer exists.", success: false } });
   });
 });
+
+contract('control: PUT /__sim/state restores a campaign call whose secondary contact is gone', (api) => {
+  it('ends the call and moves its lead on, reading the contact as gone', async () => {
+    const number = (await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550100' })).body.id as number;
+    const assistant = (await api().post('/user/assistant', pipelineAssistant({ phone_number_id: number }))).body.data.id as number;
+    const allDay = { allowed_hours_start_time: '00:00', allowed_hours_end_time: '23:59', allowed_days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] };
+    const campaign = (await api().post('/user/campaign', { name: 'Spring', assistant_id: assistant, ...allDay })).body.data.id as number;
+    const lead = (await api().post('/user/lead', { campaign_id: campaign, phone_number: '+14155550123', secondary_contacts: [{ phone_number: '+14155550124' }] })).body.data.id as number;
+    // The primary is busy: the dialer goes on to the secondary contact.
+    expect((await api().put('/__sim/outcomes', { rules: [{ match: { phone_number: '+14155550123' }, outcomes: ['busy'] }] })).status).toBe(200);
+    expect((await api().post('/user/campaigns/update-status', { campaign_id: campaign, action: 'start' })).status).toBe(200);
+    expect((await api().post('/__sim/clock/advance', { by: '10s' })).status).toBe(200);
+    const snapshot = (await api().get('/__sim/state')).body as Snapshot;
+    const calls = snapshot.db.calls.rows as Snapshot[];
+    expect(calls.map((c) => [c.contact_id, c.ended_at === null])).toStrictEqual([[null, false], [1, true]]);
+    snapshot.db.secondary_contacts.rows = [];
+    expect((await api().put('/__sim/state', snapshot)).status).toBe(200);
+    const run = await api().post('/__sim/clock/run-until-idle', {});
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ ran: 2, pending: 0 });
+    expect((await api().get(`/user/calls/${calls[1]!.id}`)).body).toMatchObject({ status: 'completed', client_phone_number: '+14155550124' });
+    const leads = (await api().get('/user/leads')).body.data as Snapshot[];
+    expect(leads.find((l) => l.id === lead)).toMatchObject({ status: 'completed', secondary_contacts: [] });
+  });
+});
