@@ -25,6 +25,7 @@ import {
   refined,
   string,
   time,
+  whole,
   type FieldKind,
 } from '../core/fields.js';
 import type { Table } from '../core/store.js';
@@ -32,11 +33,23 @@ import { isTimezone } from '../core/time.js';
 import { ANSWERED_BY, CALL_STATUSES, DELIVERY_STATES, WEBHOOK_KINDS } from '../core/vocabulary.js';
 import type { Delivery, FailureRule, ReceiverResponse, WebhookAttempt } from '../engine/webhooks.js';
 import type { FaultRule } from '../engine/faults.js';
-import { OUTCOME_NAMES, OUTCOME_SOURCES } from '../engine/outcomes.js';
-import type { Account, Plan, Rates } from '../domain/accounts/schema.js';
-import { AMBIENT_SOUNDS, ASSISTANT_STATUSES, ASSISTANT_TYPES, BuiltInTool, ENDPOINT_TYPES, FillerConfig, KNOWLEDGEBASE_MODES, PostCallSchemaItem, type Assistant } from '../domain/assistants/schema.js';
+import { OUTCOME_NAMES, OUTCOME_SOURCES, RING_SECONDS, TALK_SECONDS } from '../engine/outcomes.js';
+import { MAX_PRICE_USD, type Account, type Plan, type Rates } from '../domain/accounts/schema.js';
+import {
+  AMBIENT_SOUNDS,
+  ASSISTANT_STATUSES,
+  ASSISTANT_TYPES,
+  BuiltInTool,
+  ENDPOINT_TYPES,
+  FillerConfig,
+  INACTIVITY_TIMEOUT,
+  KNOWLEDGEBASE_MODES,
+  PostCallSchemaItem,
+  RINGING_TIME,
+  type Assistant,
+} from '../domain/assistants/schema.js';
 import { CALL_TYPES, type Call, type CallPlan } from '../domain/calls/schema.js';
-import { CAMPAIGN_STATUSES, DAYS, IDLE_REASONS, type Campaign } from '../domain/campaigns/schema.js';
+import { CAMPAIGN_STATUSES, DAYS, IDLE_REASONS, RETRY_INTERVAL, type Campaign } from '../domain/campaigns/schema.js';
 import { MODES } from '../domain/catalog/data.js';
 import { CONVERSATION_TYPES, type ChatMessage, type Conversation, type FunctionCall } from '../domain/conversations/schema.js';
 import type { Database } from '../domain/db.js';
@@ -66,15 +79,23 @@ const timezone = refined(string, isTimezone, 'must be an IANA time zone such as 
 /** `HH:MM:SS`, as a campaign stores its hours. */
 const timeOfDay = refined(string, (t) => /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(t), 'must be a time of day written HH:MM:SS');
 const ref = nullable(id);
+/**
+ * The settings the simulator schedules events or charges money by are held to the API's
+ * ranges: beyond them a ring time or retry interval puts an event past the last time the
+ * state may hold, a price takes the balance past 2^53, and the simulator's next snapshot
+ * would be refused (its own state file could not be read back).
+ */
+const range = (r: { readonly min: number; readonly max: number }) => whole(r.min, r.max);
+const price = whole(0, MAX_PRICE_USD * 1_000_000);
 
 const plan = record<Plan>({ max_campaigns: count, max_calls_in_parallel: count, max_tools: count });
 const rates = record<Rates>({
-  ai_per_minute_micros: int,
-  carrier_per_minute_micros: int,
-  widget_message_micros: int,
-  template_message_micros: int,
-  freeform_message_micros: int,
-  sms_segment_micros: optional(int),
+  ai_per_minute_micros: price,
+  carrier_per_minute_micros: price,
+  widget_message_micros: price,
+  template_message_micros: price,
+  freeform_message_micros: price,
+  sms_segment_micros: optional(price),
 });
 
 const account = record<Account>({
@@ -135,7 +156,7 @@ const assistant = record<Assistant>({
   max_duration: count,
   max_silence_duration: count,
   max_initial_silence_duration: nullable(count),
-  ringing_time: count,
+  ringing_time: range(RINGING_TIME),
   reengagement_interval: count,
   reengagement_prompt: nullable(string),
   end_call_on_voicemail: boolean,
@@ -153,7 +174,7 @@ const assistant = record<Assistant>({
   post_call_evaluation: boolean,
   post_call_schema: list(parsedBy(PostCallSchemaItem)),
   variables: json,
-  conversation_inactivity_timeout: nullable(count),
+  conversation_inactivity_timeout: nullable(range(INACTIVITY_TIMEOUT)),
   conversation_ended_retrigger: boolean,
   conversation_ended_webhook_url: nullable(string),
   folder_id: optional(ref),
@@ -162,7 +183,7 @@ const assistant = record<Assistant>({
 
 const subscription = record<Subscription>({
   period: count,
-  price_micros: int,
+  price_micros: price,
   billing_price_id: string,
   period_start: time,
   period_end: time,
@@ -207,7 +228,7 @@ const numberOffer = record<NumberOffer>({
   phone_number: string,
   phone_number_formatted: string,
   country_code: oneOf(LIVE_SEARCH_COUNTRIES),
-  price_micros: int,
+  price_micros: price,
   billing_price_id: string,
   address_requirements: oneOf(ADDRESS_REQUIREMENTS),
   sms_capable: boolean,
@@ -271,7 +292,7 @@ const campaign = record<Campaign>({
   allowed_hours_end_time: timeOfDay,
   allowed_days: list(oneOf(DAYS)),
   max_retries: count,
-  retry_interval: count,
+  retry_interval: range(RETRY_INTERVAL),
   retry_on_voicemail: boolean,
   retry_on_goal_incomplete: boolean,
   goal_completion_variable: nullable(string),
@@ -318,8 +339,8 @@ const callPlan = record<CallPlan>({
   source: oneOf(OUTCOME_SOURCES),
   answered_by: oneOf(ANSWERED_BY),
   final_status: oneOf(CALL_STATUSES),
-  ring_seconds: count,
-  talk_seconds: count,
+  ring_seconds: range(RING_SECONDS),
+  talk_seconds: range(TALK_SECONDS),
   transcript: nullable(string),
   variables: nullable(json),
   evaluation: nullable(json),
