@@ -48,15 +48,21 @@ import {
   RINGING_TIME,
   type Assistant,
 } from '../domain/assistants/schema.js';
+import { LEGACY_CALL_START_EVENT } from '../domain/calls/events.js';
+import { CALL_CONNECT_EVENT, CALL_END_EVENT, CALL_RING_EVENT } from '../domain/calls/lifecycle.js';
 import { CALL_TYPES, type Call, type CallPlan } from '../domain/calls/schema.js';
+import { DIAL_EVENT, LEAD_RETRY_EVENT } from '../domain/campaigns/dialer.js';
 import { CAMPAIGN_STATUSES, DAYS, IDLE_REASONS, RETRY_INTERVAL, type Campaign } from '../domain/campaigns/schema.js';
 import { MODES } from '../domain/catalog/data.js';
 import { CONVERSATION_TYPES, type ChatMessage, type Conversation, type FunctionCall } from '../domain/conversations/schema.js';
+import { INACTIVITY_EVENT } from '../domain/conversations/service.js';
 import type { Database } from '../domain/db.js';
 import { FOLDER_LABEL_COLORS, type FolderOrLabel } from '../domain/folders-labels/schema.js';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, type Knowledgebase, type KnowledgebaseDocument } from '../domain/knowledgebases/schema.js';
+import { DOCUMENT_PROCESSED_EVENT } from '../domain/knowledgebases/service.js';
 import { LEAD_STATUSES, type Lead, type SecondaryContact } from '../domain/leads/schema.js';
 import type { ChannelMessage, Sender, Session, Template } from '../domain/msgapp/schema.js';
+import { SESSION_CLOSE_EVENT } from '../domain/msgapp/service.js';
 import {
   ADDRESS_REQUIREMENTS,
   LIVE_SEARCH_COUNTRIES,
@@ -70,6 +76,7 @@ import {
   type SipTrunkSettings,
   type Subscription,
 } from '../domain/phone-numbers/schema.js';
+import { PERIOD_END_EVENT } from '../domain/phone-numbers/service.js';
 import type { Sms } from '../domain/sms/schema.js';
 import { TOOL_METHODS, type Tool } from '../domain/tools/schema.js';
 import { WebhookFailureBody } from '../control/schema.js';
@@ -531,6 +538,31 @@ export const ROW_REFERENCES: { readonly [K in TableKey]?: { readonly [F in IdFie
   templates: { sender_id: 'senders' },
   sessions: { sender_id: 'senders', conversation_id: 'conversations' },
   channelMessages: { sender_id: 'senders', conversation_id: 'conversations' },
+};
+
+/**
+ * The pending clock event a row keeps the id of, to cancel or replace it: the field, the
+ * event types it may name, and the payload field that names the row. The simulator only
+ * ever stores the id of an event it scheduled for that row, so a restored id that names a
+ * pending event of another type or row is refused: cancelling it (a stopped campaign, a
+ * deleted lead) would cancel another row's event, leaving a call ringing for ever or a
+ * number unrenewed. An id of no pending event (one that fired) restores as it is.
+ */
+export interface RowEvent<R> {
+  readonly field: string;
+  readonly of: (row: R) => number | null | undefined;
+  readonly types: readonly string[];
+  readonly names: string;
+}
+
+export const ROW_EVENTS: { readonly [K in TableKey]?: RowEvent<RowOf<K>> } = {
+  calls: { field: 'event_id', of: (c) => c.event_id, types: [CALL_RING_EVENT, CALL_CONNECT_EVENT, CALL_END_EVENT, LEGACY_CALL_START_EVENT], names: 'call_id' },
+  campaigns: { field: 'dial_event_id', of: (c) => c.dial_event_id, types: [DIAL_EVENT], names: 'campaign_id' },
+  leads: { field: 'retry_event_id', of: (l) => l.retry_event_id, types: [LEAD_RETRY_EVENT], names: 'lead_id' },
+  documents: { field: 'processed_event_id', of: (d) => d.processed_event_id, types: [DOCUMENT_PROCESSED_EVENT], names: 'document_id' },
+  conversations: { field: 'inactivity_event_id', of: (c) => c.inactivity_event_id, types: [INACTIVITY_EVENT], names: 'conversation_id' },
+  sessions: { field: 'close_event_id', of: (s) => s.close_event_id, types: [SESSION_CLOSE_EVENT], names: 'session_id' },
+  phoneNumbers: { field: 'subscription.event_id', of: (n) => n.subscription?.event_id, types: [PERIOD_END_EVENT], names: 'phone_number_id' },
 };
 
 /** A webhook delivery of the journal. */

@@ -327,3 +327,64 @@ contract('control: PUT /__sim/state restores a campaign call whose secondary con
     expect(leads.find((l) => l.id === lead)).toMatchObject({ status: 'completed', secondary_contacts: [] });
   });
 });
+
+contract('control: PUT /__sim/state checks that a row keeps the id of its own pending event', (api) => {
+  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
+  const eventOf = (s: Snapshot, type: string) => (s.clock.events as Snapshot[]).find((e) => e.type === type)!;
+
+  it("refuses a campaign whose dial event is a number's renewal (stopping it would cancel the renewal)", async () => {
+    const snapshot = await saved(api());
+    const renewal = eventOf(snapshot, 'phone_number.period_end');
+    const body = await refused(api(), snapshot, (s) => (rowsOf(s, 'campaigns')[0]!.dial_event_id = renewal.id));
+    expect(body).toStrictEqual(
+      damagedSnapshot(
+        'db.campaigns[1].dial_event_id',
+        `must name a pending campaign.dial event of this row (campaign_id 1, account_id 1) or none (event ${renewal.id} is phone_number.period_end ${JSON.stringify(renewal.payload)})`,
+      ),
+    );
+  });
+
+  it("refuses a number whose renewal id names another number's renewal", async () => {
+    const snapshot = await saved(api());
+    const renewal = eventOf(snapshot, 'phone_number.period_end');
+    const other = { ...renewal, id: snapshot.clock.seq + 1, seq: snapshot.clock.seq + 1, payload: { account_id: 1, phone_number_id: 999 } };
+    const number = rowsOf(snapshot, 'phone_numbers').find((n) => n.subscription !== null)!;
+    const body = await refused(api(), snapshot, (s) => {
+      s.clock.events.push(other);
+      s.clock.seq = other.id;
+      rowsOf(s, 'phone_numbers').find((n) => n.id === number.id)!.subscription.event_id = other.id;
+    });
+    expect(body).toStrictEqual(
+      damagedSnapshot(
+        `db.phone_numbers[${number.id}].subscription.event_id`,
+        `must name a pending phone_number.period_end event of this row (phone_number_id ${number.id}, account_id 1) or none (event ${other.id} is phone_number.period_end {"account_id":1,"phone_number_id":999})`,
+      ),
+    );
+  });
+
+  it("refuses a messaging window whose close event is another account's", async () => {
+    expect((await api().post('/__sim/accounts', { name: 'Other', api_key: 'sim_other_key' })).status).toBe(201);
+    const snapshot = await saved(api());
+    const close = eventOf(snapshot, 'msgapp.session_close');
+    const session = rowsOf(snapshot, 'msgapp_sessions')[0]!;
+    const body = await refused(api(), snapshot, (s) => (eventOf(s, 'msgapp.session_close').payload.account_id = 2));
+    expect(body).toStrictEqual(
+      damagedSnapshot(
+        `db.msgapp_sessions[${session.id}].close_event_id`,
+        `must name a pending msgapp.session_close event of this row (session_id ${session.id}, account_id 1) or none (event ${close.id} is msgapp.session_close {"account_id":2,"session_id":${session.id}})`,
+      ),
+    );
+  });
+
+  it('restores an id of an event that is no longer pending, as a row keeps it after its event fired', async () => {
+    await populate(api());
+    // The messaging window closes after a day: its event fires.
+    expect((await api().post('/__sim/clock/advance', { by: '2d' })).status).toBe(200);
+    const snapshot = (await api().get('/__sim/state')).body as Snapshot;
+    const pending = new Set((snapshot.clock.events as Snapshot[]).map((e) => e.id));
+    const fired = Array.from({ length: snapshot.clock.seq }, (_, i) => i + 1).find((id) => !pending.has(id))!;
+    const res = await api().put('/__sim/state', { ...snapshot, db: { ...snapshot.db, campaigns: { ...snapshot.db.campaigns, rows: [{ ...rowsOf(snapshot, 'campaigns')[0], dial_event_id: fired }] } } });
+    expect(res.status).toBe(200);
+    expect((await api().post('/__sim/clock/run-until-idle', {})).status).toBe(200);
+  });
+});
