@@ -46,6 +46,19 @@ export const id: FieldKind<number> = simple((v) => Number.isSafeInteger(v) && (v
 export const count: FieldKind<number> = simple((v) => Number.isSafeInteger(v) && (v as number) >= 0, 'must be a whole number from 0 to 9007199254740991', (x) => `(Number.isSafeInteger(${x}) && ${x} >= 0)`);
 /** A whole number within ±(2^53 - 1): exact in JSON and in every sum the simulator makes of a few of them (money in micro-dollars). */
 export const int: FieldKind<number> = simple(Number.isSafeInteger, 'must be a whole number from -9007199254740991 to 9007199254740991', (x) => `Number.isSafeInteger(${x})`);
+/**
+ * A whole number from `min` to `max`: a setting the API takes only within a range, that
+ * the simulator computes times or amounts from (a ring time in seconds, a price), so a
+ * value beyond the range would carry them past what the state may hold.
+ * @example whole(1, 60).check(61) // { at: '', message: 'must be a whole number from 1 to 60' }
+ */
+export function whole(min: number, max: number): FieldKind<number> {
+  return simple(
+    (v) => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max,
+    `must be a whole number from ${min} to ${max}`,
+    (x) => `(Number.isSafeInteger(${x}) && ${x} >= ${min} && ${x} <= ${max})`,
+  );
+}
 /** A finite number. */
 export const number: FieldKind<number> = simple(Number.isFinite, 'must be a finite number', (x) => `Number.isFinite(${x})`);
 export const string: FieldKind<string> = simple((v) => typeof v === 'string', 'must be a string', (x) => `(typeof ${x} === "string")`);

@@ -22,6 +22,10 @@ export const MAGIC_SUFFIXES: Record<string, OutcomeName> = {
   '0005': 'goal-incomplete',
 };
 
+/** The seconds an outcome may ring and talk: the API's range, and a restored call plan's (state/rows.ts). */
+export const RING_SECONDS = { min: 0, max: 600 } as const;
+export const TALK_SECONDS = { min: 0, max: 86_400 } as const;
+
 const TranscriptLine = z.union([z.string(), z.strictObject({ role: oneOf(['assistant', 'customer', 'user']), content: z.string() })]);
 
 /** An outcome written out: every field optional, the rest from `kind` (default human). Closed, like the rule and its match: a misspelt key is refused, never dropped. */
@@ -29,8 +33,8 @@ export const OutcomeObject = z.strictObject({
   kind: z.enum(OUTCOME_NAMES).optional(),
   answered_by: z.enum(ANSWERED_BY).optional(),
   status: z.enum(CALL_STATUSES).optional(),
-  ring_seconds: int(0, 600).optional(),
-  talk_seconds: int(0, 86_400).optional(),
+  ring_seconds: int(RING_SECONDS.min, RING_SECONDS.max).optional(),
+  talk_seconds: int(TALK_SECONDS.min, TALK_SECONDS.max).optional(),
   transcript: z.array(TranscriptLine).optional(),
   variables: freeObject().optional(),
   evaluation: freeObject().optional(),

@@ -25,6 +25,7 @@ import {
   refined,
   string,
   time,
+  whole,
   type FieldKind,
 } from '../core/fields.js';
 import type { Table } from '../core/store.js';
@@ -32,18 +33,36 @@ import { isTimezone } from '../core/time.js';
 import { ANSWERED_BY, CALL_STATUSES, DELIVERY_STATES, WEBHOOK_KINDS } from '../core/vocabulary.js';
 import type { Delivery, FailureRule, ReceiverResponse, WebhookAttempt } from '../engine/webhooks.js';
 import type { FaultRule } from '../engine/faults.js';
-import { OUTCOME_NAMES, OUTCOME_SOURCES } from '../engine/outcomes.js';
-import type { Account, Plan, Rates } from '../domain/accounts/schema.js';
-import { AMBIENT_SOUNDS, ASSISTANT_STATUSES, ASSISTANT_TYPES, BuiltInTool, ENDPOINT_TYPES, FillerConfig, KNOWLEDGEBASE_MODES, PostCallSchemaItem, type Assistant } from '../domain/assistants/schema.js';
+import { OUTCOME_NAMES, OUTCOME_SOURCES, RING_SECONDS, TALK_SECONDS } from '../engine/outcomes.js';
+import { MAX_PRICE_USD, type Account, type Plan, type Rates } from '../domain/accounts/schema.js';
+import {
+  AMBIENT_SOUNDS,
+  ASSISTANT_STATUSES,
+  ASSISTANT_TYPES,
+  BuiltInTool,
+  ENDPOINT_TYPES,
+  FillerConfig,
+  INACTIVITY_TIMEOUT,
+  KNOWLEDGEBASE_MODES,
+  PostCallSchemaItem,
+  RINGING_TIME,
+  type Assistant,
+} from '../domain/assistants/schema.js';
+import { LEGACY_CALL_START_EVENT } from '../domain/calls/events.js';
+import { CALL_CONNECT_EVENT, CALL_END_EVENT, CALL_RING_EVENT } from '../domain/calls/lifecycle.js';
 import { CALL_TYPES, type Call, type CallPlan } from '../domain/calls/schema.js';
-import { CAMPAIGN_STATUSES, DAYS, IDLE_REASONS, type Campaign } from '../domain/campaigns/schema.js';
+import { DIAL_EVENT, LEAD_RETRY_EVENT } from '../domain/campaigns/dialer.js';
+import { CAMPAIGN_STATUSES, DAYS, IDLE_REASONS, RETRY_INTERVAL, type Campaign } from '../domain/campaigns/schema.js';
 import { MODES } from '../domain/catalog/data.js';
 import { CONVERSATION_TYPES, type ChatMessage, type Conversation, type FunctionCall } from '../domain/conversations/schema.js';
+import { INACTIVITY_EVENT } from '../domain/conversations/service.js';
 import type { Database } from '../domain/db.js';
 import { FOLDER_LABEL_COLORS, type FolderOrLabel } from '../domain/folders-labels/schema.js';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, type Knowledgebase, type KnowledgebaseDocument } from '../domain/knowledgebases/schema.js';
+import { DOCUMENT_PROCESSED_EVENT } from '../domain/knowledgebases/service.js';
 import { LEAD_STATUSES, type Lead, type SecondaryContact } from '../domain/leads/schema.js';
 import type { ChannelMessage, Sender, Session, Template } from '../domain/msgapp/schema.js';
+import { SESSION_CLOSE_EVENT } from '../domain/msgapp/service.js';
 import {
   ADDRESS_REQUIREMENTS,
   LIVE_SEARCH_COUNTRIES,
@@ -57,6 +76,7 @@ import {
   type SipTrunkSettings,
   type Subscription,
 } from '../domain/phone-numbers/schema.js';
+import { PERIOD_END_EVENT } from '../domain/phone-numbers/service.js';
 import type { Sms } from '../domain/sms/schema.js';
 import { TOOL_METHODS, type Tool } from '../domain/tools/schema.js';
 import { WebhookFailureBody } from '../control/schema.js';
@@ -66,15 +86,23 @@ const timezone = refined(string, isTimezone, 'must be an IANA time zone such as 
 /** `HH:MM:SS`, as a campaign stores its hours. */
 const timeOfDay = refined(string, (t) => /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(t), 'must be a time of day written HH:MM:SS');
 const ref = nullable(id);
+/**
+ * The settings the simulator schedules events or charges money by are held to the API's
+ * ranges: beyond them a ring time or retry interval puts an event past the last time the
+ * state may hold, a price takes the balance past 2^53, and the simulator's next snapshot
+ * would be refused (its own state file could not be read back).
+ */
+const range = (r: { readonly min: number; readonly max: number }) => whole(r.min, r.max);
+const price = whole(0, MAX_PRICE_USD * 1_000_000);
 
 const plan = record<Plan>({ max_campaigns: count, max_calls_in_parallel: count, max_tools: count });
 const rates = record<Rates>({
-  ai_per_minute_micros: int,
-  carrier_per_minute_micros: int,
-  widget_message_micros: int,
-  template_message_micros: int,
-  freeform_message_micros: int,
-  sms_segment_micros: optional(int),
+  ai_per_minute_micros: price,
+  carrier_per_minute_micros: price,
+  widget_message_micros: price,
+  template_message_micros: price,
+  freeform_message_micros: price,
+  sms_segment_micros: optional(price),
 });
 
 const account = record<Account>({
@@ -135,7 +163,7 @@ const assistant = record<Assistant>({
   max_duration: count,
   max_silence_duration: count,
   max_initial_silence_duration: nullable(count),
-  ringing_time: count,
+  ringing_time: range(RINGING_TIME),
   reengagement_interval: count,
   reengagement_prompt: nullable(string),
   end_call_on_voicemail: boolean,
@@ -153,7 +181,7 @@ const assistant = record<Assistant>({
   post_call_evaluation: boolean,
   post_call_schema: list(parsedBy(PostCallSchemaItem)),
   variables: json,
-  conversation_inactivity_timeout: nullable(count),
+  conversation_inactivity_timeout: nullable(range(INACTIVITY_TIMEOUT)),
   conversation_ended_retrigger: boolean,
   conversation_ended_webhook_url: nullable(string),
   folder_id: optional(ref),
@@ -162,7 +190,7 @@ const assistant = record<Assistant>({
 
 const subscription = record<Subscription>({
   period: count,
-  price_micros: int,
+  price_micros: price,
   billing_price_id: string,
   period_start: time,
   period_end: time,
@@ -207,7 +235,7 @@ const numberOffer = record<NumberOffer>({
   phone_number: string,
   phone_number_formatted: string,
   country_code: oneOf(LIVE_SEARCH_COUNTRIES),
-  price_micros: int,
+  price_micros: price,
   billing_price_id: string,
   address_requirements: oneOf(ADDRESS_REQUIREMENTS),
   sms_capable: boolean,
@@ -271,7 +299,7 @@ const campaign = record<Campaign>({
   allowed_hours_end_time: timeOfDay,
   allowed_days: list(oneOf(DAYS)),
   max_retries: count,
-  retry_interval: count,
+  retry_interval: range(RETRY_INTERVAL),
   retry_on_voicemail: boolean,
   retry_on_goal_incomplete: boolean,
   goal_completion_variable: nullable(string),
@@ -318,8 +346,8 @@ const callPlan = record<CallPlan>({
   source: oneOf(OUTCOME_SOURCES),
   answered_by: oneOf(ANSWERED_BY),
   final_status: oneOf(CALL_STATUSES),
-  ring_seconds: count,
-  talk_seconds: count,
+  ring_seconds: range(RING_SECONDS),
+  talk_seconds: range(TALK_SECONDS),
   transcript: nullable(string),
   variables: nullable(json),
   evaluation: nullable(json),
@@ -510,6 +538,31 @@ export const ROW_REFERENCES: { readonly [K in TableKey]?: { readonly [F in IdFie
   templates: { sender_id: 'senders' },
   sessions: { sender_id: 'senders', conversation_id: 'conversations' },
   channelMessages: { sender_id: 'senders', conversation_id: 'conversations' },
+};
+
+/**
+ * The pending clock event a row keeps the id of, to cancel or replace it: the field, the
+ * event types it may name, and the payload field that names the row. The simulator only
+ * ever stores the id of an event it scheduled for that row, so a restored id that names a
+ * pending event of another type or row is refused: cancelling it (a stopped campaign, a
+ * deleted lead) would cancel another row's event, leaving a call ringing for ever or a
+ * number unrenewed. An id of no pending event (one that fired) restores as it is.
+ */
+export interface RowEvent<R> {
+  readonly field: string;
+  readonly of: (row: R) => number | null | undefined;
+  readonly types: readonly string[];
+  readonly names: string;
+}
+
+export const ROW_EVENTS: { readonly [K in TableKey]?: RowEvent<RowOf<K>> } = {
+  calls: { field: 'event_id', of: (c) => c.event_id, types: [CALL_RING_EVENT, CALL_CONNECT_EVENT, CALL_END_EVENT, LEGACY_CALL_START_EVENT], names: 'call_id' },
+  campaigns: { field: 'dial_event_id', of: (c) => c.dial_event_id, types: [DIAL_EVENT], names: 'campaign_id' },
+  leads: { field: 'retry_event_id', of: (l) => l.retry_event_id, types: [LEAD_RETRY_EVENT], names: 'lead_id' },
+  documents: { field: 'processed_event_id', of: (d) => d.processed_event_id, types: [DOCUMENT_PROCESSED_EVENT], names: 'document_id' },
+  conversations: { field: 'inactivity_event_id', of: (c) => c.inactivity_event_id, types: [INACTIVITY_EVENT], names: 'conversation_id' },
+  sessions: { field: 'close_event_id', of: (s) => s.close_event_id, types: [SESSION_CLOSE_EVENT], names: 'session_id' },
+  phoneNumbers: { field: 'subscription.event_id', of: (n) => n.subscription?.event_id, types: [PERIOD_END_EVENT], names: 'phone_number_id' },
 };
 
 /** A webhook delivery of the journal. */

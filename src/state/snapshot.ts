@@ -18,7 +18,7 @@ import { ReplyRuleSchema, type ReplyRule, type ReplyScript } from '../engine/rep
 import type { WebhookEngine, WebhookSnapshot } from '../engine/webhooks.js';
 import type { Database } from '../domain/db.js';
 import { VERSION } from '../version.js';
-import { DELIVERY_KIND, FAILURE_RULE_KIND, FAULT_RULE_KIND, ROW_KINDS, ROW_REFERENCES, type TableKey } from './rows.js';
+import { DELIVERY_KIND, FAILURE_RULE_KIND, FAULT_RULE_KIND, ROW_EVENTS, ROW_KINDS, ROW_REFERENCES, type RowEvent, type TableKey } from './rows.js';
 
 export const SNAPSHOT_FORMAT = 'voxsim-snapshot/1';
 
@@ -222,6 +222,33 @@ function referenceProblem(db: Database, saved: Record<string, { rows: SavedRow[]
 }
 
 /**
+ * The first row of a well-formed snapshot that keeps the id of a pending event scheduled
+ * for something else (ROW_EVENTS): of another type, another row or another account.
+ * The pending events are read into a map by id once, when some row names one.
+ */
+function rowEventProblem(db: Database, saved: Record<string, { rows: SavedRow[] } | undefined>, events: readonly ClockEvent[]): Problem | undefined {
+  let byId: Map<number, ClockEvent> | undefined;
+  for (const key of Object.keys(ROW_EVENTS) as TableKey[]) {
+    const { field, of, types, names } = ROW_EVENTS[key] as unknown as RowEvent<SavedRow>;
+    const name = db[key].name;
+    for (const row of saved[name]?.rows ?? []) {
+      const eventId = of(row);
+      if (eventId === null || eventId === undefined) continue;
+      byId ??= new Map(events.map((e) => [e.id, e]));
+      const event = byId.get(eventId);
+      if (!event) continue;
+      const payload = event.payload as Record<string, unknown>;
+      if (types.includes(event.type) && payload[names] === row.id && payload.account_id === row.account_id) continue;
+      return {
+        at: `.${name}[${row.id}].${field}`,
+        message: `must name a pending ${types.join(' or ')} event of this row (${names} ${row.id}, account_id ${row.account_id}) or none (event ${eventId} is ${event.type} ${JSON.stringify(payload)})`,
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
  * Takes the snapshot of `parts`, with the seed, the clock's start and the generator.
  * @example const saved = takeSnapshot(parts, { seed: 1, start, random })
  */
@@ -252,7 +279,8 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   // PUT /__sim/state's limit, checked first: deeper JSON would break the checks' walks, later copies and saves.
   const deep = tooDeepAt(snapshot, 1, MAX_SNAPSHOT_DEPTH);
   if (deep) throw new SnapshotError(deepPathText(deep), COMMON_MESSAGES.tooDeep('snapshot', MAX_SNAPSHOT_DEPTH).replace(/\.$/, ''));
-  const problem = snapshotKind(parts.db, parts.clock).check(snapshot) ?? prefixed('.db', referenceProblem(parts.db, snapshot.db as unknown as Record<string, { rows: SavedRow[] }>));
+  const rows = snapshot.db as unknown as Record<string, { rows: SavedRow[] }>;
+  const problem = snapshotKind(parts.db, parts.clock).check(snapshot) ?? prefixed('.db', referenceProblem(parts.db, rows) ?? rowEventProblem(parts.db, rows, snapshot.clock.events));
   if (problem) {
     const at = problem.at.replace(/^\./, '') || 'its top level';
     // A rule's own message (the reply and outcome schemas are the API's) names its field as `:attribute`, and ends its sentence.

@@ -3,7 +3,8 @@
  * input like any other; README: State): the clock's values get the control API's bounds,
  * each pending event a type this simulator handles and a payload its handler reads, each
  * row its table's record (required fields, JSON types, safe integers, times within the
- * range, enums in their vocabulary, ids ascending, id sequences past them). A refusal is
+ * range, enums in their vocabulary, ids ascending, id sequences past them; the settings
+ * the clock and the balance are computed from within the API's ranges). A refusal is
  * 422 shape B on the damaged path, naming rows, events and rules by their id, and
  * changes nothing; what was accepted before answers as before.
  */
@@ -241,5 +242,149 @@ contract('control: PUT /__sim/state checks that rows name rows that are there', 
     expect((await api().put('/__sim/state', snapshot)).status).toBe(200);
     expect(await reads()).toStrictEqual(before);
     expect(await api().post('/user/campaigns/update-status', { campaign_id: 1, action: 'start' })).toMatchObject({ status: 400, body: { message: "The campaign's assistant no longer exists.", success: false } });
+  });
+});
+
+contract('control: PUT /__sim/state holds the settings the clock and the balance are computed from to the API\'s ranges', (api) => {
+  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
+  const rangeOf = (min: number, max: number) => `must be a whole number from ${min} to ${max}`;
+
+  /** A saved state with a call placed by make_call, still ringing: its plan is the last call's. */
+  async function savedWithPlan(): Promise<Snapshot> {
+    await populate(api());
+    const number = (await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550100' })).body.id as number;
+    const assistant = (await api().post('/user/assistant', pipelineAssistant({ phone_number_id: number }))).body.data.id as number;
+    expect((await api().post('/user/make_call', { assistant_id: assistant, phone_number: '+14155550123' })).status).toBe(200);
+    const snapshot = (await api().get('/__sim/state')).body as Snapshot;
+    expect(rowsOf(snapshot, 'calls').at(-1)!.plan).not.toBeNull();
+    return snapshot;
+  }
+
+  it.each([
+    ['an assistant ringing for 2^53 - 1 seconds (a no-answer call would end after the last time the state may hold)', 'assistants', (r: Snapshot) => (r.ringing_time = 9007199254740991), 'ringing_time', rangeOf(1, 60)],
+    ['an assistant ringing for 61 seconds, one past POST /user/assistant\'s', 'assistants', (r: Snapshot) => (r.ringing_time = 61), 'ringing_time', rangeOf(1, 60)],
+    ['an assistant ringing for 0 seconds', 'assistants', (r: Snapshot) => (r.ringing_time = 0), 'ringing_time', rangeOf(1, 60)],
+    ['a conversation inactivity timeout of 1441 minutes', 'assistants', (r: Snapshot) => (r.conversation_inactivity_timeout = 1441), 'conversation_inactivity_timeout', rangeOf(1, 1440)],
+    ['a retry interval of 2^53 - 1 minutes (a retry would fall due after the last time the state may hold)', 'campaigns', (r: Snapshot) => (r.retry_interval = 9007199254740991), 'retry_interval', rangeOf(10, 4320)],
+    ['a retry interval of 4321 minutes', 'campaigns', (r: Snapshot) => (r.retry_interval = 4321), 'retry_interval', rangeOf(10, 4320)],
+    ['a retry interval of 9 minutes', 'campaigns', (r: Snapshot) => (r.retry_interval = 9), 'retry_interval', rangeOf(10, 4320)],
+    ['a rate of 2^53 - 1 micro-dollars a minute (one call would take the balance past 2^53)', 'accounts', (r: Snapshot) => (r.rates.ai_per_minute_micros = 9007199254740991), 'rates.ai_per_minute_micros', rangeOf(0, 1_000_000_000)],
+    ['a rate one micro-dollar past 1000 USD', 'accounts', (r: Snapshot) => (r.rates.carrier_per_minute_micros = 1_000_000_001), 'rates.carrier_per_minute_micros', rangeOf(0, 1_000_000_000)],
+    ['a negative SMS rate', 'accounts', (r: Snapshot) => (r.rates.sms_segment_micros = -1), 'rates.sms_segment_micros', rangeOf(0, 1_000_000_000)],
+    ['a number renewing at 2^53 - 1 micro-dollars', 'phone_numbers', (r: Snapshot) => (r.subscription.price_micros = 9007199254740991), 'subscription.price_micros', rangeOf(0, 1_000_000_000)],
+  ])('refuses %s, naming the field', async (_name, table, damage, field, problem) => {
+    const snapshot = await saved(api());
+    const row = rowsOf(snapshot, table).find((r) => table !== 'phone_numbers' || r.subscription !== null)!;
+    const body = await refused(api(), snapshot, (s) => damage(rowsOf(s, table).find((r) => r.id === row.id)!));
+    expect(body).toStrictEqual(damagedSnapshot(`db.${table}[${row.id}].${field}`, problem));
+  });
+
+  it.each([
+    ['ring', 'ring_seconds', rangeOf(0, 600)],
+    ['talk', 'talk_seconds', rangeOf(0, 86400)],
+  ])('refuses a call planned to %s for 2^53 - 1 seconds, past PUT /__sim/outcomes\' range', async (_name, field, problem) => {
+    const snapshot = await savedWithPlan();
+    const id = rowsOf(snapshot, 'calls').at(-1)!.id as number;
+    const body = await refused(api(), snapshot, (s) => (rowsOf(s, 'calls').at(-1)!.plan[field] = 9007199254740991));
+    expect(body).toStrictEqual(damagedSnapshot(`db.calls[${id}].plan.${field}`, problem));
+  });
+
+  it('restores every setting at the top of its range, and the simulator\'s next state restores too', async () => {
+    const snapshot = await savedWithPlan();
+    const edges = structuredClone(snapshot);
+    Object.assign(rowsOf(edges, 'assistants')[0]!, { ringing_time: 60, conversation_inactivity_timeout: 1440 });
+    rowsOf(edges, 'campaigns')[0]!.retry_interval = 4320;
+    Object.assign(rowsOf(edges, 'accounts')[0]!.rates, { ai_per_minute_micros: 1_000_000_000, carrier_per_minute_micros: 1_000_000_000 });
+    Object.assign(rowsOf(edges, 'calls').at(-1)!.plan, { ring_seconds: 600, talk_seconds: 86400 });
+    expect((await api().put('/__sim/state', edges)).status).toBe(200);
+    expect((await api().post('/__sim/clock/advance', { by: '2d' })).status).toBe(200);
+    const after = (await api().get('/__sim/state')).body;
+    expect((await api().put('/__sim/state', after)).status).toBe(200);
+  });
+});
+
+contract('control: PUT /__sim/state restores a campaign call whose secondary contact is gone', (api) => {
+  it('ends the call and moves its lead on, reading the contact as gone', async () => {
+    const number = (await api().post('/__sim/phone-numbers', { account_id: 1, type: 'sip', phone_number: '+14155550100' })).body.id as number;
+    const assistant = (await api().post('/user/assistant', pipelineAssistant({ phone_number_id: number }))).body.data.id as number;
+    const allDay = { allowed_hours_start_time: '00:00', allowed_hours_end_time: '23:59', allowed_days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] };
+    const campaign = (await api().post('/user/campaign', { name: 'Spring', assistant_id: assistant, ...allDay })).body.data.id as number;
+    const lead = (await api().post('/user/lead', { campaign_id: campaign, phone_number: '+14155550123', secondary_contacts: [{ phone_number: '+14155550124' }] })).body.data.id as number;
+    // The primary is busy: the dialer goes on to the secondary contact.
+    expect((await api().put('/__sim/outcomes', { rules: [{ match: { phone_number: '+14155550123' }, outcomes: ['busy'] }] })).status).toBe(200);
+    expect((await api().post('/user/campaigns/update-status', { campaign_id: campaign, action: 'start' })).status).toBe(200);
+    expect((await api().post('/__sim/clock/advance', { by: '10s' })).status).toBe(200);
+    const snapshot = (await api().get('/__sim/state')).body as Snapshot;
+    const calls = snapshot.db.calls.rows as Snapshot[];
+    expect(calls.map((c) => [c.contact_id, c.ended_at === null])).toStrictEqual([[null, false], [1, true]]);
+    snapshot.db.secondary_contacts.rows = [];
+    expect((await api().put('/__sim/state', snapshot)).status).toBe(200);
+    const run = await api().post('/__sim/clock/run-until-idle', {});
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ ran: 2, pending: 0 });
+    expect((await api().get(`/user/calls/${calls[1]!.id}`)).body).toMatchObject({ status: 'completed', client_phone_number: '+14155550124' });
+    const leads = (await api().get('/user/leads')).body.data as Snapshot[];
+    expect(leads.find((l) => l.id === lead)).toMatchObject({ status: 'completed', secondary_contacts: [] });
+  });
+});
+
+contract('control: PUT /__sim/state checks that a row keeps the id of its own pending event', (api) => {
+  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
+  const eventOf = (s: Snapshot, type: string) => (s.clock.events as Snapshot[]).find((e) => e.type === type)!;
+
+  it("refuses a campaign whose dial event is a number's renewal (stopping it would cancel the renewal)", async () => {
+    const snapshot = await saved(api());
+    const renewal = eventOf(snapshot, 'phone_number.period_end');
+    const body = await refused(api(), snapshot, (s) => (rowsOf(s, 'campaigns')[0]!.dial_event_id = renewal.id));
+    expect(body).toStrictEqual(
+      damagedSnapshot(
+        'db.campaigns[1].dial_event_id',
+        `must name a pending campaign.dial event of this row (campaign_id 1, account_id 1) or none (event ${renewal.id} is phone_number.period_end ${JSON.stringify(renewal.payload)})`,
+      ),
+    );
+  });
+
+  it("refuses a number whose renewal id names another number's renewal", async () => {
+    const snapshot = await saved(api());
+    const renewal = eventOf(snapshot, 'phone_number.period_end');
+    const other = { ...renewal, id: snapshot.clock.seq + 1, seq: snapshot.clock.seq + 1, payload: { account_id: 1, phone_number_id: 999 } };
+    const number = rowsOf(snapshot, 'phone_numbers').find((n) => n.subscription !== null)!;
+    const body = await refused(api(), snapshot, (s) => {
+      s.clock.events.push(other);
+      s.clock.seq = other.id;
+      rowsOf(s, 'phone_numbers').find((n) => n.id === number.id)!.subscription.event_id = other.id;
+    });
+    expect(body).toStrictEqual(
+      damagedSnapshot(
+        `db.phone_numbers[${number.id}].subscription.event_id`,
+        `must name a pending phone_number.period_end event of this row (phone_number_id ${number.id}, account_id 1) or none (event ${other.id} is phone_number.period_end {"account_id":1,"phone_number_id":999})`,
+      ),
+    );
+  });
+
+  it("refuses a messaging window whose close event is another account's", async () => {
+    expect((await api().post('/__sim/accounts', { name: 'Other', api_key: 'sim_other_key' })).status).toBe(201);
+    const snapshot = await saved(api());
+    const close = eventOf(snapshot, 'msgapp.session_close');
+    const session = rowsOf(snapshot, 'msgapp_sessions')[0]!;
+    const body = await refused(api(), snapshot, (s) => (eventOf(s, 'msgapp.session_close').payload.account_id = 2));
+    expect(body).toStrictEqual(
+      damagedSnapshot(
+        `db.msgapp_sessions[${session.id}].close_event_id`,
+        `must name a pending msgapp.session_close event of this row (session_id ${session.id}, account_id 1) or none (event ${close.id} is msgapp.session_close {"account_id":2,"session_id":${session.id}})`,
+      ),
+    );
+  });
+
+  it('restores an id of an event that is no longer pending, as a row keeps it after its event fired', async () => {
+    await populate(api());
+    // The messaging window closes after a day: its event fires.
+    expect((await api().post('/__sim/clock/advance', { by: '2d' })).status).toBe(200);
+    const snapshot = (await api().get('/__sim/state')).body as Snapshot;
+    const pending = new Set((snapshot.clock.events as Snapshot[]).map((e) => e.id));
+    const fired = Array.from({ length: snapshot.clock.seq }, (_, i) => i + 1).find((id) => !pending.has(id))!;
+    const res = await api().put('/__sim/state', { ...snapshot, db: { ...snapshot.db, campaigns: { ...snapshot.db.campaigns, rows: [{ ...rowsOf(snapshot, 'campaigns')[0], dial_event_id: fired }] } } });
+    expect(res.status).toBe(200);
+    expect((await api().post('/__sim/clock/run-until-idle', {})).status).toBe(200);
   });
 });

@@ -12,6 +12,9 @@ export interface Plan {
   max_tools: number;
 }
 
+/** The highest price an account's rates may set (decisions: Billing defaults): the API's bound, and a restored account's (state/rows.ts). */
+export const MAX_PRICE_USD = 1000;
+
 export const DEFAULT_PLAN: Plan = { max_campaigns: 10, max_calls_in_parallel: 10, max_tools: 5 };
 
 /** Prices (decisions: Billing defaults, Messaging prices; spec: Widget message price), in micro-dollars. */
@@ -72,7 +75,7 @@ const planInput = z.strictObject({
 });
 
 /** A price (decisions: Billing defaults): at most 1000 USD. */
-const price = () => usd(1000);
+const price = () => usd(MAX_PRICE_USD);
 const ratesInput = z.strictObject({
   ai_per_minute: price().optional(),
   carrier_per_minute: price().optional(),

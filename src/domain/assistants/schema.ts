@@ -18,6 +18,12 @@ export const ENDPOINT_TYPES = ['vad', 'ai'] as const;
 export const AMBIENT_SOUNDS = ['off', 'office', 'city', 'forest', 'crowded_room', 'cafe', 'nature'] as const;
 export const SCHEMA_TYPES = ['string', 'number', 'bool'] as const;
 export const FILLER_KEYS = ['positive', 'negative', 'question', 'neutral'] as const;
+/**
+ * The ranges of the settings the clock schedules by (seconds of ringing, minutes of
+ * inactivity): the API's, and a restored row's (state/rows.ts).
+ */
+export const RINGING_TIME = { min: 1, max: 60 } as const;
+export const INACTIVITY_TIMEOUT = { min: 1, max: 1440 } as const;
 
 const e164 = () => z.string().regex(E164, { error: E164_RULE });
 const requiredText = (max?: number) => str(max).min(1);
@@ -128,7 +134,7 @@ const fields = {
   max_duration: int(20, 1200),
   max_silence_duration: int(1, 360),
   max_initial_silence_duration: int(1, 120),
-  ringing_time: int(1, 60),
+  ringing_time: int(RINGING_TIME.min, RINGING_TIME.max),
   reengagement_interval: int(7, 600),
   reengagement_prompt: str(1000),
   end_call_on_voicemail: z.boolean(),
@@ -146,7 +152,7 @@ const fields = {
   post_call_evaluation: z.boolean(),
   post_call_schema: z.array(PostCallSchemaItem),
   variables: freeObject(),
-  conversation_inactivity_timeout: int(1, 1440),
+  conversation_inactivity_timeout: int(INACTIVITY_TIMEOUT.min, INACTIVITY_TIMEOUT.max),
   conversation_ended_retrigger: z.boolean(),
   conversation_ended_webhook_url: url(),
   // live-platform C.3: the assistant's folder and labels (own ids; checked in the service).

@@ -37,7 +37,7 @@ export function callEnded(ctx: AccountCtx, call: Call): void {
  * `call.start`: how calls were handed to the lifecycle before they were placed at once.
  * Kept so a snapshot saved by an earlier version, with one still pending, plays on.
  */
-const LEGACY_CALL_START_EVENT = 'call.start';
+export const LEGACY_CALL_START_EVENT = 'call.start';
 
 /** Every call event names its account and call. */
 const CALL_EVENT_PAYLOAD = { account_id: id, call_id: id };

@@ -212,7 +212,9 @@ export function campaignCallEnded(ctx: AccountCtx, call: Call): void {
 
 function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call): void {
   const human = call.answered_by === 'human';
-  if (call.contact_id !== null) ctx.secondaryContacts.update(call.contact_id, { status: human ? 'completed' : 'created', updated_at: ctx.now() });
+  // The contact may be gone (a restored call of a contact that is no longer there): read as gone, as a call's lead is.
+  const contact = call.contact_id === null ? undefined : ctx.secondaryContacts.get(call.contact_id);
+  if (contact) ctx.secondaryContacts.update(contact.id, { status: human ? 'completed' : 'created', updated_at: ctx.now() });
   // The lead's contacts are its account's: counted by their own key, without listing them.
   const contacts = ctx.secondaryContacts.countOwnKey('lead', lead.id);
   const nextContact = lead.chain + 1;

@@ -43,6 +43,9 @@ export interface Campaign {
   updated_at: number;
 }
 
+/** The minutes between a lead's attempts: the API's range, and a restored campaign's (state/rows.ts). */
+export const RETRY_INTERVAL = { min: 10, max: 4320 } as const;
+
 const HOUR_MINUTE = /^([01]\d|2[0-3]):[0-5]\d$/;
 const hourMinute = () => z.string().regex(HOUR_MINUTE, { error: RULE_MESSAGES.dateFormat.replace(':value', 'H:i') });
 
@@ -56,7 +59,7 @@ export const CreateCampaignBody = z.object({
   allowed_hours_end_time: hourMinute().optional(),
   allowed_days: z.array(oneOf(DAYS)).min(1, { error: RULE_MESSAGES.minArray.replace(':min', '1') }).optional(),
   max_retries: int(1, 5).optional(),
-  retry_interval: int(10, 4320).optional(),
+  retry_interval: int(RETRY_INTERVAL.min, RETRY_INTERVAL.max).optional(),
   retry_on_voicemail: z.boolean().optional(),
   retry_on_goal_incomplete: z.boolean().optional(),
   goal_completion_variable: str(255).min(1).nullable().optional(),
