@@ -99,8 +99,8 @@ class RowsById<T extends Row> {
     return id < this.dense.length ? this.dense[id] : this.sparse?.get(id);
   }
 
-  set(row: T): void {
-    const id = row.id;
+  /** Puts `row`, whose id is `id` (read once by the table, which passes every table's rows here). */
+  set(row: T, id: number): void {
     if (this.get(id) === undefined) this.size++;
     const dense = this.dense;
     if (id < dense.length) dense[id] = row;
@@ -142,59 +142,100 @@ class RowsById<T extends Row> {
 /** Up to this many rows, a key holds them in a plain array of their exact number. */
 const SMALL = 8;
 
-/** A Bucket's slots come in chunks of this many (a power of two). */
+/** A Bucket's slots come in chunks of this many (a power of two); the first starts at FIRST_SLOTS and doubles up to it. */
 const CHUNK_BITS = 12;
 const CHUNK = 1 << CHUNK_BITS;
+const FIRST_SLOTS = 16;
+
+/** A slot of a Bucket that holds no row (row ids are whole numbers from 1). */
+const HOLE = 0;
+
+/** Slots stay below this (an index keeps positions in an Int32Array): a bucket whose end reaches it is compacted, numbering its slots from 0 again. */
+const MAX_SLOT = 2 ** 31 - 1;
 
 /**
- * The rows of one index key once it holds more than SMALL: in the order they arrived
- * under it, a row that left leaving a hole (undefined) until the holes outnumber the rows
- * and the slots are compacted. Arrival order is what `first()` answers (a FIFO); a row that
- * comes back arrives again, at the end. Cheaper than a Set: a push, and a hole by position.
- * The slots are chunks of CHUNK rows (the first grows to it, the next are made whole), so a
- * key of two million rows never copies them into a larger array, leaving the old one to the
- * garbage collector. Until a row leaves or one arrives out of id order (rows that keep their
- * key, as an account's calls do), the rows are in ascending id order without holes: a row's
- * slot is found by binary search and the index keeps no position for it; from then on the
- * index keeps the position of each of the key's rows.
+ * The rows of one index key once it holds more than SMALL, by id: in the order they
+ * arrived under it, a row that left leaving a hole. Arrival order is what `first()`
+ * answers (a FIFO); a row that comes back arrives again, at the end. Cheaper than a Set:
+ * a push, and a hole by position. Slots are numbered from the first row's on; `head`
+ * moves past the holes at the front (a queue's rows leave from there: a campaign's leads
+ * waiting to be dialed, its retries falling due, calls leaving `initiated`), whole chunks
+ * behind it are let go without copying anything, and the rows are compacted only when
+ * the holes past `head` outnumber them. The slots are chunks of CHUNK ids (the first
+ * grows to it, the next are made whole), so a key of two million rows never copies them
+ * into a larger array. They hold ids, not the rows: writing a number into a typed array
+ * costs none of the garbage collector's bookkeeping of a reference from an old array to
+ * a new row (the dialer writes millions), and the collector never walks them. Until a
+ * row leaves or one arrives out of id order (rows that keep their key, as an account's
+ * calls do), the ids ascend without holes: a row's slot is found by binary search and the
+ * index keeps no position for it; from then on the index keeps the position of each of
+ * the key's rows.
  */
-class Bucket<T extends Row> {
-  chunks: (T | undefined)[][];
-  /** Slots before `head` are holes (`first()` has moved past them). */
+class Bucket {
+  /** chunks[0] holds the slots from `base` (a multiple of CHUNK) on. */
+  chunks: Float64Array[];
+  base = 0;
+  /** Slots before `head` are holes. */
   head = 0;
   /** Slots from `end` on are free. */
   end: number;
   live: number;
-  /** Whether the index keeps the positions of these rows (else they are in ascending id order, without holes). */
+  /** Whether the index keeps the positions of these rows (else their ids ascend, without holes). */
   positioned: boolean;
   /** The id of the latest row to arrive. */
   lastId: number;
 
-  /** A bucket of `rows` (at most CHUNK), in the order they arrived; the caller keeps their positions unless their ids ascend. */
-  constructor(rows: T[]) {
-    this.chunks = [rows];
-    this.end = rows.length;
-    this.live = rows.length;
+  /** A bucket of the rows with `ids` (at most SMALL + 1) under `key`, in the order they arrived; the caller keeps their positions unless the ids ascend. */
+  constructor(
+    readonly key: Key,
+    ids: readonly number[],
+  ) {
+    const first = new Float64Array(FIRST_SLOTS);
+    for (let i = 0; i < ids.length; i++) first[i] = ids[i]!;
+    this.chunks = [first];
+    this.end = ids.length;
+    this.live = ids.length;
     this.positioned = false;
-    this.lastId = rows[rows.length - 1]!.id;
+    this.lastId = ids[ids.length - 1]!;
   }
 
-  at(slot: number): T | undefined {
-    return this.chunks[slot >> CHUNK_BITS]![slot & (CHUNK - 1)];
+  /** The id in `slot` (HOLE when none). */
+  at(slot: number): number {
+    return this.chunks[(slot - this.base) >> CHUNK_BITS]![slot & (CHUNK - 1)]!;
   }
 
-  put(slot: number, row: T | undefined): void {
-    this.chunks[slot >> CHUNK_BITS]![slot & (CHUNK - 1)] = row;
+  /** Makes `slot` a hole if it holds `id`; answers whether it did. */
+  take(slot: number, id: number): boolean {
+    const chunk = this.chunks[(slot - this.base) >> CHUNK_BITS]!;
+    if (chunk[slot & (CHUNK - 1)] !== id) return false;
+    chunk[slot & (CHUNK - 1)] = HOLE;
+    return true;
   }
 
-  /** Adds a row at the end; answers its slot. */
-  push(row: T): number {
+  /** Adds a row's id at the end; answers its slot. */
+  push(id: number): number {
     const slot = this.end++;
-    if (slot >> CHUNK_BITS === this.chunks.length) this.chunks.push(new Array<T | undefined>(CHUNK));
-    this.put(slot, row);
+    let chunk = this.chunks[(slot - this.base) >> CHUNK_BITS];
+    if (chunk === undefined) this.chunks.push((chunk = new Float64Array(CHUNK)));
+    else if ((slot & (CHUNK - 1)) >= chunk.length) {
+      // Only the first chunk is ever short: it doubles.
+      const grown = new Float64Array(Math.min(CHUNK, 2 * chunk.length));
+      grown.set(chunk);
+      this.chunks[0] = chunk = grown;
+    }
+    chunk[slot & (CHUNK - 1)] = id;
     this.live++;
-    this.lastId = row.id;
+    this.lastId = id;
     return slot;
+  }
+
+  /** Moves `head` past the holes at the front (some row is live) and lets go of the whole chunks behind it. */
+  advance(): void {
+    while (this.at(this.head) === HOLE) this.head++;
+    while (this.head - this.base >= CHUNK) {
+      this.chunks.shift();
+      this.base += CHUNK;
+    }
   }
 
   /** The slot of the row with `id` while not positioned (rows ascending, no holes), -1 when it is not here. */
@@ -202,8 +243,8 @@ class Bucket<T extends Row> {
     let lo = this.head;
     let hi = this.end;
     while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = this.at(mid)!.id;
+      const mid = Math.floor((lo + hi) / 2);
+      const at = this.at(mid);
       if (at === id) return mid;
       if (at < id) lo = mid + 1;
       else hi = mid;
@@ -211,14 +252,18 @@ class Bucket<T extends Row> {
     return -1;
   }
 
-  /** Starts it again once its last row left (every slot is a hole already), keeping a small first chunk. */
+  /**
+   * Starts it again once its last row left (every slot is a hole already), keeping a small
+   * first chunk. It stays positioned: rows that come and go under a key (a call's status,
+   * a lead's) will leave again, and the index keeping each one's position as it arrives
+   * costs less than finding the rows again on the first to leave.
+   */
   empty(): void {
-    if (this.chunks.length > 1 || this.chunks[0]!.length > 64) this.chunks = [[]];
+    if (this.chunks.length > 1 || this.chunks[0]!.length > 64) this.chunks = [new Float64Array(FIRST_SLOTS)];
+    this.base = 0;
     this.head = 0;
     this.end = 0;
     this.live = 0;
-    this.positioned = false;
-    this.lastId = 0;
   }
 }
 
@@ -322,13 +367,35 @@ interface IndexEntry<T extends Row> {
    * index), an array of exactly its rows in arrival order up to SMALL (a number's few
    * calls), then a Bucket; with `fewKeys`, a Bucket from the first row.
    */
-  map: Map<Key, T | T[] | Bucket<T>>;
-  /** Each row's slot in its key's Bucket, for the buckets whose rows did not arrive in ascending id order. */
+  map: Map<Key, T | T[] | Bucket>;
+  /** Each row's slot in its key's Bucket, for the buckets whose rows did not arrive in ascending id order or have left (`Bucket.positioned`). */
   positions: Positions;
   /** Built on the first `ordered()` of a key, kept while rows only arrive at its end. */
   ordered: Map<Key, OrderedRows<T>>;
   /** Whether writes keep it current: false for a deferred index until its first read. */
   live: boolean;
+  /**
+   * With `fewKeys`, the Buckets of the integer keys used last, by the key's low bits: a
+   * key's Bucket stays under it until the index is emptied, and the dialer's writes go
+   * to a few keys over and over (a call's five indexes, its status moves, its lead's),
+   * so most of them skip hashing the key. Made on the first write.
+   */
+  recent: (Bucket | undefined)[] | undefined;
+}
+
+/** How many Buckets an index of few keys keeps at hand (a power of two: one per status of a call group, `groupStatusKey`). */
+const RECENT = 16;
+
+/** The rows under `key` in an index: the Map's entry, from the Buckets used last when the index has few keys. */
+function rowsUnder<T extends Row>(entry: IndexEntry<T>, key: Key): T | T[] | Bucket | undefined {
+  if (!entry.fewKeys || typeof key !== 'number') return entry.map.get(key);
+  const recent = (entry.recent ??= new Array<Bucket | undefined>(RECENT).fill(undefined));
+  const at = key & (RECENT - 1);
+  const hit = recent[at];
+  if (hit !== undefined && hit.key === key) return hit;
+  const bucket = entry.map.get(key) as Bucket | undefined;
+  if (bucket !== undefined) recent[at] = bucket;
+  return bucket;
 }
 
 /**
@@ -399,8 +466,12 @@ export class Table<T extends Row> {
   /** The indexes in declaration order, and by field the bit mask of those whose key reads it. */
   private readonly entries: IndexEntry<T>[] = [];
   private readonly byField = new Map<string, number>();
-  /** The masks of the field lists `changing` was given, by list (made on the first: most tables never see one). */
-  private masks: Map<readonly string[], number> | undefined;
+  /**
+   * The masks of the field lists `changing` was given, with the lists (made on the first:
+   * most tables never see one). A table sees a few lists, each a constant of its caller's:
+   * a scan by identity costs less than hashing the list on every change.
+   */
+  private masks: { fields: readonly string[]; mask: number }[] | undefined;
   /** The indexes declared without fields: every update re-keys them. */
   private everyUpdate = 0;
   /** The bit mask of the indexes writes keep current (all but a deferred index not read yet). */
@@ -450,7 +521,7 @@ export class Table<T extends Row> {
   index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
     if (this.entries.length >= 30) throw new Error(`${this.name} has too many indexes`);
     const live = options.deferred !== true;
-    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: unused(), positions: new Positions(), ordered: unused(), live };
+    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: unused(), positions: new Positions(), ordered: unused(), live, recent: undefined };
     const bit = 1 << this.entries.length;
     if (live) this.live |= bit;
     this.indexes.set(name, entry);
@@ -493,8 +564,9 @@ export class Table<T extends Row> {
   }
 
   private add(row: T): T {
-    this.rows.set(row);
-    for (const entry of this.entries) if (entry.live) this.addToIndex(entry, entry.key(row), row);
+    const id = row.id;
+    this.rows.set(row, id);
+    for (const entry of this.entries) if (entry.live) this.addToIndex(entry, entry.key(row), row, id);
     this.observer?.put(row);
     return row;
   }
@@ -557,15 +629,17 @@ export class Table<T extends Row> {
     this.fills?.settle();
     // The row's kept text is stale once the writes are made (as after an `update`).
     this.texts?.delete(row);
-    const masks = (this.masks ??= new Map());
-    let touched = masks.get(fields);
-    if (touched === undefined) {
-      touched = this.everyUpdate;
-      for (const field of fields) touched |= this.byField.get(field) ?? 0;
-      masks.set(fields, touched);
+    const masks = (this.masks ??= []);
+    let at = 0;
+    while (at < masks.length && masks[at]!.fields !== fields) at++;
+    if (at === masks.length) {
+      let mask = this.everyUpdate;
+      for (const field of fields) mask |= this.byField.get(field) ?? 0;
+      masks.push({ fields, mask });
     }
-    this.keep(row, touched & this.live);
-    return touched & this.live;
+    const touched = masks[at]!.mask & this.live;
+    this.keep(row, touched);
+    return touched;
   }
 
   /** The second half of a change in place (`changing`): the row's indexes are kept current and the change reported. */
@@ -575,24 +649,26 @@ export class Table<T extends Row> {
 
   /** Notes the keys `row` has now in the `touched` indexes, in a scratch array of the table's (a change runs to its end before the next). */
   private keep(row: T, touched: number): void {
-    if (touched === 0) return;
-    const entries = this.entries;
-    for (let i = 0; i < entries.length; i++) if ((touched >> i) & 1) this.before[i] = entries[i]!.key(row);
+    // The touched indexes alone, lowest bit first (a status change of a call touches one of six).
+    for (let bits = touched; bits !== 0; bits &= bits - 1) {
+      const i = 31 - Math.clz32(bits & -bits);
+      this.before[i] = this.entries[i]!.key(row);
+    }
   }
 
   /** Reports a changed row and moves it in the `touched` indexes whose key moved from the one `keep` noted. */
   private rekey(row: T, touched: number): T {
     this.observer?.put(row);
     if (touched === 0) return row;
-    const entries = this.entries;
-    for (let i = 0; i < entries.length; i++) {
-      if (!((touched >> i) & 1)) continue;
-      const entry = entries[i]!;
+    const id = row.id;
+    for (let bits = touched; bits !== 0; bits &= bits - 1) {
+      const i = 31 - Math.clz32(bits & -bits);
+      const entry = this.entries[i]!;
       const old = this.before[i];
       const now = entry.key(row);
       if (old !== now) {
-        this.removeFromIndex(entry, old, row);
-        this.addToIndex(entry, now, row);
+        this.removeFromIndex(entry, old, row, id);
+        this.addToIndex(entry, now, row, id);
       } else if (entry.monotone) {
         // The key stays but the ordered value may have moved.
         entry.ordered.delete(now as Key);
@@ -608,7 +684,7 @@ export class Table<T extends Row> {
     this.rows.delete(id);
     this.removed++;
     this.texts?.delete(row);
-    for (const entry of this.entries) if (entry.live) this.removeFromIndex(entry, entry.key(row), row);
+    for (const entry of this.entries) if (entry.live) this.removeFromIndex(entry, entry.key(row), row, id);
     this.observer?.delete(id);
     return row;
   }
@@ -624,7 +700,7 @@ export class Table<T extends Row> {
    */
   select(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
     this.fills?.settle();
-    const bucket = this.entry(index).map.get(key);
+    const bucket = rowsUnder(this.entry(index), key);
     if (bucket === undefined) return [];
     if (!(bucket instanceof Bucket || Array.isArray(bucket))) return keep && !keep(bucket) ? [] : [bucket];
     const out: T[] = [];
@@ -633,7 +709,7 @@ export class Table<T extends Row> {
     const big = bucket instanceof Bucket;
     const end = big ? bucket.end : bucket.length;
     for (let i = big ? bucket.head : 0; i < end; i++) {
-      const row = big ? bucket.at(i) : bucket[i];
+      const row = big ? this.rowIn(bucket, i) : bucket[i];
       if (row === undefined || (keep && !keep(row))) continue;
       // A row re-indexed by an update arrives at the end.
       if (row.id < last) ordered = false;
@@ -647,7 +723,7 @@ export class Table<T extends Row> {
   count(index: string, key: string | number): number {
     this.fills?.settle();
     const entry = this.indexes.get(index);
-    const bucket = entry === undefined ? undefined : (entry.live ? entry : this.entry(index)).map.get(key);
+    const bucket = entry === undefined ? undefined : rowsUnder(entry.live ? entry : this.entry(index), key);
     return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : Array.isArray(bucket) ? bucket.length : 1;
   }
 
@@ -687,12 +763,18 @@ export class Table<T extends Row> {
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
     this.fills?.settle();
-    const bucket = this.entry(index).map.get(key);
+    const bucket = rowsUnder(this.entry(index), key);
     if (Array.isArray(bucket)) return bucket[0];
     if (!(bucket instanceof Bucket)) return bucket;
     if (bucket.live === 0) return undefined;
-    while (bucket.at(bucket.head) === undefined) bucket.head++;
-    return bucket.at(bucket.head);
+    bucket.advance();
+    return this.rowIn(bucket, bucket.head);
+  }
+
+  /** The row in a slot of a bucket (undefined for a hole). */
+  private rowIn(bucket: Bucket, slot: number): T | undefined {
+    const id = bucket.at(slot);
+    return id === HOLE ? undefined : this.rows.get(id);
   }
 
   /** Every row in ascending id order. */
@@ -708,6 +790,7 @@ export class Table<T extends Row> {
     this.texts = undefined;
     for (const entry of this.entries) {
       entry.map.clear();
+      entry.recent = undefined;
       entry.positions = new Positions();
       entry.ordered.clear();
     }
@@ -730,8 +813,9 @@ export class Table<T extends Row> {
     this.seq = snapshot.seq;
     for (const plain of owned ? snapshot.rows : structuredClone(snapshot.rows)) {
       const row = this.codec ? this.codec.row(plain) : plain;
-      this.rows.set(row);
-      for (const entry of this.entries) if (entry.live) this.addToIndex(entry, entry.key(row), row);
+      const id = row.id;
+      this.rows.set(row, id);
+      for (const entry of this.entries) if (entry.live) this.addToIndex(entry, entry.key(row), row, id);
       this.observer?.put(row);
     }
   }
@@ -749,16 +833,17 @@ export class Table<T extends Row> {
 
   /** Indexes every row under `entry`, in id order. */
   private fill(entry: IndexEntry<T>): void {
-    for (const row of this.rows.all()) this.addToIndex(entry, entry.key(row), row);
+    for (const row of this.rows.all()) this.addToIndex(entry, entry.key(row), row, row.id);
   }
 
-  private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
+  /** Puts `row` (whose id is `id`: read once by the caller, the rows of every table passing here) under `key`. */
+  private addToIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T, id: number): void {
     if (key === null || key === undefined) return;
-    const bucket = entry.map.get(key);
+    const bucket = rowsUnder(entry, key);
     if (bucket === undefined) {
       entry.map = own(entry.map);
-      entry.map.set(key, entry.fewKeys ? new Bucket<T>([row]) : row);
-    } else if (bucket instanceof Bucket) this.arrive(entry, bucket, row);
+      entry.map.set(key, entry.fewKeys ? new Bucket(key, [id]) : row);
+    } else if (entry.fewKeys || bucket instanceof Bucket) this.arrive(entry, bucket as Bucket, id);
     else if (Array.isArray(bucket)) {
       if (bucket.length < SMALL) {
         // A new array of the exact length: a push would leave room for 16 more.
@@ -767,9 +852,9 @@ export class Table<T extends Row> {
         rows[bucket.length] = row;
         entry.map.set(key, rows);
       } else {
-        const rows = [...bucket, row];
-        const grown = new Bucket<T>(rows);
-        for (let i = 1; i < rows.length; i++) if (rows[i]!.id <= rows[i - 1]!.id) this.keepPositions(entry, grown);
+        const ids = [...bucket.map((r) => r.id), id];
+        const grown = new Bucket(key, ids);
+        for (let i = 1; i < ids.length; i++) if (ids[i]! <= ids[i - 1]!) this.keepPositions(entry, grown);
         entry.map.set(key, grown);
       }
     } else if (bucket !== row) entry.map.set(key, [bucket, row]);
@@ -778,27 +863,29 @@ export class Table<T extends Row> {
     if (ordered && !arrive(ordered, row, entry.monotone)) entry.ordered.delete(key);
   }
 
-  private removeFromIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T): void {
+  /** Takes `row` (whose id is `id`, as for `addToIndex`) from under `key`. */
+  private removeFromIndex(entry: IndexEntry<T>, key: Key | null | undefined, row: T, id: number): void {
     if (key === null || key === undefined) return;
-    const bucket = entry.map.get(key);
+    const bucket = rowsUnder(entry, key);
     if (bucket === undefined) return;
-    if (bucket instanceof Bucket) {
+    if (entry.fewKeys || bucket instanceof Bucket) {
+      const big = bucket as Bucket;
       let slot: number;
-      if (bucket.positioned) slot = entry.positions.get(row.id);
+      if (big.positioned) slot = entry.positions.get(id);
       else {
         // The first row to leave: the others will leave by position, holes being about to appear.
-        slot = bucket.find(row.id);
-        this.keepPositions(entry, bucket);
+        slot = big.find(id);
+        this.keepPositions(entry, big);
       }
-      if (slot < bucket.head || slot >= bucket.end || bucket.at(slot) !== row) return;
-      bucket.put(slot, undefined);
-      if (--bucket.live > 0) {
-        if (bucket.end >= 64 && bucket.live * 2 < bucket.end) this.compact(entry, bucket);
+      if (slot < big.head || slot >= big.end || !big.take(slot, id)) return;
+      if (--big.live > 0) {
+        if (slot === big.head) big.advance();
+        if (big.end - big.head >= 64 && big.live * 2 < big.end - big.head) this.compact(entry, big);
       } else if (entry.fewKeys) {
         // Kept under its key (keys() skips it): a status whose rows come and go, as the
         // dialer's do, would otherwise rebuild its key again and again. Large chunks are
         // let go (a drained queue of a million leads).
-        bucket.empty();
+        big.empty();
       } else entry.map.delete(key);
     } else if (Array.isArray(bucket)) {
       const position = bucket.indexOf(row);
@@ -812,34 +899,41 @@ export class Table<T extends Row> {
   }
 
   /** A row arrives at the end of a bucket; the first to arrive out of id order makes the index keep the bucket's positions. */
-  private arrive(entry: IndexEntry<T>, bucket: Bucket<T>, row: T): void {
-    if (!bucket.positioned && row.id <= bucket.lastId) this.keepPositions(entry, bucket);
-    const slot = bucket.push(row);
-    if (bucket.positioned) entry.positions.set(row.id, slot, this.rows.size);
+  private arrive(entry: IndexEntry<T>, bucket: Bucket, id: number): void {
+    if (!bucket.positioned && id <= bucket.lastId) this.keepPositions(entry, bucket);
+    if (bucket.end >= MAX_SLOT) this.compact(entry, bucket);
+    const slot = bucket.push(id);
+    if (bucket.positioned) entry.positions.set(id, slot, this.rows.size);
   }
 
   /** From now on the index keeps the slot of each row of `bucket`: those it holds are recorded. */
-  private keepPositions(entry: IndexEntry<T>, bucket: Bucket<T>): void {
+  private keepPositions(entry: IndexEntry<T>, bucket: Bucket): void {
     if (bucket.positioned) return;
     bucket.positioned = true;
     for (let i = bucket.head; i < bucket.end; i++) {
-      const row = bucket.at(i);
-      if (row !== undefined) entry.positions.set(row.id, i, this.rows.size);
+      const id = bucket.at(i);
+      if (id !== HOLE) entry.positions.set(id, i, this.rows.size);
     }
   }
 
-  /** Drops a bucket's holes in place, keeping the rows in arrival order, and lets go of the chunks left empty. */
-  private compact(entry: IndexEntry<T>, bucket: Bucket<T>): void {
+  /**
+   * Drops a bucket's holes in place, keeping the rows in arrival order in slots from 0
+   * again, and lets go of the chunks left empty (what lies past the end is never read).
+   * The slots are walked by their place in the chunks: a row moves only towards the
+   * first chunk's start, over slots already read.
+   */
+  private compact(entry: IndexEntry<T>, bucket: Bucket): void {
+    const chunks = bucket.chunks;
     let kept = 0;
-    for (let i = bucket.head; i < bucket.end; i++) {
-      const row = bucket.at(i);
-      if (row === undefined) continue;
-      entry.positions.set(row.id, kept, this.rows.size);
-      bucket.put(kept++, row);
+    for (let at = bucket.head - bucket.base; at < bucket.end - bucket.base; at++) {
+      const id = chunks[at >> CHUNK_BITS]![at & (CHUNK - 1)]!;
+      if (id === HOLE) continue;
+      chunks[kept >> CHUNK_BITS]![kept & (CHUNK - 1)] = id;
+      if (bucket.positioned) entry.positions.set(id, kept, this.rows.size);
+      kept++;
     }
-    const chunks = Math.max(1, Math.ceil(kept / CHUNK));
-    bucket.chunks.length = chunks;
-    for (let i = kept; i < chunks * CHUNK && i < bucket.end; i++) bucket.put(i, undefined);
+    chunks.length = Math.max(1, Math.ceil(kept / CHUNK));
+    bucket.base = 0;
     bucket.head = 0;
     bucket.end = kept;
   }
@@ -851,7 +945,7 @@ function assign<T>(row: T, patch: Partial<T>): void {
 }
 
 /** The keys of an index of few keys that hold rows now. */
-function* liveKeys<T extends Row>(map: Map<Key, T | T[] | Bucket<T>>): IterableIterator<Key> {
+function* liveKeys<T extends Row>(map: Map<Key, T | T[] | Bucket>): IterableIterator<Key> {
   for (const [key, bucket] of map) if (!(bucket instanceof Bucket) || bucket.live > 0) yield key;
 }
 

@@ -724,6 +724,62 @@ describe('Table indexes of keys that hold thousands of rows', () => {
   });
 });
 
+describe('Table keys used as queues', () => {
+  interface Item {
+    id: number;
+    queue: number;
+  }
+  it.each([false, true])('answers each queue in arrival order as rows leave from its head and its middle across many chunks, drain it and fill it again (few keys: %s)', async (fewKeys) => {
+    const { SeededRandom } = await import('../../src/core/random.js');
+    const random = new SeededRandom(fewKeys ? 21 : 22);
+    // Keys sharing their low bits (3, 19, 35): an index of few keys keeps recent keys by them.
+    const queues = [3, 19, 35, 4];
+    const table = new Table<Item>('items').index('queue', (r) => r.queue, { fields: ['queue'], fewKeys });
+    const model = new Map(queues.map((queue) => [queue, new Map<number, true>()]));
+    const check = () => {
+      for (const queue of queues) {
+        const expected = [...model.get(queue)!.keys()];
+        expect(table.count('queue', queue)).toBe(expected.length);
+        expect(table.first('queue', queue)?.id).toBe(expected[0]);
+        expect(ids(table.where('queue', queue))).toEqual(expected.sort((a, b) => a - b));
+      }
+      expect([...table.keys('queue')].sort()).toEqual(queues.filter((queue) => model.get(queue)!.size > 0).sort());
+    };
+    const move = (id: number, to: number) => {
+      model.get(table.get(id)!.queue)!.delete(id);
+      table.update(id, { queue: to });
+      model.get(to)!.set(id, true);
+    };
+    for (let step = 0; step < 60_000; step++) {
+      const action = random.int(0, 99);
+      const queue = queues[random.int(0, queues.length - 1)]!;
+      const other = queues[random.int(0, queues.length - 1)]!;
+      if (action < 35) {
+        model.get(queue)!.set(table.insert({ queue }).id, true);
+      } else if (action < 80) {
+        // The head leaves, as the dialer takes its next lead (to a queue of its own, or for good).
+        const head = table.first('queue', queue);
+        if (head === undefined) continue;
+        if (other === queue || random.int(0, 3) === 0) {
+          model.get(queue)!.delete(head.id);
+          table.delete(head.id);
+        } else move(head.id, other);
+      } else if (action < 98) {
+        const rows = [...model.get(queue)!.keys()];
+        if (rows.length > 0 && other !== queue) move(rows[random.int(0, Math.min(rows.length - 1, 40))]!, other);
+      } else if (random.int(0, 9) === 0) {
+        // A whole queue drains.
+        for (const id of [...model.get(queue)!.keys()]) {
+          model.get(queue)!.delete(id);
+          table.delete(id);
+        }
+      }
+      if (step % 2000 === 0) check();
+    }
+    check();
+  });
+});
+
 describe('lowerBound', () => {
   it('finds the first position at or above a value, both ends included', () => {
     const rows = [{ at: 1 }, { at: 3 }, { at: 3 }, { at: 7 }];
