@@ -190,7 +190,8 @@ export class EventBus<M extends EventMap = AnyEventMap> {
     } else {
       // A ring buffer: the journal keeps the latest `limit` events without copying.
       entry = this.start;
-      this.start = (this.start + 1) % this.limit;
+      // A compare, not a remainder: this runs for every event of a long run.
+      this.start = entry + 1 >= this.limit ? 0 : entry + 1;
       this.kinds[entry] = kind;
       this.ats[entry] = at;
     }

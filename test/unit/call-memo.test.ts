@@ -43,6 +43,20 @@ describe('CallMemo', () => {
     }
   });
 
+  it('answers by fields the plan another call holds, and builds one equal to them only when none is held', () => {
+    const memo = new CallMemo();
+    const held = plan();
+    memo.plan(held);
+    expect(memo.planOf('voicemail', 'rule', 'machine', 'ended', 12, 20, 'Customer: Hi, leave a message.')).toBe(held);
+    const built = memo.planOf('busy', 'rule', 'unknown', 'busy', 2, 0, '');
+    expect(built).toStrictEqual(plan({ kind: 'busy', answered_by: 'unknown', final_status: 'busy', ring_seconds: 2, talk_seconds: 0, transcript: '' }));
+    expect(memo.planOf('busy', 'rule', 'unknown', 'busy', 2, 0, '')).toBe(built);
+    expect(memo.plan(plan({ kind: 'busy', answered_by: 'unknown', final_status: 'busy', ring_seconds: 2, talk_seconds: 0, transcript: '' }))).toBe(built);
+    const beyond = memo.planOf('human', 'rule', 'human', 'completed', 5, 2_000_000, '');
+    expect(beyond.talk_seconds).toBe(2_000_000);
+    expect(memo.planOf('human', 'rule', 'human', 'completed', 5, 2_000_000, '')).not.toBe(beyond);
+  });
+
   it('never shares a plan that carries scripted variables or evaluation, or numbers beyond its packing', () => {
     const memo = new CallMemo();
     for (const patch of [{ variables: { booked: true } }, { evaluation: { score: 3 } }, { talk_seconds: 2_000_000 }, { ring_seconds: 1.5 }]) {

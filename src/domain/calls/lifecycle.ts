@@ -90,17 +90,15 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
     // A voicemail still ends `ended` (decisions: Call transitions).
     if (o?.status === undefined && answeredBy === 'human') finalStatus = 'ended_by_assistant';
   }
-  return ctx.callMemo.plan({
-    kind,
-    source,
-    answered_by: answeredBy,
-    final_status: finalStatus,
-    ring_seconds: o?.ring_seconds ?? defaultRing,
-    talk_seconds: UNANSWERED_STATUSES.has(finalStatus) ? 0 : talk,
-    transcript: o?.transcript ? transcriptOf(o.transcript) : defaultTranscript(ctx, assistant, kind, finalStatus, variables),
-    variables: o?.variables ?? null,
-    evaluation: o?.evaluation ?? null,
-  });
+  const ring = o?.ring_seconds ?? defaultRing;
+  const talkSeconds = UNANSWERED_STATUSES.has(finalStatus) ? 0 : talk;
+  const transcript = o?.transcript ? transcriptOf(o.transcript) : defaultTranscript(ctx, assistant, kind, finalStatus, variables);
+  // Scripted values make a plan of the call's own; the rest is looked up before a plan is built.
+  if (o?.variables !== undefined || o?.evaluation !== undefined) {
+    const plan: CallPlan = { kind, source, answered_by: answeredBy, final_status: finalStatus, ring_seconds: ring, talk_seconds: talkSeconds, transcript, variables: o.variables ?? null, evaluation: o.evaluation ?? null };
+    return ctx.callMemo.plan(plan);
+  }
+  return ctx.callMemo.planOf(kind, source, answeredBy, finalStatus, ring, talkSeconds, transcript);
 }
 
 /** The variables a call's texts are filled from: the call's input variables, then the lead's over them. */

@@ -142,8 +142,15 @@ function maybeComplete(ctx: AccountCtx, campaign: Campaign): void {
  * the window is open, the balance covers a call and a caller number is left.
  */
 export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead): void {
-  let campaign = ctx.campaigns.get(payload.campaign_id);
-  if (!campaign) return;
+  const campaign = ctx.campaigns.get(payload.campaign_id);
+  if (campaign) dialRow(ctx, campaign, payload, due);
+}
+
+/**
+ * `dialCampaign` for a campaign row already read (an ended call, a due retry, read once
+ * per event); `payload` is the event's, reused for the next window's dial, else made then.
+ */
+function dialRow(ctx: AccountCtx, campaign: Campaign, payload: DialPayload | undefined, due?: Lead): void {
   // Whatever dial event was pending is superseded by this run.
   if (campaign.dial_event_id !== null) {
     ctx.cancel(campaign.dial_event_id);
@@ -157,8 +164,10 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
   const assistant = ctx.assistants.get(campaign.assistant_id);
   // A retry that fell due is dialed first, straight from `rescheduled` (decisions: Lead transitions).
   let preferred = due?.status === 'rescheduled' ? due : undefined;
+  // The campaign's id does not change while it dials: its queue's key is worked out once.
+  const scheduled = campaignStatusKey(campaign.id, 'scheduled');
   while (campaign.in_flight < campaign.max_calls_in_parallel) {
-    const lead = preferred ?? ctx.leads.first('campaign_status', campaignStatusKey(campaign.id, 'scheduled'));
+    const lead = preferred ?? ctx.leads.first('campaign_status', scheduled);
     if (!lead || !assistant) break;
     const now = ctx.now();
     const opens = nextWindowStart(now, campaign);
@@ -168,7 +177,7 @@ export function dialCampaign(ctx: AccountCtx, payload: DialPayload, due?: Lead):
     }
     if (opens > now) {
       // One event for the next window, no polling (ARCHITECTURE §4).
-      const eventId = ctx.schedule<DialPayload>(opens, DIAL_EVENT, payload);
+      const eventId = ctx.schedule<DialPayload>(opens, DIAL_EVENT, payload ?? { account_id: ctx.account.id, campaign_id: campaign.id });
       idle(ctx, campaign, 'outside_window');
       campaign = ctx.campaigns.update(campaign.id, { dial_event_id: eventId });
       break;
@@ -207,7 +216,8 @@ export function campaignCallEnded(ctx: AccountCtx, call: Call): void {
   }
   const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
   if (lead && campaign) settleLead(ctx, campaign, lead, call);
-  if (campaign) dialCampaign(ctx, { account_id: ctx.account.id, campaign_id: campaign.id });
+  // The row read above is the campaign's (rows change in place): dialed without reading it again.
+  if (campaign) dialRow(ctx, campaign, undefined);
 }
 
 function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call): void {
@@ -215,8 +225,9 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
   // The contact may be gone (a restored call of a contact that is no longer there): read as gone, as a call's lead is.
   const contact = call.contact_id === null ? undefined : ctx.secondaryContacts.get(call.contact_id);
   if (contact) ctx.secondaryContacts.update(contact.id, { status: human ? 'completed' : 'created', updated_at: ctx.now() });
-  // The lead's contacts are its account's: counted by their own key, without listing them.
-  const contacts = ctx.secondaryContacts.countOwnKey('lead', lead.id);
+  // The lead's contacts are its account's: counted by their own key, without listing them
+  // (none to count while the table never had a row: most campaigns have none).
+  const contacts = ctx.secondaryContacts.lastId === 0 ? 0 : ctx.secondaryContacts.countOwnKey('lead', lead.id);
   const nextContact = lead.chain + 1;
   if (!human && nextContact < contacts) {
     // decisions: secondary contacts are dialed, in order, when the primary's attempt is not answered by a human.
@@ -254,6 +265,6 @@ export function retryLead(ctx: AccountCtx, payload: LeadRetryPayload): void {
   lead.retry_event_id = null;
   ctx.leads.changed(lead, moving);
   const campaign = ctx.campaigns.get(lead.campaign_id);
-  if (campaign?.status === 'in-progress') dialCampaign(ctx, { account_id: ctx.account.id, campaign_id: campaign.id }, lead);
+  if (campaign?.status === 'in-progress') dialRow(ctx, campaign, undefined, lead);
   else setLeadStatus(ctx, lead, 'scheduled');
 }
