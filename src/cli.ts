@@ -21,7 +21,7 @@ import { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 import { ScenarioError, loadScenario } from './scenario/load.js';
 import { formatStep, playScenario } from './scenario/runner.js';
 import { scenarioJsonSchema } from './scenario/schema.js';
-import { closest } from './core/suggest.js';
+import { closest, didYouMean } from './core/suggest.js';
 import { DEFAULT_SERVER_URL, openApiDocument } from './control/openapi.js';
 import { createSimulator, ROUTES, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
 import { applyLog, fsReason, logFiles, StateFileError, StateNotSavedError, StateStore } from './state/persist.js';
@@ -131,8 +131,7 @@ export function usageMessage(error: Error, command: CommandName): string {
   const unknown = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(error.message) : null;
   if (!unknown) return error.message;
   const option = unknown[1]!;
-  const near = closest(option.replace(/^-+/, ''), Object.keys(COMMAND_HELP[command].options));
-  return `unknown option ${option}${near === undefined ? '' : `; did you mean --${near}?`}`;
+  return `unknown option ${option}${didYouMean(option.replace(/^-+/, ''), Object.keys(COMMAND_HELP[command].options), (name) => `--${name}`)}`;
 }
 
 const wantsHelp = (args: string[]) => args.some((arg) => arg === '--help' || arg === '-h');
@@ -188,8 +187,7 @@ function scenarioFile(arg: string): string {
   const shipped = shippedScenarios();
   const found = shipped.find((s) => s.name === arg);
   if (found) return found.file;
-  const near = closest(arg, shipped.map((s) => s.name));
-  throw new Error(`no file and no shipped scenario is named "${arg}"${near === undefined ? '' : `; did you mean ${near}?`} (voxsim scenario list shows them)`);
+  throw new Error(`no file and no shipped scenario is named "${arg}"${didYouMean(arg, shipped.map((s) => s.name))} (voxsim scenario list shows them)`);
 }
 
 export interface ServeOptions {

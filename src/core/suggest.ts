@@ -27,3 +27,14 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   }
   return best?.candidate;
 }
+
+/**
+ * `; did you mean <word>?` with the candidate closest to `word`, else `''` (a message
+ * appends it to the sentence that names the unknown word). `show` writes the candidate
+ * as the message quotes its words.
+ * @example didYouMean('outcome', ['name', 'outcomes'], (w) => `\`${w}\``) // '; did you mean `outcomes`?'
+ */
+export function didYouMean(word: string, candidates: Iterable<string>, show: (candidate: string) => string = (candidate) => candidate): string {
+  const near = closest(word, candidates);
+  return near === undefined ? '' : `; did you mean ${show(near)}?`;
+}

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { shapeB, shapeD, shapeE, type FieldErrors, type RouteFamily, type SimError } from './errors.js';
 import { MAX_USD } from './money.js';
-import { closest } from './suggest.js';
+import { didYouMean } from './suggest.js';
 import { CLOCK_RANGE_TEXT } from './time.js';
 
 type Issue = z.core.$ZodRawIssue;
@@ -157,8 +157,7 @@ export function unknownKeyErrors(schema: z.ZodObject, input: unknown): FieldErro
   for (const key of Object.keys(input)) {
     // A key set to undefined is absent, as zod reads it (a caller's spread that clears one).
     if (Object.hasOwn(schema.shape, key) || input[key] === undefined) continue;
-    const near = closest(key, Object.keys(schema.shape));
-    errors[key] = [`The ${key} field is not allowed${near === undefined ? '.' : `; did you mean ${near}?`}`];
+    errors[key] = [`The ${key} field is not allowed${didYouMean(key, Object.keys(schema.shape)) || '.'}`];
   }
   return errors;
 }

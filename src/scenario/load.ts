@@ -9,8 +9,8 @@ import { laravelMessage, RULE_MESSAGES, tooDeepAt } from '../core/validation.js'
 import { flowTooDeep } from './depth.js';
 import { EXPECTATION_SCHEMAS, firstUnknownInExpectation } from './expectations.js';
 import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type ScenarioInput, type StepKind } from './schema.js';
-import { knownKeysAt, type UnknownKey, type UnknownWord } from './shapes.js';
-import { closest } from '../core/suggest.js';
+import { knownKeysAt, quoted, type UnknownKey, type UnknownWord } from './shapes.js';
+import { didYouMean } from '../core/suggest.js';
 
 /** A scenario that cannot be read or run, located in its file. */
 export class ScenarioError extends Error {
@@ -37,15 +37,6 @@ export interface LoadedScenario {
   steps: ParsedStep[];
   /** The line of a path (`given.campaigns.0`, a key's own line), for errors met while running. */
   lineOf(path: (string | number)[]): number | null;
-}
-
-/**
- * `; did you mean \`word\`?` when a known word is close to `key`, else nothing.
- * @example didYouMean('outcome', ['name', 'outcomes']) // '; did you mean `outcomes`?'
- */
-export function didYouMean(key: string, known: Iterable<string>): string {
-  const near = closest(key, known);
-  return near === undefined ? '' : `; did you mean \`${near}\`?`;
 }
 
 /** The line of a path: a key's own line (its value may start on a later one), else the line of the nearest node above it. */
@@ -115,9 +106,9 @@ export function loadScenario(source: string | ScenarioInput, file = '<scenario>'
   const unknown = (found: UnknownKey | UnknownWord): ScenarioError => {
     if (found.kind === 'key') {
       const path = [...found.path, found.key];
-      return new ScenarioError(`The ${found.key} field is not allowed${didYouMean(found.key, found.known) || '.'}`, file, lineOf(path), path.join('.'));
+      return new ScenarioError(`The ${found.key} field is not allowed${didYouMean(found.key, found.known, quoted) || '.'}`, file, lineOf(path), path.join('.'));
     }
-    return new ScenarioError(`The selected ${attributeOf(found.path)} is invalid${didYouMean(found.word, found.known) || '.'}`, file, lineOf(found.path), found.path.join('.'));
+    return new ScenarioError(`The selected ${attributeOf(found.path)} is invalid${didYouMean(found.word, found.known, quoted) || '.'}`, file, lineOf(found.path), found.path.join('.'));
   };
   const fail = (schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix: (string | number)[] = []): never => {
     // A misspelt key explains the required key missing beside it: report the key first.
@@ -145,10 +136,10 @@ export function loadScenario(source: string | ScenarioInput, file = '<scenario>'
   const steps = scenario.steps.map((step, index): ParsedStep => {
     const kinds = Object.keys(step).filter((k) => (STEP_KINDS as string[]).includes(k));
     if (kinds.length !== 1) {
-      const near = Object.keys(step).map((key) => closest(key, STEP_KINDS)).find((kind) => kind !== undefined);
+      const near = Object.keys(step).map((key) => didYouMean(key, STEP_KINDS, quoted)).find((suggestion) => suggestion !== '');
       const message =
         kinds.length === 0
-          ? `A step needs one of: ${STEP_KINDS.join(', ')}${near === undefined ? '.' : `; did you mean \`${near}\`?`}`
+          ? `A step needs one of: ${STEP_KINDS.join(', ')}${near ?? '.'}`
           : `A step takes one action; this one has ${kinds.join(' and ')}.`;
       throw new ScenarioError(message, file, lineOf(['steps', index]), `steps.${index}`);
     }

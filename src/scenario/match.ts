@@ -1,5 +1,6 @@
 /** Partial matching for expectations: what the scenario states must hold; anything else may differ. */
-import { closest } from '../core/suggest.js';
+import { didYouMean } from '../core/suggest.js';
+import { quoted } from './shapes.js';
 
 export interface Mismatch {
   path: string;
@@ -11,8 +12,7 @@ export interface Mismatch {
 
 /** A mismatch for a field `actual` does not have, with the closest field it has. */
 function unknownField(key: string, actual: Record<string, unknown>, path: string, expected: unknown): Mismatch {
-  const near = closest(key, Object.keys(actual));
-  return { path, expected, actual: undefined, unknown_field: `there is no field ${key}${near === undefined ? '' : `; did you mean \`${near}\`?`}` };
+  return { path, expected, actual: undefined, unknown_field: `there is no field ${key}${didYouMean(key, Object.keys(actual), quoted)}` };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -6,6 +6,9 @@
  */
 import type { z } from 'zod';
 
+/** A key or word as scenario messages quote it (`outcomes`). */
+export const quoted = (word: string): string => `\`${word}\``;
+
 type Def = {
   type: string;
   shape?: Record<string, z.ZodType>;

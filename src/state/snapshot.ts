@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import { SPEED_RANGE, type ClockEvent, type ClockSnapshot, type VirtualClock } from '../core/clock.js';
-import { anything, count, exactly, id, list, mapOf, oneOf, optional, parsedBy, record, refined, string, time, type FieldKind, type Problem } from '../core/fields.js';
+import { anything, count, exactly, id, list, mapOf, oneOf, optional, parsedBy, record, refined, string, time, whole, type FieldKind, type Problem } from '../core/fields.js';
 import { MAX_SEED, SeededRandom, type RandomState } from '../core/random.js';
 import type { TableSnapshot } from '../core/store.js';
 import { CLOCK_RANGE, CLOCK_RANGE_TEXT } from '../core/time.js';
@@ -66,14 +66,14 @@ function between(min: number, max: number, whole: boolean, message: string): Fie
   return refined(anything, (v): v is number => typeof v === 'number' && v >= min && v <= max && (!whole || Number.isInteger(v)), message);
 }
 
-const uint32 = between(0, 0xffffffff, true, 'must be a whole number from 0 to 4294967295');
+const uint32 = whole(0, 0xffffffff);
 const randomState = refined(list(uint32), (a): a is RandomState => a.length === 4, 'must be four whole numbers');
 /** The same bounds as everywhere a time is set (`POST /__sim/reset`, `--start`, `startAt`). */
 const clockTime = between(CLOCK_RANGE.min, CLOCK_RANGE.max, true, `must be a time in whole milliseconds ${CLOCK_RANGE_TEXT} (${CLOCK_RANGE.min} to ${CLOCK_RANGE.max})`);
 /** The same bounds as `PUT /__sim/clock`. */
 const speed = between(SPEED_RANGE.min, SPEED_RANGE.max, false, `must be a number from ${SPEED_RANGE.min} to ${SPEED_RANGE.max}`);
 /** The same bounds as `POST /__sim/reset`. */
-const seed = between(0, MAX_SEED, true, `must be a whole number from 0 to ${MAX_SEED}`);
+const seed = whole(0, MAX_SEED);
 
 /**
  * Items with positive whole ids, each named by its id in a problem (`[3].created_at`);
