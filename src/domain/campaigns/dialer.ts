@@ -225,9 +225,8 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
   // The contact may be gone (a restored call of a contact that is no longer there): read as gone, as a call's lead is.
   const contact = call.contact_id === null ? undefined : ctx.secondaryContacts.get(call.contact_id);
   if (contact) ctx.secondaryContacts.update(contact.id, { status: human ? 'completed' : 'created', updated_at: ctx.now() });
-  // The lead's contacts are its account's: counted by their own key, without listing them
-  // (none to count while the table never had a row: most campaigns have none).
-  const contacts = ctx.secondaryContacts.lastId === 0 ? 0 : ctx.secondaryContacts.countOwnKey('lead', lead.id);
+  // The lead's contacts are its account's: counted by their own key, without listing them.
+  const contacts = ctx.secondaryContacts.countOwnKey('lead', lead.id);
   const nextContact = lead.chain + 1;
   if (!human && nextContact < contacts) {
     // decisions: secondary contacts are dialed, in order, when the primary's attempt is not answered by a human.
