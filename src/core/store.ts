@@ -338,6 +338,26 @@ export interface IndexOptions<T> {
    * for keys a row keeps, so that arrival order under a key is id order either way.
    */
   deferred?: boolean;
+  /**
+   * Rows move between its keys several times in a row with no read in between (a call's
+   * status: initiated, ringing, in-progress, ended, while the clock runs): a change notes
+   * the key the row is indexed under, and the row moves once, to the key it has then, when
+   * the index is next read (or after MOVES_KEPT notes). Arrival order under a key is then
+   * the order rows were first noted, not the order they last moved: only for an index
+   * read in id order (`select`, `ordered`, `count`), never by `first`.
+   */
+  coalesce?: boolean;
+}
+
+/** How many rows' moves an index of `coalesce` notes before it makes them (memory stays bounded whoever reads it). */
+const MOVES_KEPT = 1024;
+
+/** The rows whose moves an index of `coalesce` has noted, with the key each is indexed under. */
+interface Moves {
+  ids: number[];
+  from: (Key | null | undefined)[];
+  /** Each noted row's place in `ids` plus one, by id (a stale place is told by `ids` not holding the id there). */
+  places: Positions;
 }
 
 /**
@@ -381,6 +401,8 @@ interface IndexEntry<T extends Row> {
    * so most of them skip hashing the key. Made on the first write.
    */
   recent: (Bucket | undefined)[] | undefined;
+  /** With `coalesce`, the moves noted and not made yet. */
+  moves: Moves | undefined;
 }
 
 /** How many Buckets an index of few keys keeps at hand (a power of two: one per status of a call group, `groupStatusKey`). */
@@ -476,6 +498,10 @@ export class Table<T extends Row> {
   private everyUpdate = 0;
   /** The bit mask of the indexes writes keep current (all but a deferred index not read yet). */
   private live = 0;
+  /** The bit mask of the indexes of `coalesce` (their moves are noted by `keep`, made by `settleMoves`). */
+  private coalesced = 0;
+  /** Whether any index of `coalesce` has moves noted. */
+  private moving = false;
   private readonly before: (Key | null | undefined)[] = [];
   private observer: TableObserver<T> | undefined;
   private fills: DeferredFills | undefined;
@@ -521,9 +547,12 @@ export class Table<T extends Row> {
   index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
     if (this.entries.length >= 30) throw new Error(`${this.name} has too many indexes`);
     const live = options.deferred !== true;
-    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: unused(), positions: new Positions(), ordered: unused(), live, recent: undefined };
+    const moves = options.coalesce === true ? { ids: [], from: [], places: new Positions() } : undefined;
+    if (moves && !live) throw new Error(`${this.name}: an index of coalesced moves is kept from the start`);
+    const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: unused(), positions: new Positions(), ordered: unused(), live, recent: undefined, moves };
     const bit = 1 << this.entries.length;
     if (live) this.live |= bit;
+    if (moves) this.coalesced |= bit;
     this.indexes.set(name, entry);
     this.entries.push(entry);
     this.masks = undefined;
@@ -652,13 +681,56 @@ export class Table<T extends Row> {
     // The touched indexes alone, lowest bit first (a status change of a call touches one of six).
     for (let bits = touched; bits !== 0; bits &= bits - 1) {
       const i = 31 - Math.clz32(bits & -bits);
-      this.before[i] = this.entries[i]!.key(row);
+      const entry = this.entries[i]!;
+      if (entry.moves === undefined) this.before[i] = entry.key(row);
+      else this.noteMove(entry, entry.moves, row);
     }
+  }
+
+  /** Notes that `row` may move in an index of `coalesce`, with the key it is indexed under, unless noted already. */
+  private noteMove(entry: IndexEntry<T>, moves: Moves, row: T): void {
+    const id = row.id;
+    const place = moves.places.get(id);
+    if (place > 0 && moves.ids[place - 1] === id) return;
+    if (moves.ids.length >= MOVES_KEPT) this.settleMoves(entry, moves);
+    moves.ids.push(id);
+    moves.from.push(entry.key(row));
+    moves.places.set(id, moves.ids.length, this.rows.size);
+    this.moving = true;
+  }
+
+  /** Makes the moves an index of `coalesce` noted: each row from the key it was indexed under to the one it has now. */
+  private settleMoves(entry: IndexEntry<T>, moves: Moves): void {
+    const { ids, from } = moves;
+    // Emptied first: a row's move is made once, whatever the moves below do.
+    moves.ids = [];
+    moves.from = [];
+    for (let n = 0; n < ids.length; n++) {
+      const id = ids[n]!;
+      const row = this.rows.get(id);
+      // A row deleted meanwhile was taken from its noted key then (`delete`).
+      if (row === undefined) continue;
+      const old = from[n];
+      const now = entry.key(row);
+      if (old !== now) {
+        this.removeFromIndex(entry, old, row, id);
+        this.addToIndex(entry, now, row, id);
+      } else if (entry.monotone) entry.ordered.delete(now as Key);
+    }
+  }
+
+  /** Makes every noted move (before any read of an index, a deletion, or anything that reads the keys rows are under). */
+  private settle(): void {
+    if (!this.moving) return;
+    this.moving = false;
+    for (const entry of this.entries) if (entry.moves !== undefined && entry.moves.ids.length > 0) this.settleMoves(entry, entry.moves);
   }
 
   /** Reports a changed row and moves it in the `touched` indexes whose key moved from the one `keep` noted. */
   private rekey(row: T, touched: number): T {
     this.observer?.put(row);
+    // Moves in an index of `coalesce` were noted by `keep`; they are made when it is read.
+    touched &= ~this.coalesced;
     if (touched === 0) return row;
     const id = row.id;
     for (let bits = touched; bits !== 0; bits &= bits - 1) {
@@ -681,6 +753,8 @@ export class Table<T extends Row> {
     this.fills?.settle();
     const row = this.rows.get(id);
     if (!row) return undefined;
+    // The row leaves the keys it is indexed under: its noted moves are made first.
+    this.settle();
     this.rows.delete(id);
     this.removed++;
     this.texts?.delete(row);
@@ -722,6 +796,7 @@ export class Table<T extends Row> {
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
     this.fills?.settle();
+    this.settle();
     const entry = this.indexes.get(index);
     const bucket = entry === undefined ? undefined : rowsUnder(entry.live ? entry : this.entry(index), key);
     return bucket === undefined ? 0 : bucket instanceof Bucket ? bucket.live : Array.isArray(bucket) ? bucket.length : 1;
@@ -788,7 +863,9 @@ export class Table<T extends Row> {
     this.removed++;
     this.seq = 0;
     this.texts = undefined;
+    this.moving = false;
     for (const entry of this.entries) {
+      if (entry.moves) entry.moves = { ids: [], from: [], places: new Positions() };
       entry.map.clear();
       entry.recent = undefined;
       entry.positions = new Positions();
@@ -821,6 +898,7 @@ export class Table<T extends Row> {
   }
 
   private entry(index: string): IndexEntry<T> {
+    this.settle();
     const entry = this.indexes.get(index);
     if (!entry) throw new Error(`${this.name} has no index "${index}"`);
     if (!entry.live) {
