@@ -43,7 +43,22 @@ interface WindowDay {
  */
 const lastDay = new WeakMap<CallingWindow, WindowDay & { timezone: string; days: readonly Day[]; start: string; end: string }>();
 
-/** The local day of `window` that `ms` falls in (DST-correct through luxon, once per day). */
+const DAY_MS = 86_400_000;
+
+/**
+ * A window in UTC (no DST, days of 24 hours) is worked out by arithmetic alone: luxon's
+ * first use in a process sets up Intl (some 20 ms), which a campaign dialing in UTC never
+ * needs. Other names of UTC (`Etc/UTC`) go through luxon and answer the same.
+ */
+const isUtc = (window: CallingWindow) => window.timezone === 'UTC';
+
+/** The start of the UTC day of `ms`, and the day's place in WEEKDAYS (1970-01-01 was a Thursday). */
+function utcDay(ms: number): { from: number; weekday: number } {
+  const days = Math.floor(ms / DAY_MS);
+  return { from: days * DAY_MS, weekday: (((days + 3) % 7) + 7) % 7 };
+}
+
+/** The local day of `window` that `ms` falls in (worked out once per day; DST-correct through luxon). */
 function windowDay(ms: number, window: CallingWindow): WindowDay {
   const cached = lastDay.get(window);
   if (
@@ -57,14 +72,9 @@ function windowDay(ms: number, window: CallingWindow): WindowDay {
   ) {
     return cached;
   }
-  const day = DateTime.fromMillis(ms, { zone: window.timezone }).startOf('day');
-  const allowed = window.allowed_days.includes(WEEKDAYS[day.weekday - 1]!);
-  const from = day.toMillis();
+  const bounds = isUtc(window) ? utcBounds(ms, window) : zoneBounds(ms, window);
   const computed = {
-    from,
-    to: day.plus({ days: 1 }).startOf('day').toMillis(),
-    opens: allowed ? at(day, secondsOfDay(window.allowed_hours_start_time)) : from,
-    closes: allowed ? at(day, secondsOfDay(window.allowed_hours_end_time)) : from,
+    ...bounds,
     timezone: window.timezone,
     days: window.allowed_days,
     start: window.allowed_hours_start_time,
@@ -72,6 +82,31 @@ function windowDay(ms: number, window: CallingWindow): WindowDay {
   };
   lastDay.set(window, computed);
   return computed;
+}
+
+/** A day's bounds and opening hours in the window's zone (luxon: DST-correct). */
+function zoneBounds(ms: number, window: CallingWindow): WindowDay {
+  const day = DateTime.fromMillis(ms, { zone: window.timezone }).startOf('day');
+  const allowed = window.allowed_days.includes(WEEKDAYS[day.weekday - 1]!);
+  const from = day.toMillis();
+  return {
+    from,
+    to: day.plus({ days: 1 }).startOf('day').toMillis(),
+    opens: allowed ? at(day, secondsOfDay(window.allowed_hours_start_time)) : from,
+    closes: allowed ? at(day, secondsOfDay(window.allowed_hours_end_time)) : from,
+  };
+}
+
+/** `zoneBounds` of a window in UTC. */
+function utcBounds(ms: number, window: CallingWindow): WindowDay {
+  const { from, weekday } = utcDay(ms);
+  const allowed = window.allowed_days.includes(WEEKDAYS[weekday]!);
+  return {
+    from,
+    to: from + DAY_MS,
+    opens: allowed ? from + secondsOfDay(window.allowed_hours_start_time) * 1000 : from,
+    closes: allowed ? from + secondsOfDay(window.allowed_hours_end_time) * 1000 : from,
+  };
 }
 
 /**
@@ -100,6 +135,15 @@ export function nextWindowStart(ms: number, window: CallingWindow): number | und
 /** The first opening at or after `ms` on an allowed day, looking a week ahead (luxon: DST-correct). */
 function laterStart(ms: number, window: CallingWindow): number | undefined {
   const start = secondsOfDay(window.allowed_hours_start_time);
+  if (isUtc(window)) {
+    const { from, weekday } = utcDay(ms);
+    for (let i = 0; i < 8; i++) {
+      if (!window.allowed_days.includes(WEEKDAYS[(weekday + i) % 7]!)) continue;
+      const opens = from + i * DAY_MS + start * 1000;
+      if (opens >= ms) return opens;
+    }
+    return undefined;
+  }
   let day = DateTime.fromMillis(ms, { zone: window.timezone }).startOf('day');
   for (let i = 0; i < 8; i++, day = day.plus({ days: 1 }).startOf('day')) {
     if (!window.allowed_days.includes(WEEKDAYS[day.weekday - 1]!)) continue;
