@@ -50,13 +50,13 @@ export const callEvents: readonly ClockHandler[] = [
   }),
   onClock<CallEventPayload>(CALL_RING_EVENT, CALL_EVENT_PAYLOAD, (ctx, payload) => {
     const call = liveCall(ctx, payload);
-    if (call) ringCall(ctx, call);
+    if (call) ringCall(ctx, call, payload);
   }),
   onClock<CallEventPayload>(CALL_CONNECT_EVENT, CALL_EVENT_PAYLOAD, (ctx, payload) => {
     const call = liveCall(ctx, payload);
     if (!call) return;
     if (endsAtRing(call)) callEnded(ctx, finishCall(ctx, call));
-    else answerCall(ctx, call);
+    else answerCall(ctx, call, payload);
   }),
   onClock<CallEventPayload>(CALL_END_EVENT, CALL_EVENT_PAYLOAD, (ctx, payload) => {
     const call = liveCall(ctx, payload);

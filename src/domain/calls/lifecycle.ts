@@ -248,10 +248,13 @@ export function endsAtRing(call: Call & { plan: CallPlan }): boolean {
   return UNANSWERED_STATUSES.has(call.plan.final_status);
 }
 
-/** `initiated` -> `ringing`; the outcome shows after the ring time. */
-export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
+/**
+ * `initiated` -> `ringing`; the outcome shows after the ring time. `payload` is the ring
+ * event's: the connect event names the same call, and payloads are never written to.
+ */
+export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }, payload: CallEventPayload): void {
   const now = ctx.now();
-  const eventId = ctx.schedule<CallEventPayload>(now + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, { account_id: ctx.account.id, call_id: call.id });
+  const eventId = ctx.schedule<CallEventPayload>(now + call.plan.ring_seconds * 1000, CALL_CONNECT_EVENT, payload);
   const moving = ctx.calls.changing(call, RING_FIELDS);
   call.status = 'ringing';
   call.updated_at = now;
@@ -260,10 +263,10 @@ export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void
   ctx.emitValues(CALL_STATUS_EVENT, ctx.account.id, call.id, 'ringing', call.campaign_id, call.lead_id);
 }
 
-/** The ring ends answered: `in-progress` until the talk time is over. */
-export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): void {
+/** The ring ends answered: `in-progress` until the talk time is over (`payload`: the connect event's, as for `ringCall`). */
+export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }, payload: CallEventPayload): void {
   const now = ctx.now();
-  const eventId = ctx.schedule<CallEventPayload>(now + call.plan.talk_seconds * 1000, CALL_END_EVENT, { account_id: ctx.account.id, call_id: call.id });
+  const eventId = ctx.schedule<CallEventPayload>(now + call.plan.talk_seconds * 1000, CALL_END_EVENT, payload);
   const moving = ctx.calls.changing(call, ANSWER_FIELDS);
   call.status = 'in-progress';
   call.updated_at = now;
