@@ -340,9 +340,9 @@ export interface IndexOptions<T> {
   deferred?: boolean;
   /**
    * Rows move between its keys several times in a row with no read in between (a call's
-   * status: initiated, ringing, in-progress, ended, while the clock runs): a change notes
-   * the key the row is indexed under, and the row moves once, to the key it has then, when
-   * the index is next read (or after MOVES_KEPT notes). Arrival order under a key is then
+   * status: initiated, ringing, in-progress, ended, while the clock runs): an insert or a
+   * change notes the key the row is indexed under (none for a new row), and the row moves
+   * once, to the key it has then, when the index is next read (or after MOVES_KEPT notes). Arrival order under a key is then
    * the order rows were first noted, not the order they last moved: only for an index
    * read in id order (`select`, `ordered`, `count`), never by `first`.
    */
@@ -595,7 +595,12 @@ export class Table<T extends Row> {
   private add(row: T): T {
     const id = row.id;
     this.rows.set(row, id);
-    for (const entry of this.entries) if (entry.live) this.addToIndex(entry, entry.key(row), row, id);
+    for (const entry of this.entries) {
+      if (!entry.live) continue;
+      // A new row of an index of `coalesce` is noted as a move from no key: it arrives once, under the key it has when read.
+      if (entry.moves === undefined) this.addToIndex(entry, entry.key(row), row, id);
+      else this.noteMove(entry, entry.moves, id, undefined);
+    }
     this.observer?.put(row);
     return row;
   }
@@ -683,18 +688,21 @@ export class Table<T extends Row> {
       const i = 31 - Math.clz32(bits & -bits);
       const entry = this.entries[i]!;
       if (entry.moves === undefined) this.before[i] = entry.key(row);
-      else this.noteMove(entry, entry.moves, row);
+      else if (!this.noted(entry.moves, row.id)) this.noteMove(entry, entry.moves, row.id, entry.key(row));
     }
   }
 
-  /** Notes that `row` may move in an index of `coalesce`, with the key it is indexed under, unless noted already. */
-  private noteMove(entry: IndexEntry<T>, moves: Moves, row: T): void {
-    const id = row.id;
+  /** Whether a move of the row with `id` is noted already. */
+  private noted(moves: Moves, id: number): boolean {
     const place = moves.places.get(id);
-    if (place > 0 && moves.ids[place - 1] === id) return;
+    return place > 0 && moves.ids[place - 1] === id;
+  }
+
+  /** Notes that the row with `id` (not noted yet) may move in an index of `coalesce`, from the key `from` it is indexed under (undefined: none). */
+  private noteMove(entry: IndexEntry<T>, moves: Moves, id: number, from: Key | null | undefined): void {
     if (moves.ids.length >= MOVES_KEPT) this.settleMoves(entry, moves);
     moves.ids.push(id);
-    moves.from.push(entry.key(row));
+    moves.from.push(from);
     moves.places.set(id, moves.ids.length, this.rows.size);
     this.moving = true;
   }
