@@ -342,9 +342,10 @@ export interface IndexOptions<T> {
    * Rows move between its keys several times in a row with no read in between (a call's
    * status: initiated, ringing, in-progress, ended, while the clock runs): an insert or a
    * change notes the key the row is indexed under (none for a new row), and the row moves
-   * once, to the key it has then, when the index is next read (or after MOVES_KEPT notes). Arrival order under a key is then
-   * the order rows were first noted, not the order they last moved: only for an index
-   * read in id order (`select`, `ordered`, `count`), never by `first`.
+   * once, to the key it has then, when the table's indexes are next read (or after
+   * MOVES_KEPT notes). Arrival order under a key is then the order rows were first noted,
+   * not the order they last moved: only for an index read in id order (`select`,
+   * `ordered`, `count`); `first` refuses it.
    */
   coalesce?: boolean;
 }
@@ -846,7 +847,9 @@ export class Table<T extends Row> {
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
     this.fills?.settle();
-    const bucket = rowsUnder(this.entry(index), key);
+    const entry = this.entry(index);
+    if (entry.moves !== undefined) throw new Error(`${this.name}: the index "${index}" coalesces moves, so it keeps no arrival order for first()`);
+    const bucket = rowsUnder(entry, key);
     if (Array.isArray(bucket)) return bucket[0];
     if (!(bucket instanceof Bucket)) return bucket;
     if (bucket.live === 0) return undefined;

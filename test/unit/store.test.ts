@@ -921,6 +921,12 @@ describe('an index of coalesced moves', () => {
     expect([0, 1, 2, 3, 4].map((state) => table.count('state_coalesced', state))).toEqual([0, 1, 0, 0, 0]);
   });
 
+  it('answers no first row: it keeps no arrival order', () => {
+    const table = tables();
+    table.insert({ created: 1, state: 0 });
+    expect(() => table.first('state_coalesced', 0)).toThrow('coalesces moves, so it keeps no arrival order');
+  });
+
   it('is refused on a deferred index (moves are noted only by an index kept from the start)', () => {
     expect(() => new Table<Item>('items').index('state', (r) => r.state, { deferred: true, coalesce: true })).toThrow('an index of coalesced moves is kept from the start');
   });
