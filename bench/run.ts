@@ -3,7 +3,8 @@
  * weigh on another's) and prints their JSON lines, then one summary line.
  *
  *   npm run bench                          every bench, 100,000 leads for the dialer (under 3 minutes)
- *   npm run bench -- --leads 1000000       the dialer at 1M leads (opt-in: about 2 minutes, ~2.2 GB)
+ *   npm run bench -- --leads 1000000       the dialer at 1M leads (opt-in: its process about 30-45 s, ~1.2 GB)
+ *   npm run bench -- --only dialer --rounds 5   the dialer's alternating rounds (3 by default, 1 at 1M leads)
  *   npm run bench -- --only dialer,pages   some of them (http, msw, pages, dialer)
  *   npm run bench -- --only persist        the state-file bench (opt-in: 100k leads + 220k calls, several minutes)
  *   npm run bench -- --cpu-prof            each bench process writes a .cpuprofile to bench/profiles/
@@ -32,6 +33,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const leads = option('leads');
+const rounds = option('rounds');
 const profile = flag('cpu-prof');
 const profiles = fileURLToPath(new URL('./profiles/', import.meta.url));
 if (profile) mkdirSync(profiles, { recursive: true });
@@ -39,7 +41,7 @@ if (profile) mkdirSync(profiles, { recursive: true });
 /** Runs one bench file in a child Node (the same Node and loader as this one), collecting its figures. */
 function run(name: string): Promise<Figure[]> {
   const file = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
-  const args = [...process.execArgv, ...(NODE_FLAGS[name] ?? []), ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', `${name}.cpuprofile`] : []), file, ...(name === 'dialer' && leads ? ['--leads', leads] : [])];
+  const args = [...process.execArgv, ...(NODE_FLAGS[name] ?? []), ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', `${name}.cpuprofile`] : []), file, ...(name === 'dialer' && leads ? ['--leads', leads] : []), ...(name === 'dialer' && rounds ? ['--rounds', rounds] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const figures: Figure[] = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
