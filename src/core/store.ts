@@ -361,6 +361,10 @@ interface Moves {
   places: Positions;
 }
 
+function noMoves(): Moves {
+  return { ids: [], from: [], places: new Positions() };
+}
+
 /**
  * The maps of an index until their first entry, shared and never written: most indexes of
  * a simulator built for one test stay empty, and an empty Map each (three per index, some
@@ -548,7 +552,7 @@ export class Table<T extends Row> {
   index(name: string, key: KeyOf<T>, options: IndexOptions<T> = {}): this {
     if (this.entries.length >= 30) throw new Error(`${this.name} has too many indexes`);
     const live = options.deferred !== true;
-    const moves = options.coalesce === true ? { ids: [], from: [], places: new Positions() } : undefined;
+    const moves = options.coalesce === true ? noMoves() : undefined;
     if (moves && !live) throw new Error(`${this.name}: an index of coalesced moves is kept from the start`);
     const entry: IndexEntry<T> = { key, fewKeys: options.fewKeys === true, monotone: options.monotone, map: unused(), positions: new Positions(), ordered: unused(), live, recent: undefined, moves };
     const bit = 1 << this.entries.length;
@@ -718,13 +722,7 @@ export class Table<T extends Row> {
       const id = ids[n]!;
       const row = this.rows.get(id);
       // A row deleted meanwhile was taken from its noted key then (`delete`).
-      if (row === undefined) continue;
-      const old = from[n];
-      const now = entry.key(row);
-      if (old !== now) {
-        this.removeFromIndex(entry, old, row, id);
-        this.addToIndex(entry, now, row, id);
-      } else if (entry.monotone) entry.ordered.delete(now as Key);
+      if (row !== undefined) this.move(entry, from[n], row, id);
     }
   }
 
@@ -744,18 +742,21 @@ export class Table<T extends Row> {
     const id = row.id;
     for (let bits = touched; bits !== 0; bits &= bits - 1) {
       const i = 31 - Math.clz32(bits & -bits);
-      const entry = this.entries[i]!;
-      const old = this.before[i];
-      const now = entry.key(row);
-      if (old !== now) {
-        this.removeFromIndex(entry, old, row, id);
-        this.addToIndex(entry, now, row, id);
-      } else if (entry.monotone) {
-        // The key stays but the ordered value may have moved.
-        entry.ordered.delete(now as Key);
-      }
+      this.move(this.entries[i]!, this.before[i], row, id);
     }
     return row;
+  }
+
+  /** Moves `row` (whose id is `id`) in an index from the key `old` it is indexed under to the one it has now. */
+  private move(entry: IndexEntry<T>, old: Key | null | undefined, row: T, id: number): void {
+    const now = entry.key(row);
+    if (old !== now) {
+      this.removeFromIndex(entry, old, row, id);
+      this.addToIndex(entry, now, row, id);
+    } else if (entry.monotone) {
+      // The key stays but the ordered value may have moved.
+      entry.ordered.delete(now as Key);
+    }
   }
 
   delete(id: number): T | undefined {
@@ -876,7 +877,7 @@ export class Table<T extends Row> {
     this.texts = undefined;
     this.moving = false;
     for (const entry of this.entries) {
-      if (entry.moves) entry.moves = { ids: [], from: [], places: new Positions() };
+      if (entry.moves) entry.moves = noMoves();
       entry.map.clear();
       entry.recent = undefined;
       entry.positions = new Positions();
