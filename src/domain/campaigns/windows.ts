@@ -45,20 +45,36 @@ const lastDay = new WeakMap<CallingWindow, WindowDay & { timezone: string; days:
 
 const DAY_MS = 86_400_000;
 
-/**
- * A window in UTC (no DST, days of 24 hours) is worked out by arithmetic alone: luxon's
- * first use in a process sets up Intl (some 20 ms), which a campaign dialing in UTC never
- * needs. Other names of UTC (`Etc/UTC`) go through luxon and answer the same.
- */
-const isUtc = (window: CallingWindow) => window.timezone === 'UTC';
-
-/** The start of the UTC day of `ms`, and the day's place in WEEKDAYS (1970-01-01 was a Thursday). */
-function utcDay(ms: number): { from: number; weekday: number } {
-  const days = Math.floor(ms / DAY_MS);
-  return { from: days * DAY_MS, weekday: (((days + 3) % 7) + 7) % 7 };
+/** A local day in a zone: where it starts, its weekday, the instant of a wall time on it, the day after. */
+interface LocalDay {
+  readonly from: number;
+  readonly weekday: Day;
+  at(seconds: number): number;
+  next(): LocalDay;
 }
 
-/** The local day of `window` that `ms` falls in (worked out once per day; DST-correct through luxon). */
+/**
+ * The local day of `ms` in `timezone`. UTC (no DST, days of 24 hours) is worked out by
+ * arithmetic alone: luxon's first use in a process sets up Intl (some 20 ms), which a
+ * campaign dialing in UTC never needs. Other names of UTC (`Etc/UTC`) go through luxon
+ * and answer the same.
+ */
+function localDay(ms: number, timezone: string): LocalDay {
+  return timezone === 'UTC' ? utcDay(Math.floor(ms / DAY_MS)) : zoneDay(DateTime.fromMillis(ms, { zone: timezone }).startOf('day'));
+}
+
+/** A UTC day by its count of days since the epoch (1970-01-01 was a Thursday). */
+function utcDay(days: number): LocalDay {
+  const from = days * DAY_MS;
+  return { from, weekday: WEEKDAYS[(((days + 3) % 7) + 7) % 7]!, at: (seconds) => from + seconds * 1000, next: () => utcDay(days + 1) };
+}
+
+/** A day of luxon's at its start (DST-correct). */
+function zoneDay(day: DateTime): LocalDay {
+  return { from: day.toMillis(), weekday: WEEKDAYS[day.weekday - 1]!, at: (seconds) => at(day, seconds), next: () => zoneDay(day.plus({ days: 1 }).startOf('day')) };
+}
+
+/** The local day of `window` that `ms` falls in (worked out once per day). */
 function windowDay(ms: number, window: CallingWindow): WindowDay {
   const cached = lastDay.get(window);
   if (
@@ -72,9 +88,13 @@ function windowDay(ms: number, window: CallingWindow): WindowDay {
   ) {
     return cached;
   }
-  const bounds = isUtc(window) ? utcBounds(ms, window) : zoneBounds(ms, window);
+  const day = localDay(ms, window.timezone);
+  const allowed = window.allowed_days.includes(day.weekday);
   const computed = {
-    ...bounds,
+    from: day.from,
+    to: day.next().from,
+    opens: allowed ? day.at(secondsOfDay(window.allowed_hours_start_time)) : day.from,
+    closes: allowed ? day.at(secondsOfDay(window.allowed_hours_end_time)) : day.from,
     timezone: window.timezone,
     days: window.allowed_days,
     start: window.allowed_hours_start_time,
@@ -82,31 +102,6 @@ function windowDay(ms: number, window: CallingWindow): WindowDay {
   };
   lastDay.set(window, computed);
   return computed;
-}
-
-/** A day's bounds and opening hours in the window's zone (luxon: DST-correct). */
-function zoneBounds(ms: number, window: CallingWindow): WindowDay {
-  const day = DateTime.fromMillis(ms, { zone: window.timezone }).startOf('day');
-  const allowed = window.allowed_days.includes(WEEKDAYS[day.weekday - 1]!);
-  const from = day.toMillis();
-  return {
-    from,
-    to: day.plus({ days: 1 }).startOf('day').toMillis(),
-    opens: allowed ? at(day, secondsOfDay(window.allowed_hours_start_time)) : from,
-    closes: allowed ? at(day, secondsOfDay(window.allowed_hours_end_time)) : from,
-  };
-}
-
-/** `zoneBounds` of a window in UTC. */
-function utcBounds(ms: number, window: CallingWindow): WindowDay {
-  const { from, weekday } = utcDay(ms);
-  const allowed = window.allowed_days.includes(WEEKDAYS[weekday]!);
-  return {
-    from,
-    to: from + DAY_MS,
-    opens: allowed ? from + secondsOfDay(window.allowed_hours_start_time) * 1000 : from,
-    closes: allowed ? from + secondsOfDay(window.allowed_hours_end_time) * 1000 : from,
-  };
 }
 
 /**
@@ -132,22 +127,13 @@ export function nextWindowStart(ms: number, window: CallingWindow): number | und
   return day.later ?? undefined;
 }
 
-/** The first opening at or after `ms` on an allowed day, looking a week ahead (luxon: DST-correct). */
+/** The first opening at or after `ms` on an allowed day, looking a week ahead. */
 function laterStart(ms: number, window: CallingWindow): number | undefined {
   const start = secondsOfDay(window.allowed_hours_start_time);
-  if (isUtc(window)) {
-    const { from, weekday } = utcDay(ms);
-    for (let i = 0; i < 8; i++) {
-      if (!window.allowed_days.includes(WEEKDAYS[(weekday + i) % 7]!)) continue;
-      const opens = from + i * DAY_MS + start * 1000;
-      if (opens >= ms) return opens;
-    }
-    return undefined;
-  }
-  let day = DateTime.fromMillis(ms, { zone: window.timezone }).startOf('day');
-  for (let i = 0; i < 8; i++, day = day.plus({ days: 1 }).startOf('day')) {
-    if (!window.allowed_days.includes(WEEKDAYS[day.weekday - 1]!)) continue;
-    const opens = at(day, start);
+  let day = localDay(ms, window.timezone);
+  for (let i = 0; i < 8; i++, day = day.next()) {
+    if (!window.allowed_days.includes(day.weekday)) continue;
+    const opens = day.at(start);
     if (opens >= ms) return opens;
   }
   return undefined;
