@@ -61,6 +61,17 @@ async function refused(api: Api, snapshot: Snapshot, damage: (s: Snapshot) => vo
   return res.body;
 }
 
+/** A table's rows in a snapshot. */
+const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
+
+/** Sets `field` of the first row of `table` to `value` in a saved snapshot and expects the refusal to name that field of that row. */
+async function refusesField(api: Api, table: string, field: string, value: unknown, problem: string): Promise<void> {
+  const snapshot = await saved(api);
+  const id = rowsOf(snapshot, table)[0]!.id as number;
+  const body = await refused(api, snapshot, (s) => (rowsOf(s, table)[0]![field] = value));
+  expect(body).toStrictEqual(damagedSnapshot(`db.${table}[${id}].${field}`, problem));
+}
+
 contract('control: PUT /__sim/state checks the clock as the control API does', (api) => {
   it.each([
     ['a speed beyond PUT /__sim/clock\'s (realtime, 1e308)', (s: Snapshot) => Object.assign(s.clock, { mode: 'realtime', speed: 1e308 }), 'clock.speed', SPEED],
@@ -141,7 +152,6 @@ contract('control: PUT /__sim/state checks each pending event', (api) => {
 });
 
 contract('control: PUT /__sim/state checks each row against its table\'s record', (api) => {
-  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
 
   it.each([
     ['a number created at 2^53 + 1', 'phone_numbers', 'created_at', 9007199254740993, TIME],
@@ -155,10 +165,7 @@ contract('control: PUT /__sim/state checks each row against its table\'s record'
     ['an assistant name that is a number', 'assistants', 'name', 7, 'must be a string'],
     ['a session window end that is text', 'msgapp_sessions', 'expires_at', 'soon', TIME],
   ])('refuses %s, naming the table, the row id and the field', async (_name, table, field, value, problem) => {
-    const snapshot = await saved(api());
-    const id = rowsOf(snapshot, table)[0]!.id as number;
-    const body = await refused(api(), snapshot, (s) => (rowsOf(s, table)[0]![field] = value));
-    expect(body).toStrictEqual(damagedSnapshot(`db.${table}[${id}].${field}`, problem));
+    await refusesField(api(), table, field, value, problem);
   });
 
   it('refuses an account row of nothing but an id: the first field it lacks', async () => {
@@ -207,7 +214,6 @@ contract('control: PUT /__sim/state checks each row against its table\'s record'
 });
 
 contract('control: PUT /__sim/state checks that rows name rows that are there', (api) => {
-  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
 
   it.each([
     ['a lead of a campaign that is not there', 'leads', 'campaign_id', 999, 'must name a row of campaigns in account 1 (there is no 999)'],
@@ -217,10 +223,7 @@ contract('control: PUT /__sim/state checks that rows name rows that are there', 
     ['a messaging window of a conversation that is not there', 'msgapp_sessions', 'conversation_id', 999, 'must name a row of conversations in account 1 (there is no 999)'],
     ['a call of an account that is not there', 'calls', 'account_id', 2, 'must be the id of an account of the snapshot (there is no account 2)'],
   ])('refuses %s with 422 naming the row and the field, and changes nothing', async (_name, table, field, value, problem) => {
-    const snapshot = await saved(api());
-    const id = rowsOf(snapshot, table)[0]!.id as number;
-    const body = await refused(api(), snapshot, (s) => (rowsOf(s, table)[0]![field] = value));
-    expect(body).toStrictEqual(damagedSnapshot(`db.${table}[${id}].${field}`, problem));
+    await refusesField(api(), table, field, value, problem);
   });
 
   it("refuses a lead of another account's campaign", async () => {
@@ -246,7 +249,6 @@ contract('control: PUT /__sim/state checks that rows name rows that are there', 
 });
 
 contract('control: PUT /__sim/state holds the settings the clock and the balance are computed from to the API\'s ranges', (api) => {
-  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
   const rangeOf = (min: number, max: number) => `must be a whole number from ${min} to ${max}`;
 
   /** A saved state with a call placed by make_call, still ringing: its plan is the last call's. */
@@ -329,7 +331,6 @@ contract('control: PUT /__sim/state restores a campaign call whose secondary con
 });
 
 contract('control: PUT /__sim/state checks that a row keeps the id of its own pending event', (api) => {
-  const rowsOf = (s: Snapshot, table: string) => s.db[table].rows as Snapshot[];
   const eventOf = (s: Snapshot, type: string) => (s.clock.events as Snapshot[]).find((e) => e.type === type)!;
 
   it("refuses a campaign whose dial event is a number's renewal (stopping it would cancel the renewal)", async () => {
