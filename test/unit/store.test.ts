@@ -23,6 +23,13 @@ function lead(patch: Partial<Omit<Lead, 'id'>> = {}): Omit<Lead, 'id'> {
 
 const ids = (rows: { id: number }[]): number[] => rows.map((r) => r.id);
 
+/** What a key of an index answers when its rows arrived as `arrivals` (ids, oldest first): their count, the oldest as `first`, all in id order from `where`. */
+function expectArrivals<T extends { id: number }>(table: Table<T>, index: string, key: string | number, arrivals: readonly number[]): void {
+  expect(table.count(index, key)).toBe(arrivals.length);
+  expect(table.first(index, key)?.id).toBe(arrivals[0]);
+  expect(ids(table.where(index, key))).toEqual([...arrivals].sort((a, b) => a - b));
+}
+
 describe('Table', () => {
   it('gives inserted rows the ids 1, 2, 3', () => {
     const table = leads();
@@ -665,12 +672,7 @@ describe('Table indexes against a plain model under random changes', () => {
       }
       if (step % 50 !== 0) continue;
       for (let group = 0; group < 4; group++) {
-        for (const [index, key] of [['group', group], ...[0, 1, 2, 3, 4].map((state) => ['group_state', `${group}:${state}`])] as [string, string | number][]) {
-          const expected = at(index, key);
-          expect(table.count(index, key)).toBe(expected.length);
-          expect(table.first(index, key)?.id).toBe(expected[0]);
-          expect(ids(table.where(index, key))).toEqual([...expected].sort((a, b) => a - b));
-        }
+        for (const [index, key] of [['group', group], ...[0, 1, 2, 3, 4].map((state) => ['group_state', `${group}:${state}`])] as [string, string | number][]) expectArrivals(table, index, key, at(index, key));
       }
       const listed = [...table.keys('group_state')].sort();
       expect(listed).toEqual([...model].filter(([k, v]) => k.startsWith('group_state/') && v.length > 0).map(([k]) => k.slice('group_state/'.length)).sort());
@@ -690,12 +692,7 @@ describe('Table indexes of keys that hold thousands of rows', () => {
     // Each group's ids in arrival order (a Map keeps insertion order; a deleted id that comes back arrives at the end).
     const model = [new Map<number, true>(), new Map<number, true>()];
     const check = () => {
-      for (const group of [0, 1]) {
-        const expected = [...model[group]!.keys()];
-        expect(table.count('group', group)).toBe(expected.length);
-        expect(table.first('group', group)?.id).toBe(expected[0]);
-        expect(ids(table.where('group', group))).toEqual(expected.sort((a, b) => a - b));
-      }
+      for (const group of [0, 1]) expectArrivals(table, 'group', group, [...model[group]!.keys()]);
     };
     // Ascending arrivals over several chunks, then deletions that compact them.
     for (let i = 0; i < 20_000; i++) model[table.insert({ group: i % 7 === 0 ? 1 : 0 }).group]!.set(i + 1, true);
@@ -737,12 +734,7 @@ describe('Table keys used as queues', () => {
     const table = new Table<Item>('items').index('queue', (r) => r.queue, { fields: ['queue'], fewKeys });
     const model = new Map(queues.map((queue) => [queue, new Map<number, true>()]));
     const check = () => {
-      for (const queue of queues) {
-        const expected = [...model.get(queue)!.keys()];
-        expect(table.count('queue', queue)).toBe(expected.length);
-        expect(table.first('queue', queue)?.id).toBe(expected[0]);
-        expect(ids(table.where('queue', queue))).toEqual(expected.sort((a, b) => a - b));
-      }
+      for (const queue of queues) expectArrivals(table, 'queue', queue, [...model.get(queue)!.keys()]);
       expect([...table.keys('queue')].sort()).toEqual(queues.filter((queue) => model.get(queue)!.size > 0).sort());
     };
     const move = (id: number, to: number) => {
