@@ -4,7 +4,7 @@
  * be inspected and snapshotted, and the same inputs always give the same history.
  */
 
-import type { FieldKind, Problem } from './fields.js';
+import { within, type FieldKind, type Problem } from './fields.js';
 import { CLOCK_RANGE, CLOCK_RANGE_TEXT, isClockTime } from './time.js';
 
 /** A length of time: milliseconds as a number, or text such as `"90s"`, `"15m"`, `"1h30m"`, `"3d"`. */
@@ -386,8 +386,7 @@ export class VirtualClock {
   /** What keeps a pending event a snapshot brings from running: a type without a handler, or a payload it cannot read. */
   eventProblem(type: string, payload: unknown): Problem | undefined {
     if (!this.handlers.has(type)) return { at: '.type', message: `must be a clock event type of this simulator (${[...this.handlers.keys()].join(', ')})` };
-    const problem = this.payloads.get(type)?.(payload);
-    return problem && { at: `.payload${problem.at}`, message: problem.message };
+    return within('.payload', this.payloads.get(type)?.(payload));
   }
 
   /**

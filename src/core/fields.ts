@@ -38,6 +38,14 @@ function simple<T>(test: (value: unknown) => boolean, message: string, inline?: 
   return { check: (value) => (test(value) ? undefined : problem), ...(inline && { inline }) };
 }
 
+/**
+ * `problem` as found inside the part of a value at the path `at` (undefined stays undefined).
+ * @example within('.payload', { at: '.call_id', message: 'is required' }) // { at: '.payload.call_id', message: 'is required' }
+ */
+export function within(at: string, problem: Problem | undefined): Problem | undefined {
+  return problem && { at: at + problem.at, message: problem.message };
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A whole number from 1 to 2^53 - 1 (a row id, a reference to one). */
@@ -126,7 +134,7 @@ export function list<T>(kind: FieldKind<T>): FieldKind<T[]> {
       if (!Array.isArray(value)) return notArray;
       for (let i = 0; i < value.length; i++) {
         const problem = check(value[i]);
-        if (problem) return { at: `[${i}]${problem.at}`, message: problem.message };
+        if (problem) return within(`[${i}]`, problem);
       }
       return undefined;
     },
@@ -141,7 +149,7 @@ export function mapOf<T>(kind: FieldKind<T>): FieldKind<Record<string, T>> {
       if (!isObject(value)) return notObject;
       for (const key in value) {
         const problem = check(value[key]);
-        if (problem) return { at: `.${key}${problem.at}`, message: problem.message };
+        if (problem) return within(`.${key}`, problem);
       }
       return undefined;
     },
@@ -159,8 +167,7 @@ export function record<R>(fields: Fields<R>): FieldKind<R> {
   const missing = names.map((name) => ({ at: `.${name}`, message: 'is required' }));
   const failed = (i: number, field: unknown): Problem => {
     if (field === undefined) return missing[i]!;
-    const problem = kinds[i]!.check(field)!;
-    return { at: `.${names[i]}${problem.at}`, message: problem.message };
+    return within(`.${names[i]}`, kinds[i]!.check(field))!;
   };
   return { check: compiledRecord(names, kinds, failed) ?? loopedRecord(names, kinds, failed) };
 }

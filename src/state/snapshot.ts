@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import { SPEED_RANGE, type ClockEvent, type ClockSnapshot, type VirtualClock } from '../core/clock.js';
-import { anything, count, exactly, id, list, mapOf, oneOf, optional, parsedBy, record, refined, string, time, whole, type FieldKind, type Problem } from '../core/fields.js';
+import { anything, count, exactly, id, list, mapOf, oneOf, optional, parsedBy, record, refined, string, time, whole, within, type FieldKind, type Problem } from '../core/fields.js';
 import { MAX_SEED, SeededRandom, type RandomState } from '../core/random.js';
 import type { TableSnapshot } from '../core/store.js';
 import { CLOCK_RANGE, CLOCK_RANGE_TEXT } from '../core/time.js';
@@ -95,7 +95,7 @@ function byId<T extends { id: number }>(kind: FieldKind<T>, order: 'ascending' |
         seen?.add(n);
         last = n;
         const problem = check(item);
-        if (problem) return { at: `[${n}]${problem.at}`, message: problem.message };
+        if (problem) return within(`[${n}]`, problem);
       }
       return undefined;
     },
@@ -147,7 +147,7 @@ function snapshotKind(db: Database, clock: VirtualClock): FieldKind<SimulatorSna
           return { at: `.${name}`, message: 'is required' };
         }
         const problem = check(saved);
-        if (problem) return { at: `.${name}${problem.at}`, message: problem.message };
+        if (problem) return within(`.${name}`, problem);
       }
       return undefined;
     },
@@ -172,11 +172,6 @@ function snapshotKind(db: Database, clock: VirtualClock): FieldKind<SimulatorSna
     outcomes: record<OutcomeState>({ rules: list(parsedBy(OutcomeRuleSchema)), attempts: mapOf(count) }),
     faults: sequenced(record<FaultSnapshot>({ rules: byId(FAULT_RULE_KIND, 'ascending'), seq: count }), 'seq', (f) => f.rules),
   });
-}
-
-/** `problem` inside the part of the snapshot at `at`. */
-function prefixed(at: string, problem: Problem | undefined): Problem | undefined {
-  return problem && { at: at + problem.at, message: problem.message };
 }
 
 type SavedRow = { id: number; account_id?: number } & Record<string, unknown>;
@@ -280,7 +275,7 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   const deep = tooDeepAt(snapshot, 1, MAX_SNAPSHOT_DEPTH);
   if (deep) throw new SnapshotError(deepPathText(deep), COMMON_MESSAGES.tooDeep('snapshot', MAX_SNAPSHOT_DEPTH).replace(/\.$/, ''));
   const rows = snapshot.db as unknown as Record<string, { rows: SavedRow[] }>;
-  const problem = snapshotKind(parts.db, parts.clock).check(snapshot) ?? prefixed('.db', referenceProblem(parts.db, rows) ?? rowEventProblem(parts.db, rows, snapshot.clock.events));
+  const problem = snapshotKind(parts.db, parts.clock).check(snapshot) ?? within('.db', referenceProblem(parts.db, rows) ?? rowEventProblem(parts.db, rows, snapshot.clock.events));
   if (problem) {
     const at = problem.at.replace(/^\./, '') || 'its top level';
     // A rule's own message (the reply and outcome schemas are the API's) names its field as `:attribute`, and ends its sentence.
