@@ -1,7 +1,8 @@
 /**
  * The `voxsim` command and the README's set-up commands.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -531,6 +532,13 @@ describe('voxsim serve request limits', () => {
   it('keeps serving after every refusal', async () => {
     const res = await fetch(`${running.url}/__sim/health`);
     expect(await res.json()).toEqual({ ok: true, version: VERSION, now: '2026-03-02T09:00:00Z' });
+  });
+});
+
+describe('the voxsim command in the checkout', () => {
+  it('is executable after the build, so `npx voxsim` runs it', () => {
+    expect(statSync(`${root}dist/src/bin.js`).mode & 0o111).toBe(0o111);
+    expect(execFileSync('npx', ['--no-install', 'voxsim', '--version'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()).toBe(VERSION);
   });
 });
 

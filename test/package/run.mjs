@@ -45,6 +45,8 @@ try {
     if (!names.has(file)) throw new Error(`the package lacks ${file}`);
   }
   if ([...names].some((f) => f.startsWith('src/') || f.startsWith('test/'))) throw new Error('the package ships src/ or test/');
+  const bin = packed[0].files.find((f) => f.path === 'dist/src/bin.js');
+  if (!bin || (bin.mode & 0o111) !== 0o111) throw new Error(`the package's bin dist/src/bin.js is not executable (mode ${bin?.mode.toString(8)})`);
 
   const tools = [`vitest@${version('vitest')}`, `typescript@${version('typescript')}`, `@types/node@${version('@types/node')}`];
   // The floor of the peer range `^2.11.0 || ^3.0.0`, read from package.json so the two cannot part.
@@ -58,6 +60,8 @@ try {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
     run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball, msw, ...tools], project);
     log(`${msw}: installed voxsim from the tarball with ${tools.join(', ')}`);
+    const printed = run('npx', ['--no-install', 'voxsim', '--version'], project).trim();
+    if (printed !== packed[0].version) throw new Error(`${msw}: npx voxsim --version printed ${JSON.stringify(printed)}`);
     const tests = run('npx', ['vitest', 'run', '--reporter=dot'], project);
     const summary = /Tests\s+(.*)/.exec(tests)?.[1]?.trim();
     if (!/^3 passed/.test(summary ?? '')) throw new Error(`${msw}: the examples did not all pass: ${summary}\n${tests}`);
