@@ -279,8 +279,18 @@ export class Simulator implements SimState {
    * @example sim.unavailable({ method: 'POST', path: '/user/lead', headers: {} }, 'The state could not be saved: …')
    */
   unavailable(request: SimRequest, message: string): SimResponse {
+    return this.refusal(request, 503, message, 'SERVICE_UNAVAILABLE');
+  }
+
+  /**
+   * A refusal of `request` with `status` and `message` in its route family's shape (A; E on
+   * chat routes; D with `errorCode` on messaging sends), for an answer given before the
+   * request reaches the core: a body too large to read, in an encoding it cannot read.
+   * @example sim.refusal({ method: 'POST', path: '/user/chat/1/messages', headers: {} }, 413, 'The request body may not be larger than 5 MB.', 'PAYLOAD_TOO_LARGE')
+   */
+  refusal(request: Pick<SimRequest, 'method' | 'path' | 'wire'>, status: number, message: string, errorCode: string): SimResponse {
     const { route } = this.router.match(request.method.toUpperCase(), request.path);
-    return { status: 503, body: familyError(route?.family ?? 'management', 503, message, 'SERVICE_UNAVAILABLE').bodyOn(request.wire ?? this.currentWire) };
+    return { status, body: familyError(route?.family ?? 'management', status, message, errorCode).bodyOn(request.wire ?? this.currentWire) };
   }
 
   /** The latest requests, oldest first (`GET /__sim/requests`). */

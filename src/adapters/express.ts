@@ -43,7 +43,14 @@ export interface AppOptions {
   beforeAnswer?: () => void | Promise<void>;
   /** Sees every answered request (structured request logs), with the error message of a failure. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** How many bytes of a refused body are still read and dropped before the connection closes. Default `DISCARD_LIMIT` (64 MiB). */
+  discardLimit?: number;
+  /** How long (ms) a refused body is still read and dropped before the connection closes. Default `DISCARD_TIMEOUT_MS` (10 s). */
+  discardTimeoutMs?: number;
 }
+
+/** How long and how much of a refused request is read and dropped (`AppOptions.discardLimit`, `discardTimeoutMs`). */
+export type DiscardBounds = Pick<AppOptions, 'discardLimit' | 'discardTimeoutMs'>;
 
 /** Largest request body the server reads: 5 MiB (`AppOptions.bodyLimit`). */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
@@ -60,6 +67,17 @@ export const DEFAULT_UPLOAD_LIMIT = 21 * 1024 * 1024;
 export const DEFAULT_STATE_BODY_LIMIT = 256 * 1024 * 1024;
 /** Largest request line plus headers: 16 KiB, Node's own default, set explicitly so a `--max-http-header-size` does not move it. */
 export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * How much of a refused request the server still reads and drops before it closes the
+ * connection: 64 MiB past the refusal *(ours)*. A client writes its whole body before it
+ * reads the answer (Node's fetch, Python's requests); closing while it writes resets the
+ * connection, and the client then sees `EPIPE` or `ECONNRESET` instead of the 413.
+ */
+export const DISCARD_LIMIT = 64 * 1024 * 1024;
+/** How long the server keeps reading and dropping a refused request before it closes the connection: 10 s *(ours)*. */
+export const DISCARD_TIMEOUT_MS = 10_000;
+/** Set on a request whose client waits for `100 Continue` before it sends the body (`createHttpServer`). */
+const AWAITING_CONTINUE = Symbol('voxsim.awaitingContinue');
 
 /**
  * Texts of the answers the adapter gives itself, before a request reaches the core (all
@@ -201,12 +219,12 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
       ...(error !== null && { error }),
     });
   };
-  // Body-reading failures (too large, bad encoding) keep the platform's shape A; nothing reached the core, so nothing changed.
-  const refuseBody = (error: unknown, req: Request, res: Response, started: number, next: MiddlewareNext) => {
+  // Body-reading failures (too large, bad encoding) are answered in the route family's shape; nothing reached the core, so nothing changed.
+  const refuseBody = (error: unknown, req: Request, res: Response, simPath: string, started: number, next: MiddlewareNext) => {
     // An answer already on its way cannot be replaced (Express closes the connection); another failure is the host's.
     if (res.headersSent || !isBodyReadError(error)) return next(error);
-    const { status, message } = bodyReadAnswer(error);
-    const body = { message };
+    const { status, message, code } = bodyReadAnswer(error);
+    const { body } = sim.refusal({ method: req.method, path: simPath }, status, message, code);
     writeJson(res, status, JSON.stringify(body));
     logAnswer(req, started, status, body);
   };
@@ -260,10 +278,21 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
     // A request without a body (no length, no chunks) has nothing to read: the core gets it at once.
     if (!hasBody(req)) return void answer(req, res, simPath, started, next);
     const parser = req.method === 'PUT' && simPath === '/__sim/state' ? rawState : uploads(req) ? form : raw;
-    // A declared length over the limit is refused at once, unread (body-parser would read and drop it all first); the connection then closes.
-    const over = declaredOver(req, parser === rawState ? stateBodyLimit : parser === form ? uploadLimit : limit);
-    if (over !== undefined) return void refuseBody({ type: 'entity.too.large', status: 413, limit: over }, req, res.set('Connection', 'close'), started, next);
-    parser(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, simPath, started, next) : refuseBody(error, req, res, started, next)));
+    const bytes = bytesOf(parser === rawState ? stateBodyLimit : parser === form ? uploadLimit : limit);
+    const awaiting = (req as ContinueRequest)[AWAITING_CONTINUE] === true;
+    // A declared length over the limit is refused at once (body-parser would read and drop it all first). A client
+    // waiting for 100 Continue has sent no body: it gets the 413 instead of the 100, and the connection closes (Node
+    // keeps no connection whose client expected a 100 it did not get). Any other client is sending the body: it is
+    // read and dropped, bounded, so the client's write completes and it reads the answer.
+    if (bytes !== undefined && declaredOver(req, bytes)) {
+      refuseBody({ type: 'entity.too.large', status: 413, limit: bytes }, req, res, simPath, started, next);
+      if (!awaiting) discardBody(req, 0, options);
+      return;
+    }
+    if (awaiting) res.writeContinue();
+    // A body of no declared length (chunks), or encoded, is read to its limit and then dropped by body-parser: bounded here.
+    if (bytes !== undefined && (req.headers['content-length'] === undefined || isEncoded(req))) discardBody(req, bytes, options);
+    parser(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, simPath, started, next) : refuseBody(error, req, res, simPath, started, next)));
   };
   return handle as unknown as VoxsimMiddleware;
 }
@@ -289,17 +318,55 @@ function writeJson(res: ServerResponse, status: number, text: string, headers?: 
   writeAnswer(res, status, 'application/json; charset=utf-8', text, headers);
 }
 
-/**
- * The limit (bytes) that a request's declared `Content-Length` is over, or undefined: when
- * it is within it, when the body comes in chunks or encoded (its length is known only once
- * decoded), or when the limit is text body-parser reads otherwise than `64kb` in 1024s.
- */
-function declaredOver(req: IncomingMessage, limit: string | number): number | undefined {
+/** A body limit in bytes (`64kb` in 1024s, as body-parser reads it), or undefined for text it reads otherwise. */
+function bytesOf(limit: string | number): number | undefined {
+  if (typeof limit === 'number') return limit;
+  const units = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb)?\s*$/i.exec(limit);
+  return units ? Math.floor(Number(units[1]) * 1024 ** ['b', 'kb', 'mb', 'gb', 'tb'].indexOf((units[2] ?? 'b').toLowerCase())) : undefined;
+}
+
+/** Whether a body is encoded (its length is known only once decoded). */
+function isEncoded(req: IncomingMessage): boolean {
   const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return undefined;
-  const units = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb)?\s*$/i.exec(String(limit));
-  const bytes = typeof limit === 'number' ? limit : units ? Math.floor(Number(units[1]) * 1024 ** ['b', 'kb', 'mb', 'gb', 'tb'].indexOf((units[2] ?? 'b').toLowerCase())) : undefined;
-  return bytes !== undefined && Number(req.headers['content-length']) > bytes ? bytes : undefined;
+  return encoding !== undefined && encoding.toLowerCase() !== 'identity';
+}
+
+/** Whether a request's declared `Content-Length` is over `limit` bytes (never for a body in chunks or encoded). */
+function declaredOver(req: IncomingMessage, limit: number): boolean {
+  return !isEncoded(req) && Number(req.headers['content-length']) > limit;
+}
+
+/**
+ * Bounds what is read of a request body past `allowed` bytes: once more than `allowed`
+ * bytes arrived (at once for a refused body, `allowed` 0), the rest is read and dropped for
+ * at most `DISCARD_LIMIT` more bytes and `DISCARD_TIMEOUT_MS` (a body of no declared
+ * length that is encoded gets no timer: its size past the limit is known only once
+ * decoded); past either bound the connection closes. A body that ends within the bounds
+ * leaves the connection open for the client's next request.
+ */
+function discardBody(req: IncomingMessage, allowed: number, bounds: DiscardBounds): void {
+  const limit = allowed + (bounds.discardLimit ?? DISCARD_LIMIT);
+  const startTimer = () => setTimeout(close, bounds.discardTimeoutMs ?? DISCARD_TIMEOUT_MS).unref();
+  let seen = 0;
+  let timer: NodeJS.Timeout | undefined;
+  function close() {
+    clearTimeout(timer);
+    req.socket.destroy();
+  }
+  const settle = () => clearTimeout(timer);
+  req.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen <= allowed) return;
+    if (seen > limit) return close();
+    if (timer === undefined && !isEncoded(req)) timer = startTimer();
+  });
+  req.once('end', settle);
+  req.once('close', settle);
+  // A refused body (no parser reading it) flows here; a parser's reading makes it flow anyway.
+  if (allowed === 0) {
+    timer = startTimer();
+    req.resume();
+  }
 }
 
 /** Whether a request carries a body, exactly as body-parser decides it (type-is): chunks, or any numeric length, `0` included. */
@@ -329,6 +396,9 @@ export function createApp(sim: Simulator, options: AppOptions = {}): VoxsimApp {
   return app as unknown as VoxsimApp;
 }
 
+/** A request `createHttpServer` marked as waiting for `100 Continue`. */
+type ContinueRequest = IncomingMessage & { [AWAITING_CONTINUE]?: true };
+
 /** What body-parser (raw-body) reports when it cannot read a body. */
 interface BodyReadError {
   status?: number;
@@ -343,28 +413,36 @@ function isBodyReadError(error: unknown): error is BodyReadError {
   return typeof error === 'object' && error !== null && (typeof (error as BodyReadError).type === 'string' || typeof (error as BodyReadError).status === 'number');
 }
 
-/** The status and shape-A message of a body that could not be read. */
-function bodyReadAnswer(error: BodyReadError): { status: number; message: string } {
+/** The status, message and (messaging sends') error code of a body that could not be read. */
+function bodyReadAnswer(error: BodyReadError): { status: number; message: string; code: string } {
   switch (error.type) {
     case 'entity.too.large':
-      return { status: 413, message: ADAPTER_MESSAGES.bodyTooLarge(error.limit ?? DEFAULT_BODY_LIMIT) };
+      return { status: 413, message: ADAPTER_MESSAGES.bodyTooLarge(error.limit ?? DEFAULT_BODY_LIMIT), code: 'PAYLOAD_TOO_LARGE' };
     case 'charset.unsupported':
-      return { status: 415, message: ADAPTER_MESSAGES.unsupportedCharset(error.charset ?? '') };
+      return { status: 415, message: ADAPTER_MESSAGES.unsupportedCharset(error.charset ?? ''), code: 'UNSUPPORTED_MEDIA_TYPE' };
     case 'encoding.unsupported':
-      return { status: 415, message: ADAPTER_MESSAGES.unsupportedEncoding(error.encoding ?? '') };
+      return { status: 415, message: ADAPTER_MESSAGES.unsupportedEncoding(error.encoding ?? ''), code: 'UNSUPPORTED_MEDIA_TYPE' };
   }
   const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
-  return { status, message: status === 500 ? COMMON_MESSAGES.serverError : ADAPTER_MESSAGES.unreadableBody };
+  return status === 500 ? { status, message: COMMON_MESSAGES.serverError, code: 'SERVER_ERROR' } : { status, message: ADAPTER_MESSAGES.unreadableBody, code: 'VALIDATION_ERROR' };
 }
 
 /**
  * An HTTP server for `app` whose own refusals are JSON too: a request line and headers
  * over `MAX_HEADER_BYTES` get 431 shape A (Node alone answers it with an empty body), a
- * request Node cannot parse 400, one too slow to arrive 408.
+ * request Node cannot parse 400, one too slow to arrive 408. What the client still sends
+ * after such an answer is read and dropped within `bounds` (as a refused body is), so that
+ * it reads the answer rather than a reset connection.
  * @example createHttpServer(createApp(sim)).listen(4010, '127.0.0.1')
  */
-export function createHttpServer(app: VoxsimApp): Server {
+export function createHttpServer(app: VoxsimApp, bounds: DiscardBounds = {}): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  // A client that sends `Expect: 100-continue` gets the 100 from the middleware once it decides to read the body,
+  // or the 413 in its place, so it never sends a body that would be refused.
+  server.on('checkContinue', (req: ContinueRequest, res: ServerResponse) => {
+    req[AWAITING_CONTINUE] = true;
+    app(req, res);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A later chunk of a request already refused errs again: the answer is on its way and
     // the socket closes once the client has read it (destroying it now would reset the
@@ -387,6 +465,13 @@ export function createHttpServer(app: VoxsimApp): Server {
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
+    // What the client still sends is read and dropped, bounded as a refused body is; then the connection closes.
+    const closeAt = socket.bytesRead + (bounds.discardLimit ?? DISCARD_LIMIT);
+    const timer = setTimeout(() => socket.destroy(), bounds.discardTimeoutMs ?? DISCARD_TIMEOUT_MS).unref();
+    socket.on('data', () => {
+      if (socket.bytesRead > closeAt) socket.destroy();
+    });
+    socket.once('close', () => clearTimeout(timer));
   });
   return server;
 }
