@@ -36,14 +36,14 @@ interface Sent {
   path: string;
   type: string;
   file: string;
-  body: Buffer;
+  body: Buffer<ArrayBuffer>;
   headers?: Record<string, string>;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'voxsim-limits-'));
-const bodies = new Map<number, { file: string; body: Buffer }>();
+const bodies = new Map<number, { file: string; body: Buffer<ArrayBuffer> }>();
 /** A body of `size` bytes, in memory and in a file (curl and Python read it from there). */
-function bodyOf(size: number): { file: string; body: Buffer } {
+function bodyOf(size: number): { file: string; body: Buffer<ArrayBuffer> } {
   let made = bodies.get(size);
   if (!made) {
     const body = Buffer.alloc(size, 'x');
@@ -89,7 +89,7 @@ const CLIENTS: Array<[name: string, client: Client, skip: string | false]> = [
   [
     'Node fetch (undici)',
     async (url, { type, body, headers }) => {
-      const res = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer sim_test_key', 'content-type': type, ...headers }, body: new Uint8Array(body.buffer, body.byteOffset, body.length) });
+      const res = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer sim_test_key', 'content-type': type, ...headers }, body });
       return { status: res.status, body: parse(await res.text()) };
     },
     false,
