@@ -313,7 +313,7 @@ describe('createApp, the standalone app', () => {
     const origin = await listenApp(sim, { beforeAnswer: () => Promise.reject(new Error('The state could not be saved: disk gone.')) });
     const res = await fetch(`${origin}/api/__sim/accounts`, { method: 'POST', body: JSON.stringify({ api_key: 'sim_other_key' }) });
     expect([res.status, await res.json()]).toEqual([503, { message: 'The state could not be saved: disk gone.' }]);
-    // The change was made before the hook ran: it stays in memory (README: State file).
+    // The change was made before the hook ran: it stays in memory (docs/state.md: State file).
     expect(sim.control.accounts.list().data.map((a) => a.api_key)).toContain('sim_other_key');
   });
 

@@ -1,11 +1,11 @@
 /**
- * Property-based fuzz of every route (issue 13 item 6; README: Requests and errors).
+ * Property-based fuzz of every route (issue 13 item 6; docs/requests-and-errors.md).
  * For each operation in ROUTES, generated bad input — random JSON values, garbage text,
  * each known field with a value of the wrong type, huge strings, objects nesting around
  * the 64-level limit, `__proto__`/`constructor` keys, numbers beyond the safe integers,
  * bad queries and bad ids — must never answer 5xx (except the documented 503
  * SENDER_OFFLINE); a refusal (4xx) must be one of the documented error shapes of the
- * route's family (or of the route, where the README gives it its own) and leave the
+ * route's family (or of the route, where the docs give it its own) and leave the
  * state exactly as it was (`JSON.stringify(sim.snapshot())` before and after).
  *
  * In-process through `sim.handle`, from one populated state per route (restored before
@@ -36,7 +36,7 @@ type Shape = 'A' | 'B' | 'C' | 'D' | 'E' | 'R' | 'S';
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const keysAre = (body: Record<string, unknown>, keys: string[]) => Object.keys(body).sort().join() === [...keys].sort().join();
 
-/** Which documented shape a 4xx body is, if any (README: Requests and errors). */
+/** Which documented shape a 4xx body is, if any (docs/requests-and-errors.md). */
 function shapeOf(body: unknown): Shape | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const b = body as Record<string, unknown>;
@@ -69,11 +69,11 @@ const FAMILY_SHAPES: Record<RouteFamily, readonly Shape[]> = {
   control: ['A', 'B'],
 };
 
-/** Routes the README documents with another shape besides their family's. */
+/** Routes the docs document with another shape besides their family's. */
 const ROUTE_SHAPES: Record<string, readonly Shape[]> = {
-  // README: Campaigns, update-status refusals.
+  // docs/resources.md: Campaigns, update-status refusals.
   'POST /user/campaigns/update-status': ['S'],
-  // README: AI reply generation, 404 ASSISTANT_NOT_FOUND and 402 INSUFFICIENT_BALANCE.
+  // docs/live-platform.md: Our decisions, AI reply generation, 404 ASSISTANT_NOT_FOUND and 402 INSUFFICIENT_BALANCE.
   'POST /user/ai/generate-reply': ['D'],
   'POST /ai/generate-reply': ['D'],
 };

@@ -123,9 +123,12 @@ describe('request and record types', () => {
     expect(SIM_EVENT_SCHEMAS['call.status'].safeParse({ account_id: 1, call_id: 1, status: 'ringing', campaign_id: null, lead_id: null, extra: 1 }).success).toBe(false);
   });
 
-  it('has an event schema for every type the README lists under Events, and no other', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('### Events'), readme.indexOf('### Event stream'));
+  it('has an event schema for every type docs/events.md lists under Events, and no other', () => {
+    const page = readFileSync(new URL('../docs/events.md', import.meta.url), 'utf8');
+    const [start, end] = [page.indexOf('\n## Events\n'), page.indexOf('\n## Event stream\n')];
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(end).toBeGreaterThan(start);
+    const table = page.slice(start, end);
     const listed = [...table.matchAll(/^\| (`[^|]+`) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([a-z_.]+)`/g)].map((m) => m[1]!));
     expect(listed.sort()).toEqual(Object.keys(SIM_EVENT_SCHEMAS).sort());
   });

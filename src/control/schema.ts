@@ -28,7 +28,7 @@ const duration = z.union([z.number(), z.string()]).refine(
   { error: 'The :attribute must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).' },
 );
 
-/** Texts of the clock's limits (README: Control API, Clock range). */
+/** Texts of the clock's limits (docs/control-api.md; docs/clock.md: Clock range). */
 export const CLOCK_MESSAGES = {
   horizon: (field: string) => `The ${field} may move the clock at most ten years (3652.5 days) ahead.`,
   pastEnd: (field: 'by' | 'to') => `The ${field} may not move the clock past ${formatControlTime(CLOCK_RANGE.max)}, the end of its range.`,

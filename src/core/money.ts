@@ -2,7 +2,7 @@
 
 /**
  * The largest amount an input may give (a balance, a call's cost): 1,000,000,000 USD, 1e15
- * micro-dollars, below 2^53, so every stored amount is a safe integer (README: Control API).
+ * micro-dollars, below 2^53, so every stored amount is a safe integer (docs/control-api.md).
  */
 export const MAX_USD = 1_000_000_000;
 

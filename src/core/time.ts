@@ -5,7 +5,7 @@
 import { DateTime, IANAZone } from 'luxon';
 
 /**
- * The range of the clock (README: Clock range): whole epoch milliseconds from
+ * The range of the clock (docs/clock.md: Clock range): whole epoch milliseconds from
  * 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z. A start, a reset, a restored state and
  * every move stay in it, so no clock arithmetic leaves what a Date holds (±8.64e15 ms):
  * ten years ahead of its end is still year 10008.

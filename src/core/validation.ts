@@ -147,7 +147,7 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, family: Rout
 /**
  * The errors of the keys of `input` that the object `schema` does not have, each with
  * the closest known key: `{seeds: ['The seeds field is not allowed; did you mean seed?']}`.
- * Control bodies (README: Control API) are closed at their top level: the control API is
+ * Control bodies (docs/control-api.md) are closed at their top level: the control API is
  * the simulator's, so a misspelt option is refused with 422 shape B, where the platform's
  * API ignores an unknown field as the platform does.
  */

@@ -1,7 +1,7 @@
 /**
  * What each event on `sim.events` (and the `/__sim/events` stream) carries in its `data`,
  * as zod schemas: the exported event types are derived from them, and the test suite
- * checks every event a run emits against its schema, so the types and the README's table
+ * checks every event a run emits against its schema, so the types and the table in docs/events.md
  * cannot drift from what is emitted. Times inside `data` are ISO 8601 UTC text.
  */
 import { z } from 'zod';
@@ -24,7 +24,7 @@ const conversation = {
   type: z.enum(CONVERSATION_TYPES),
 };
 
-/** Every event type with the schema of its `data` (README: Events). */
+/** Every event type with the schema of its `data` (docs/events.md: Events). */
 export const SIM_EVENT_SCHEMAS = {
   'campaign.status': z.object({ ...account, campaign_id: id, status: z.enum(CAMPAIGN_STATUSES) }).strict(),
   'campaign.idle': z.object({ ...account, campaign_id: id, reason: z.enum(IDLE_REASONS) }).strict(),

@@ -1,6 +1,6 @@
 /**
- * The clock's bounds (issue 13: every clock move bounded by a documented horizon; README:
- * Control API, Clock range): its time stays from 1970-01-01T00:00:00Z to
+ * The clock's bounds (issue 13: every clock move bounded by a documented horizon; docs/control-api.md,
+ * docs/clock.md: Clock range): its time stays from 1970-01-01T00:00:00Z to
  * 9999-01-01T00:00:00Z wherever a time enters (`POST /__sim/reset`, `advance`), a move
  * goes at most ten years and never past the range's end, run-until-idle stops at the same
  * horizon, and realtime speeds go from 0.001 to 1000000. A refusal changes nothing.

@@ -1,6 +1,6 @@
 /**
  * Money inputs are bounded so what is stored stays exact (issue 13: every input works or
- * gets one clear error; README: Control API): a balance and a call's costs from 0 to
+ * gets one clear error; docs/control-api.md): a balance and a call's costs from 0 to
  * 1,000,000,000 USD, prices from 0 to 1000 USD, kept as whole micro-dollars (at most
  * 1e15, below 2^53). Both edges of each; a refusal is 422 shape B on the field and
  * changes nothing. (No platform route takes an amount: these are the control API's.)

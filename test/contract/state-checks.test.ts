@@ -1,6 +1,6 @@
 /**
  * What `PUT /__sim/state` checks before it restores anything (issue 13: a snapshot is an
- * input like any other; README: State): the clock's values get the control API's bounds,
+ * input like any other; docs/state.md: Snapshots): the clock's values get the control API's bounds,
  * each pending event a type this simulator handles and a payload its handler reads, each
  * row its table's record (required fields, JSON types, safe integers, times within the
  * range, enums in their vocabulary, ids ascending, id sequences past them; the settings

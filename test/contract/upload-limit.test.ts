@@ -1,5 +1,5 @@
 /**
- * The server's upload limit (README: Requests and errors): a multipart/form-data body
+ * The server's upload limit (docs/requests-and-errors.md): a multipart/form-data body
  * may hold 21 MiB, room for a 20 MiB document file and its form, so a file one byte
  * over the document limit still reaches the core for its 422; a larger body is 413
  * before it reaches any route. Other bodies keep their own 5 MB limit. Express only:

@@ -1,6 +1,5 @@
 /**
- * Bounded storage of what webhook receivers answer (issue 13 item 4; README: Webhook
- * delivery). At most RECEIVER_BODY_LIMIT (65,536) bytes of a receiver's body are read
+ * Bounded storage of what webhook receivers answer (issue 13 item 4; docs/webhooks.md). At most RECEIVER_BODY_LIMIT (65,536) bytes of a receiver's body are read
  * and kept; a longer one is marked `truncated: true` in the delivery journal, the call's
  * `webhook_response` and snapshots, and `realDeliver` closes the connection on the rest.
  * Time moves only through the virtual clock; the real receiver streams with backpressure,

@@ -41,7 +41,9 @@ try {
   const tarball = join(work, packed[0].filename);
   log(`packed ${packed[0].filename}: ${packed[0].entryCount} files, ${Math.round(packed[0].size / 1024)} KB`);
   const names = new Set(packed[0].files.map((f) => f.path));
-  for (const file of ['LICENSE', 'README.md', 'dist/src/index.js', 'dist/src/adapters/vitest.d.ts', 'scenario.schema.json']) {
+  // The README links the docs pages, so the package ships them (docs/*.md: not the screenshots).
+  const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+  for (const file of ['LICENSE', 'README.md', ...pages, 'dist/src/index.js', 'dist/src/adapters/vitest.d.ts', 'scenario.schema.json']) {
     if (!names.has(file)) throw new Error(`the package lacks ${file}`);
   }
   if ([...names].some((f) => f.startsWith('src/') || f.startsWith('test/'))) throw new Error('the package ships src/ or test/');

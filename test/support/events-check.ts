@@ -1,7 +1,7 @@
 /**
  * Checks every event a simulator emits against its schema in SIM_EVENT_SCHEMAS (the
  * source of the exported event types), so that what is emitted cannot drift from the
- * types and the README's table. The contract suites watch every simulator they build.
+ * types and the table in docs/events.md. The contract suites watch every simulator they build.
  */
 import { z } from 'zod';
 import { SIM_EVENT_SCHEMAS, type SimEventType } from '../../src/domain/sim-events.js';

@@ -8,7 +8,7 @@ export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'sa
 export type Day = (typeof DAYS)[number];
 export const CAMPAIGN_STATUSES = ['draft', 'in-progress', 'stopped', 'completed'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
-/** Why a running campaign pauses dialing (the `campaign.idle` event; README: Events). */
+/** Why a running campaign pauses dialing (the `campaign.idle` event; docs/events.md: Events). */
 export const IDLE_REASONS = ['outside_window', 'insufficient_balance', 'no_caller_number', 'no_allowed_days'] as const;
 export type IdleReason = (typeof IDLE_REASONS)[number];
 
