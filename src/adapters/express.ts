@@ -7,6 +7,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { afterRealDelay } from '../core/clock.js';
 import { COMMON_MESSAGES, errorMessageOf } from '../core/errors.js';
 import { foldQuery, type SimRequest } from '../core/http.js';
 import { answerText } from '../core/json.js';
@@ -346,25 +347,25 @@ function declaredOver(req: IncomingMessage, limit: number): boolean {
  */
 function discardBody(req: IncomingMessage, allowed: number, bounds: DiscardBounds): void {
   const limit = allowed + (bounds.discardLimit ?? DISCARD_LIMIT);
-  const startTimer = () => setTimeout(close, bounds.discardTimeoutMs ?? DISCARD_TIMEOUT_MS).unref();
+  const startTimer = () => afterRealDelay(bounds.discardTimeoutMs ?? DISCARD_TIMEOUT_MS, close);
   let seen = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
   function close() {
-    clearTimeout(timer);
+    cancel?.();
     req.socket.destroy();
   }
-  const settle = () => clearTimeout(timer);
+  const settle = () => cancel?.();
   req.on('data', (chunk: Buffer) => {
     seen += chunk.length;
     if (seen <= allowed) return;
     if (seen > limit) return close();
-    if (timer === undefined && !isEncoded(req)) timer = startTimer();
+    if (cancel === undefined && !isEncoded(req)) cancel = startTimer();
   });
   req.once('end', settle);
   req.once('close', settle);
   // A refused body (no parser reading it) flows here; a parser's reading makes it flow anyway.
   if (allowed === 0) {
-    timer = startTimer();
+    cancel = startTimer();
     req.resume();
   }
 }
@@ -467,11 +468,11 @@ export function createHttpServer(app: VoxsimApp, bounds: DiscardBounds = {}): Se
     );
     // What the client still sends is read and dropped, bounded as a refused body is; then the connection closes.
     const closeAt = socket.bytesRead + (bounds.discardLimit ?? DISCARD_LIMIT);
-    const timer = setTimeout(() => socket.destroy(), bounds.discardTimeoutMs ?? DISCARD_TIMEOUT_MS).unref();
+    const cancel = afterRealDelay(bounds.discardTimeoutMs ?? DISCARD_TIMEOUT_MS, () => socket.destroy());
     socket.on('data', () => {
       if (socket.bytesRead > closeAt) socket.destroy();
     });
-    socket.once('close', () => clearTimeout(timer));
+    socket.once('close', cancel);
   });
   return server;
 }

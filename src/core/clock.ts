@@ -101,6 +101,17 @@ export function everyRealInterval(ms: number, check: () => void): () => void {
   return () => clearInterval(timer);
 }
 
+/**
+ * Calls `run` once after `ms` of real time unless the returned function is called first;
+ * the timer never keeps the process alive. For the server's connection plumbing (how long
+ * a refused body is still read), never the simulation.
+ */
+export function afterRealDelay(ms: number, run: () => void): () => void {
+  const timer = setTimeout(run, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
 /** A move that would take the clock past the end of its range (CLOCK_RANGE). */
 export class ClockRangeError extends RangeError {}
 

@@ -9,7 +9,7 @@
  * versions this checkout has, from the shared npm cache where it holds them.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,13 +30,8 @@ function run(command, args, cwd) {
 const work = mkdtempSync(join(tmpdir(), 'voxsim-package-'));
 let failed = false;
 try {
-  // npm test builds first; build again only when a source is newer than the build, then pack without scripts.
-  const built = join(ROOT, 'dist/src/index.js');
-  const newest = Math.max(...readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).map((f) => statSync(join(ROOT, 'src', f)).mtimeMs));
-  if (!existsSync(built) || statSync(built).mtimeMs < newest) {
-    log('building (dist/ is older than src/)');
-    run('npm', ['run', 'build'], ROOT);
-  }
+  // npm test builds first; the build runs again only when a source is newer than it (the prepare script), then packs without scripts.
+  run('node', [join(ROOT, 'scripts/build.mjs'), '--if-stale'], ROOT);
   const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT));
   const tarball = join(work, packed[0].filename);
   log(`packed ${packed[0].filename}: ${packed[0].entryCount} files, ${Math.round(packed[0].size / 1024)} KB`);
