@@ -81,8 +81,10 @@ export const DISCARD_TIMEOUT_MS = 10_000;
 const AWAITING_CONTINUE = Symbol('voxsim.awaitingContinue');
 
 /**
- * Texts of the answers the adapter gives itself, before a request reaches the core (all
- * shape A). Divergence: the platform's own texts for these are not shown in the specification.
+ * Texts of the answers the adapter gives itself, before a request reaches the core: a body
+ * it cannot read in the route family's shape (`Simulator.refusal`), a request line, headers
+ * or a request it cannot parse in shape A (no route is known yet). Divergence: the
+ * platform's own texts for these are not shown in the specification.
  */
 export const ADAPTER_MESSAGES = {
   bodyTooLarge: (limit: number) => `The request body may not be larger than ${formatBytes(limit)}.`,
