@@ -8,7 +8,7 @@ import { pageQuery } from '../../core/pagination.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, num, oneOf, str, strBetween, url } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
-import { MODES, catalog, type Mode } from '../catalog/data.js';
+import { MODES, type Catalog, type Mode } from '../catalog/data.js';
 import { E164, E164_RULE } from '../phone-numbers/schema.js';
 
 export const ASSISTANT_TYPES = ['inbound', 'outbound'] as const;
@@ -470,9 +470,9 @@ export function serialiseAssistantSummary(a: Assistant): AssistantSummaryRecord 
  * The read record (decisions: Assistant read record): every stored field plus id, uuid,
  * status and timestamps; on the live wire with live-platform D.3's encodings and its
  * live-only keys after the rest.
- * @example serialiseAssistant(assistant, ctx.wire)
+ * @example serialiseAssistant(assistant, ctx.wire, ctx.catalog)
  */
-export function serialiseAssistant(a: Assistant, wire: Wire = 'spec'): AssistantRecord | LiveAssistantRecord {
+export function serialiseAssistant(a: Assistant, wire: Wire = 'spec', catalog?: Catalog): AssistantRecord | LiveAssistantRecord {
   // The folder and labels are live-only keys (live-platform C.3: the spec wire keeps today's record).
   const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, inbound_webhook_url: _inbound, folder_id: _folder, label_ids: _labels, ...settings } = a;
   const record = {
@@ -508,7 +508,7 @@ export function serialiseAssistant(a: Assistant, wire: Wire = 'spec'): Assistant
     transcriber_id: a.transcriber_provider_id,
     instance_id: null,
     flows_platform_id: null,
-    language: catalog.language(a.language_id)?.iso_2 ?? null,
+    language: catalog?.language(a.language_id)?.iso_2 ?? null,
     inbound_webhook_url: a.inbound_webhook_url ?? null,
     widget_settings: { enabled: false },
     deleted_at: null,

@@ -16,8 +16,8 @@ function modeDefaults(ctx: AccountCtx, mode: Mode, languageId: number): Partial<
   const language = ctx.catalog.language(languageId);
   const pipeline = mode === 'pipeline';
   return {
-    llm_model_id: pipeline ? ctx.catalog.defaultModel('llm').id : null,
-    multimodal_model_id: pipeline ? null : ctx.catalog.defaultModel(mode).id,
+    llm_model_id: pipeline ? (ctx.catalog.defaultModel('llm')?.id ?? null) : null,
+    multimodal_model_id: pipeline ? null : (ctx.catalog.defaultModel(mode)?.id ?? null),
     chat_llm_fallback_id: null,
     turn_detection_threshold: null,
     synthesizer_provider_id: language?.default_synthesizer_provider_id ?? null,
@@ -77,13 +77,13 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
   // Rule 1: the model that drives the mode is required, and must be of that mode's type.
   if (pipeline) {
     if (s.llm_model_id === null) bag.add('llm_model_id', ASSISTANT_MESSAGES.llmModelRequired);
-    else if (catalog.model(s.llm_model_id)?.type !== 'llm') bag.rule('llm_model_id', 'exists');
+    else if (!catalog.model('llm', s.llm_model_id)) bag.rule('llm_model_id', 'exists');
     for (const field of ['multimodal_model_id', 'chat_llm_fallback_id', 'turn_detection_threshold'] as const) {
       if (input[field] !== undefined && input[field] !== null) bag.add(field, ASSISTANT_MESSAGES.realtimeOnly(field));
     }
   } else {
     if (s.multimodal_model_id === null) bag.add('multimodal_model_id', ASSISTANT_MESSAGES.multimodalModelRequired);
-    else if (catalog.model(s.multimodal_model_id)?.type !== s.mode) bag.rule('multimodal_model_id', 'exists');
+    else if (!catalog.model(s.mode as Exclude<Mode, 'pipeline'>, s.multimodal_model_id)) bag.rule('multimodal_model_id', 'exists');
     for (const field of ['llm_model_id', 'transcriber_provider_id'] as const) {
       if (input[field] !== undefined && input[field] !== null) bag.add(field, ASSISTANT_MESSAGES.pipelineOnly(field));
     }
@@ -91,7 +91,7 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
     if (!s.allow_interruptions) bag.add('allow_interruptions', ASSISTANT_MESSAGES.interruptionsRequired);
     if (s.knowledgebase_mode === 'prompt') bag.add('knowledgebase_mode', ASSISTANT_MESSAGES.knowledgebaseModeFunctionCall);
   }
-  if (s.chat_llm_fallback_id !== null && catalog.model(s.chat_llm_fallback_id)?.type !== 'llm') bag.rule('chat_llm_fallback_id', 'exists');
+  if (s.chat_llm_fallback_id !== null && !catalog.model('llm', s.chat_llm_fallback_id)) bag.rule('chat_llm_fallback_id', 'exists');
 
   if (s.synthesizer_provider_id !== null) {
     const provider = catalog.synthesizer(s.synthesizer_provider_id);
