@@ -6,6 +6,7 @@
  * table is also answered on the default wire, where nothing changed.
  */
 import { expect, it } from 'vitest';
+import { TOOL_DEFAULTS } from '../../src/domain/assistants/schema.js';
 import { contract, type Api, type ApiResponse } from '../support/api.js';
 import { LIVE_CATALOG, multimodalAssistant, pipelineAssistant } from '../support/fixtures.js';
 
@@ -551,11 +552,27 @@ contract(
       expect((await api().get('/user/assistant/1')).body.data).toMatchObject({ endpoint_sensitivity: 2, interrupt_sensitivity: 0.3 });
     });
 
-    it('writes a warm transfer tool with all its other fields in data', async () => {
+    it('writes a warm transfer tool with all its other fields in data, those left out at their documented defaults (G.2)', async () => {
       const id = await outboundAssistant(api());
       await api().put(`/user/assistant/${id}`, { tools: [{ type: 'warm_call_transfer', supervisor_phone: '+14155550188', outbound_phone_id: 1, description: 'To a human', hold_music: 'none' }] });
       expect((await api().get('/user/assistant/1')).body.data.tools).toStrictEqual([
-        { type: 'warm_call_transfer', data: { supervisor_phone: '+14155550188', outbound_phone_id: 1, description: 'To a human', hold_music: 'none' } },
+        {
+          type: 'warm_call_transfer',
+          data: {
+            supervisor_phone: '+14155550188',
+            outbound_phone_id: 1,
+            description: 'To a human',
+            caller_id_mode: 'outbound_number',
+            hold_music: 'none',
+            hold_message: TOOL_DEFAULTS.holdMessage,
+            custom_sip: false,
+            custom_caller_id: null,
+            hold_music_volume: 80,
+            summary_instructions: TOOL_DEFAULTS.summaryInstructions,
+            briefing_initial_message: TOOL_DEFAULTS.briefingInitialMessage,
+            connected_message: TOOL_DEFAULTS.connectedMessage,
+          },
+        },
       ]);
     });
 

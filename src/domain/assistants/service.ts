@@ -2,12 +2,12 @@
  * Assistant rules (spec: Assistant; Create-time rules 1-4; Update rules; decisions:
  * Mode change defaults, Voices and languages, Secondary languages).
  */
-import { ErrorBag, cloneJson } from '../../core/validation.js';
+import { ErrorBag, cloneJson, ruleMessage } from '../../core/validation.js';
 import type { Mode } from '../catalog/data.js';
 import type { AccountCtx } from '../context.js';
 import { isUsable } from '../phone-numbers/service.js';
 import { ASSISTANT_MESSAGES, assistantErrors } from './errors.js';
-import { DEFAULTS, type Assistant, type AssistantInput, type AssistantSettings } from './schema.js';
+import { DEFAULTS, TOOL_MESSAGES, type Assistant, type AssistantInput, type AssistantSettings } from './schema.js';
 
 type Provided = AssistantInput;
 
@@ -134,6 +134,13 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
 
   s.tools.forEach((tool, i) => {
     if (tool.type === 'warm_call_transfer' && !ctx.phoneNumbers.get(tool.outbound_phone_id)) bag.rule(`tools.${i}.outbound_phone_id`, 'exists');
+    // live-platform G.2: the target is checked when the tools are written (a target deleted later stays, decision);
+    // an assistant being created is the id the next insert takes.
+    if (tool.type === 'assistant_transfer' && input.tools !== undefined) {
+      const field = `tools.${i}.assistant_id`;
+      if (tool.assistant_id === (selfId ?? ctx.assistants.nextId())) bag.add(field, ruleMessage(TOOL_MESSAGES.selfTransfer, field));
+      else if (!ctx.assistants.get(tool.assistant_id)) bag.rule(field, 'exists');
+    }
   });
 
   const names = new Set<string>();
