@@ -58,8 +58,7 @@ export const CatalogDocument = z
     models: z.strictObject({ llm: z.array(CatalogModel).optional(), multimodal: z.array(CatalogModel).optional(), dualplex: z.array(CatalogModel).optional() }).optional(),
     synthesizer_providers: z.array(CatalogProvider).optional(),
     transcriber_providers: z.array(CatalogProvider).optional(),
-  })
-  .meta({ id: 'CatalogDocument', title: 'voxsim catalog' });
+  });
 /** A catalog document as written (the input of `createSimulator({ catalog })`, `PUT /__sim/catalog`, `given.catalog`). */
 export type CatalogDocumentInput = z.input<typeof CatalogDocument>;
 export type CatalogDocument = z.output<typeof CatalogDocument>;
@@ -77,6 +76,8 @@ export const CATALOG_MESSAGES = {
   noSynthesizer: 'The selected :attribute is no synthesizer provider of the catalog.',
   noTranscriber: 'The selected :attribute is no transcriber provider of the catalog.',
   providerLanguage: 'The :attribute does not speak the language.',
+  keptBroken: (table: string, ids: readonly number[]) =>
+    `The ${table.replace(/[._]/g, ' ')} ${ids.join(', ')} kept from the wire's catalog name entries this catalog lacks; give ${table} too.`,
   inUse: (what: string, id: number, assistants: readonly number[]) =>
     `The ${what} ${id} is used by assistant${assistants.length === 1 ? '' : 's'} ${assistants.join(', ')} and may not be removed.`,
 } as const;
@@ -161,22 +162,29 @@ export function catalogProblems(doc: FullCatalogDocument): CatalogProblem[] {
 
 /**
  * The problems of the catalog `doc` makes of `base`, as shape B's field errors on the
- * document's own paths (`voices.3.language_id`); an entry `doc` did not give (the wire's,
- * kept) is named by its table and id (`voices` of the wire's voice 13).
+ * document's own paths (`voices.3.language_id`); entries `doc` did not give (the wire's,
+ * kept) are named together on their table (`voices`: "The voices 3, 4 kept from ...").
  * @example documentProblems(builtinCatalogDocument('live'), { voices: [{ id: 7, language_id: 99, ... }] }) // { 'voices.0.language_id': [...] }
  */
 export function documentProblems(base: FullCatalogDocument, doc: CatalogDocument): FieldErrors {
   const merged = mergeCatalog(base, doc);
   const errors: FieldErrors = {};
+  const kept = new Map<string, Set<number>>();
   const tableOf = (d: CatalogDocument | FullCatalogDocument, table: (string | number)[]) =>
     (table.length === 2 ? (d.models as Record<string, Entry[] | undefined> | undefined)?.[table[1] as string] : (d as Record<string, unknown>)[table[0] as string]) as Entry[] | undefined;
   for (const problem of catalogProblems(merged)) {
     const entry = tableOf(merged, problem.table)![problem.index]!;
     const given = tableOf(doc, problem.table)?.indexOf(entry) ?? -1;
-    const path = given >= 0 ? [...problem.table, given, ...problem.field] : problem.table;
-    const message = ruleMessage(problem.rule, [...problem.table, given >= 0 ? given : `(the wire's entry ${entry.id})`, ...problem.field]);
-    (errors[path.join('.')] ??= []).push(message);
+    if (given < 0) {
+      // An entry kept from the wire's catalog: one message per table names them all.
+      const key = problem.table.join('.');
+      kept.set(key, (kept.get(key) ?? new Set()).add(entry.id));
+      continue;
+    }
+    const path = [...problem.table, given, ...problem.field];
+    (errors[path.join('.')] ??= []).push(ruleMessage(problem.rule, path));
   }
+  for (const [key, ids] of kept) (errors[key] ??= []).push(CATALOG_MESSAGES.keptBroken(key, [...ids]));
   return errors;
 }
 
@@ -235,4 +243,12 @@ export function catalogDocumentOf(tables: CatalogTables): FullCatalogDocument & 
     synthesizer_providers: tables.synthesizerProviders.map((p) => ({ ...p, language_ids: [...p.language_ids] })),
     transcriber_providers: tables.transcriberProviders.map((p) => ({ ...p, language_ids: [...p.language_ids] })),
   };
+}
+
+/**
+ * The JSON Schema of catalog documents, for editors (`voxsim catalog schema`, catalog.schema.json).
+ * @example JSON.stringify(catalogJsonSchema(), null, 2)
+ */
+export function catalogJsonSchema(): Record<string, unknown> {
+  return { $id: 'urn:voxsim:catalog', title: 'voxsim catalog', ...z.toJSONSchema(CatalogDocument, { io: 'input', unrepresentable: 'any' }) };
 }

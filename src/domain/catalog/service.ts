@@ -48,7 +48,8 @@ export function listEligibleNumbers(ctx: AccountCtx, type?: 'inbound' | 'outboun
  * @example checkCatalogDocument({ merge: 'extend', voices: [...] }, 'live')
  */
 export function checkCatalogDocument(input: unknown, wire: Wire): CatalogDocument {
-  const doc = parseControlBody(CatalogDocument, input);
+  // Closed at the top level by parseControlBody (with the closest key); the document's own strictness would name the key twice.
+  const doc = parseControlBody(CatalogDocument.strip(), input);
   const problems = documentProblems(builtinCatalogDocument(wire), doc);
   if (Object.keys(problems).length > 0) throw validationFailure(problems, 'control');
   return doc;
