@@ -12,6 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, normaliseBasePath, SLOW_CONSUMER_CLOSE_CODE, type RequestLogEntry } from './adapters/express.js';
 import { openEventStream } from './adapters/events-client.js';
+import { CatalogPullError, pullCatalog } from './adapters/catalog-client.js';
+import { CatalogFileError, readCatalogFile } from './scenario/catalog-file.js';
+import { catalogJsonSchema } from './domain/catalog/document.js';
+import type { CatalogDocument } from './domain/catalog/document.js';
 import { formatEventLine } from './event-lines.js';
 import { SPEED_RANGE, everyRealInterval } from './core/clock.js';
 import { MAX_SEED } from './core/random.js';
@@ -32,7 +36,7 @@ export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat
 Usage:
   voxsim serve [--port 4010] [--host 127.0.0.1] [--seed 1] [--base-path /api] [--start ISO-8601]
                [--speed N] [--state-file FILE] [--compact-after SIZE] [--scenario FILE] [--admin-token TOKEN]
-               [--wire spec|live] [--quiet] [--stream-buffer 4mb]
+               [--wire spec|live] [--catalog FILE] [--quiet] [--stream-buffer 4mb]
   voxsim events [--url http://127.0.0.1:4010/api] [--admin-token TOKEN] [--type PREFIX]...
                 [--account ID] [--since SEQ] [--json] [--no-color]
                                   follow a server's events, one line each (--json: raw JSON lines)
@@ -41,6 +45,9 @@ Usage:
   voxsim scenario list            list the shipped scenarios
   voxsim scenario schema          print the JSON Schema of scenario files
   voxsim openapi [--server URL]   print the OpenAPI 3.1 document of the platform and control API
+  voxsim catalog pull --from URL --key KEY [--out FILE]
+                                  write the catalog of a running platform as a catalog document
+  voxsim catalog schema           print the JSON Schema of catalog documents
   voxsim COMMAND --help           describe a command and its options
   voxsim --help | --version
 
@@ -70,6 +77,7 @@ const SERVE_HELP: Record<string, OptionHelp> = {
   scenario: { value: 'FILE', description: "start in a scenario's state (its given and scripts, not its steps)" },
   'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on the control API' },
   wire: { value: 'spec|live', description: 'wire format of the answers (default spec)' },
+  catalog: { value: 'FILE', description: "a catalog document (JSON or YAML) that replaces or extends the wire's catalog (docs/catalog.md)" },
   quiet: { description: 'no request log lines' },
   'stream-buffer': { value: 'SIZE', description: 'bytes that may wait for one event-stream consumer (default 4mb, at least 1kb)' },
   'exit-with-parent': { description: 'stop once the process that started the server is gone (npm start sets it)' },
@@ -108,6 +116,22 @@ export const COMMAND_HELP = {
     options: { server: { value: 'URL', description: `the server URL the document names (default ${DEFAULT_SERVER_URL})` }, ...HELP_OPTION },
   },
   'scenario schema': { usage: 'voxsim scenario schema [options]', about: 'Prints the JSON Schema of scenario files (scenario.schema.json).', options: HELP_OPTION },
+  catalog: {
+    usage: 'voxsim catalog pull|schema [options]',
+    about: 'Catalog documents (docs/catalog.md). Commands:\n  pull    read the catalog routes of a running platform and write a catalog document\n  schema  print the JSON Schema of catalog documents',
+    options: HELP_OPTION,
+  },
+  'catalog pull': {
+    usage: 'voxsim catalog pull --from URL --key KEY [--out FILE] [options]',
+    about: "Reads the catalog routes of a running platform (the live one, or another voxsim) with KEY and writes a catalog document that voxsim serve --catalog takes (to stdout without --out). A refusal or a network error is one line and exit 2.",
+    options: {
+      from: { value: 'URL', description: "the platform's API base URL, such as http://127.0.0.1:4010/api" },
+      key: { value: 'KEY', description: 'an API key of an account on that platform' },
+      out: { value: 'FILE', description: 'write the document to FILE instead of stdout' },
+      ...HELP_OPTION,
+    },
+  },
+  'catalog schema': { usage: 'voxsim catalog schema [options]', about: 'Prints the JSON Schema of catalog documents (catalog.schema.json).', options: HELP_OPTION },
 } as const;
 export type CommandName = keyof typeof COMMAND_HELP;
 
@@ -203,6 +227,8 @@ export interface ServeOptions {
   adminToken?: string;
   /** The wire format of the answers (live-platform Rule 5); default spec. */
   wire?: Wire;
+  /** A catalog document file (JSON or YAML) that replaces or extends the wire's catalog (issue 27). */
+  catalog?: string;
   /** No request log lines. */
   quiet?: boolean;
   /** Bytes that may wait for one event-stream consumer before it is closed with 1013 (default 4 MiB). */
@@ -247,6 +273,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
       scenario: { type: 'string' },
       'admin-token': { type: 'string' },
       wire: { type: 'string' },
+      catalog: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       'stream-buffer': { type: 'string' },
       'compact-after': { type: 'string' },
@@ -285,6 +312,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(values.scenario !== undefined && { scenario: values.scenario }),
     ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
     ...(values.wire !== undefined && { wire: values.wire as Wire }),
+    ...(values.catalog !== undefined && { catalog: values.catalog }),
     ...(streamBuffer !== undefined && { streamBuffer }),
     ...(compactAfter !== undefined && { compactAfter }),
     ...(values['exit-with-parent'] && { exitWithParent: true }),
@@ -338,6 +366,9 @@ export const STARTUP_MESSAGES = {
   scenarioMissing: (file: string) => `scenario file ${file} does not exist; pass another --scenario`,
   scenarioUnreadable: (file: string, why: string) => `scenario file ${file} cannot be read (${why}); pass another --scenario`,
   scenarioInvalid: (why: string) => `scenario file ${why}`,
+  catalogInvalid: (why: string) => `catalog file ${why.replace(/\.$/, '')}; pass another --catalog`,
+  catalogMissing: (file: string) => `catalog file ${file} does not exist; pass another --catalog`,
+  catalogUnreadable: (file: string, why: string) => `catalog file ${file} cannot be read (${why}); pass another --catalog`,
 } as const;
 
 /** One line of printable text: control characters escaped, whitespace runs collapsed. */
@@ -425,6 +456,19 @@ function readState(file: string): { snapshot?: { format?: unknown }; nextGen: nu
   return { ...(snapshot && { snapshot }), nextGen: (logs.at(-1)?.gen ?? 0) + 1, logBytes };
 }
 
+/** `--catalog FILE` at start: a file that cannot be read or is not a valid catalog document is one start-up line. */
+async function loadStartCatalog(file: string, wire: Wire): Promise<CatalogDocument> {
+  try {
+    return await readCatalogFile(file, wire);
+  } catch (error) {
+    if (error instanceof CatalogFileError) throw new StartupError(STARTUP_MESSAGES.catalogInvalid(oneLine(error.message)));
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new StartupError(STARTUP_MESSAGES.catalogMissing(resolvePath(file)));
+    if (code !== undefined) throw new StartupError(STARTUP_MESSAGES.catalogUnreadable(resolvePath(file), code === 'EISDIR' ? 'it is a directory' : fsReason(error)));
+    throw error;
+  }
+}
+
 /** `--scenario FILE` at start: a file that cannot be read or is not a valid scenario is one start-up line. */
 async function loadStartScenario(sim: Simulator, file: string): Promise<void> {
   try {
@@ -474,7 +518,9 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   const stateFile = options.stateFile === undefined ? undefined : resolvePath(options.stateFile);
   if (stateFile) checkStateDirectory(stateFile);
   const saved = stateFile ? readState(stateFile) : { nextGen: 1, logBytes: 0 };
+  const catalog = options.catalog === undefined ? undefined : await loadStartCatalog(options.catalog, options.wire ?? 'spec');
   const sim = createSimulator({
+    ...(catalog !== undefined && { catalog }),
     seed: options.seed,
     ...(options.start !== undefined && { startAt: options.start }),
     ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
@@ -678,8 +724,9 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
   }
   if (command === 'scenario') return scenarioCommand(rest, out);
   if (command === 'openapi') return openApiCommand(rest, out);
+  if (command === 'catalog') return catalogCommand(rest, out);
   if (command !== 'serve' && command !== 'events') {
-    const near = closest(command, ['serve', 'events', 'scenario', 'openapi', 'help', '--help', '--version']);
+    const near = closest(command, ['serve', 'events', 'scenario', 'catalog', 'openapi', 'help', '--help', '--version']);
     return usageError(out, `Unknown command "${command}".${near === undefined ? '' : ` Did you mean ${near}?`}`);
   }
   if (wantsHelp(rest)) {
@@ -761,6 +808,60 @@ function openApiCommand(args: string[], out: Pick<Console, 'log' | 'error'>): nu
   }
   out.log(JSON.stringify(openApiDocument(ROUTES, server === undefined ? {} : { serverUrl: server }), null, 2));
   return 0;
+}
+
+/**
+ * `voxsim catalog pull|schema`, each with `--help` (issue 27). A pull that is refused or
+ * cannot reach the platform is one line and exit 2.
+ */
+async function catalogCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    if (sub === undefined) return usageError(out, 'No catalog command given.', 'catalog');
+    out.log(commandHelp('catalog'));
+    return 0;
+  }
+  if (sub !== 'pull' && sub !== 'schema') {
+    const near = closest(sub, ['pull', 'schema']);
+    return usageError(out, `Unknown catalog command "${sub}".${near === undefined ? '' : ` Did you mean ${near}?`}`, 'catalog');
+  }
+  const command = `catalog ${sub}` as const;
+  if (wantsHelp(rest)) {
+    out.log(commandHelp(command));
+    return 0;
+  }
+  if (sub === 'schema') {
+    try {
+      parseArgs({ args: rest, options: {}, strict: true, allowPositionals: false });
+    } catch (error) {
+      return usageError(out, usageMessage(error as Error, command), command);
+    }
+    out.log(JSON.stringify(catalogJsonSchema(), null, 2));
+    return 0;
+  }
+  let values: { from?: string; key?: string; out?: string };
+  try {
+    ({ values } = parseArgs({ args: rest, options: { from: { type: 'string' }, key: { type: 'string' }, out: { type: 'string' } }, strict: true, allowPositionals: false }));
+    if (values.from === undefined || !/^https?:\/\/[^/]/.test(values.from)) throw new Error(`--from must be the platform's API base URL, such as http://127.0.0.1:4010/api${values.from === undefined ? '' : `, got "${values.from}"`}`);
+    if (values.key === undefined || values.key === '') throw new Error('--key must be an API key of the platform');
+  } catch (error) {
+    return usageError(out, usageMessage(error as Error, command), command);
+  }
+  try {
+    const text = `${JSON.stringify(await pullCatalog(values.from, values.key), null, 2)}\n`;
+    if (values.out === undefined) process.stdout.write(text);
+    else {
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(values.out, text);
+      out.error(`Wrote the catalog of ${values.from} to ${values.out}.`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof CatalogPullError) out.error(`voxsim catalog pull: ${error.message}`);
+    else if ((error as NodeJS.ErrnoException).code !== undefined) out.error(`voxsim catalog pull: cannot write ${values.out} (${fsReason(error)})`);
+    else throw error;
+    return EXIT_USAGE;
+  }
 }
 
 /** `voxsim scenario run|list|schema`, each with `--help`. */

@@ -5,7 +5,7 @@
  * engines; adapters (MSW, Express) only translate.
  */
 import { VirtualClock, realNow } from './core/clock.js';
-import { shapeA, COMMON_MESSAGES, errorMessageOf, familyError } from './core/errors.js';
+import { shapeA, COMMON_MESSAGES, errorMessageOf, familyError, SimError } from './core/errors.js';
 import { EventBus } from './core/events.js';
 import { Router, defineRoute, header, ok, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { MAX_SEED, SeededRandom } from './core/random.js';
@@ -29,6 +29,9 @@ import { callRoutes } from './domain/calls/routes.js';
 import { campaignEvents } from './domain/campaigns/events.js';
 import { campaignRoutes } from './domain/campaigns/routes.js';
 import { catalogRoutes } from './domain/catalog/routes.js';
+import type { CatalogDocumentInput } from './domain/catalog/document.js';
+import { checkCatalogDocument } from './domain/catalog/service.js';
+import { CatalogSetting } from './domain/catalog/setting.js';
 import { knowledgebaseEvents } from './domain/knowledgebases/events.js';
 import { knowledgebaseRoutes } from './domain/knowledgebases/routes.js';
 import { toolRoutes } from './domain/tools/routes.js';
@@ -83,6 +86,12 @@ export interface SimulatorOptions {
    * encodes bodies, `live` as the live platform does (live-platform.md, sections D and E).
    */
   wire?: Wire;
+  /**
+   * A catalog document (docs/catalog.md) that replaces or extends the wire's catalog of
+   * voices, languages, models and providers; `reset()` returns to it. A document that
+   * breaks a rule is refused with a RangeError naming the field.
+   */
+  catalog?: CatalogDocumentInput;
 }
 
 /**
@@ -123,6 +132,18 @@ const UNJOURNALED_PATHS: ReadonlySet<string> = new Set(['/__sim/requests', '/__s
 
 /** Every clock event a domain schedules, with its handler. */
 export const CLOCK_HANDLERS: readonly ClockHandler[] = [...phoneNumberEvents, ...campaignEvents, ...callEvents, ...conversationEvents, ...msgappEvents, ...knowledgebaseEvents];
+
+/** The catalog option checked as `PUT /__sim/catalog` checks a body; a RangeError naming the first problem's path. */
+function checkCatalog(catalog: CatalogDocumentInput | undefined, wire: Wire): CatalogSetting['document'] {
+  if (catalog === undefined) return null;
+  try {
+    return checkCatalogDocument(catalog, wire);
+  } catch (error) {
+    if (!(error instanceof SimError)) throw error;
+    const [path, messages] = Object.entries((error.body as { errors: Record<string, string[]> }).errors)[0]!;
+    throw new RangeError(`catalog: ${path}: ${messages[0]}`);
+  }
+}
 
 function checkWire(wire: Wire | undefined): Wire {
   if (wire === undefined) return 'spec';
@@ -167,6 +188,9 @@ export class Simulator implements SimState {
   readonly events = new EventBus<SimEventMap>();
   /** Account scopes, built once per account row. */
   readonly scopes = new WeakMap<object, unknown>();
+  /** The catalog document in force and each wire's catalog (issue 27). */
+  readonly catalogs: CatalogSetting;
+  private readonly initialCatalog: CatalogSetting['document'];
   private randomSource: SeededRandom;
   private currentSeed: number;
   private readonly initialSeed: number;
@@ -189,6 +213,8 @@ export class Simulator implements SimState {
     this.startMs = toEpoch(options.startAt, 'startAt');
     this.initialWire = checkWire(options.wire);
     this.currentWire = this.initialWire;
+    this.initialCatalog = checkCatalog(options.catalog, this.initialWire);
+    this.catalogs = new CatalogSetting(this.initialCatalog);
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
     this.accountInputs = options.accounts?.map((a) => parseControlBody(AccountInput, a));
@@ -211,6 +237,7 @@ export class Simulator implements SimState {
       get wire() {
         return sim.currentWire;
       },
+      catalogs: this.catalogs,
       webhooks: this.webhooks,
       replies: this.replies,
       outcomes: this.outcomes,
@@ -335,6 +362,8 @@ export class Simulator implements SimState {
     this.randomSource = new SeededRandom(seed);
     this.clock.reset(start);
     this.db.clear();
+    // The catalog the simulator was made with (its option, else each wire's own).
+    this.catalogs.set(this.initialCatalog);
     this.webhooks.clear();
     this.replies.set([]);
     this.outcomes.clear();

@@ -253,6 +253,13 @@ export type Overview = z.output<typeof OverviewRecord>;
 export type SimControl = Control;
 /** A scenario as an object (the JSON form of a scenario file): `sim.loadScenario(...)`, `sim.control.scenario.load(...)`. */
 export type { ScenarioInput } from './scenario/schema.js';
+/**
+ * A catalog document as written (docs/catalog.md, catalog.schema.json): `createSimulator({ catalog })`,
+ * `sim.control.catalog.set(...)`, `voxsim serve --catalog`, a scenario's `given.catalog`.
+ */
+export type { CatalogDocumentInput } from './domain/catalog/document.js';
+/** A whole catalog document, every table and implied field written out: `GET /__sim/catalog`, `voxsim catalog pull`. */
+export type { FullCatalogDocument } from './domain/catalog/document.js';
 
 // ---- Events (z.output of SIM_EVENT_SCHEMAS) ----
 /** Each event type of `sim.events` and `/__sim/events` with its `data`. */

@@ -142,7 +142,7 @@ function streams() {
   return { stdout, stderr, out: { log: (s: string) => stdout.push(s), error: (s: string) => stderr.push(s) } as unknown as Console };
 }
 
-const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--compact-after', '--scenario', '--admin-token', '--wire', '--quiet', '--stream-buffer', '--exit-with-parent', '--help'];
+const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--compact-after', '--scenario', '--admin-token', '--wire', '--catalog', '--quiet', '--stream-buffer', '--exit-with-parent', '--help'];
 const EVENTS_FLAGS = ['--url', '--admin-token', '--type', '--account', '--since', '--json', '--no-color', '--help'];
 
 /** The option lines of a help text: `  --flag VALUE   description`, as [flag, description]. */

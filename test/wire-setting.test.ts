@@ -28,7 +28,7 @@ async function makeCallMessage(call: (path: string, body: unknown) => Promise<{ 
 
 function withNumberedAssistant(sim: Simulator): Promise<unknown> {
   sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
-  return sim.handle({ method: 'POST', path: '/user/assistant', headers: AUTH, body: JSON.stringify(pipelineAssistant({ phone_number_id: 1 })) });
+  return sim.handle({ method: 'POST', path: '/user/assistant', headers: AUTH, body: JSON.stringify(pipelineAssistant({ phone_number_id: 1 }, sim.wire)) });
 }
 
 describe('wire setting', () => {

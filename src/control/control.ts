@@ -15,6 +15,8 @@ import { ReplyRulesBody } from '../engine/replies.js';
 import { AccountInput, AccountPatch, serialiseAccount } from '../domain/accounts/schema.js';
 import { createAccount, patchAccount } from '../domain/accounts/service.js';
 import type { SimEventMap } from '../domain/sim-events.js';
+import { catalogDocumentOf, type CatalogDocumentInput } from '../domain/catalog/document.js';
+import { setCatalog } from '../domain/catalog/service.js';
 import { InsertCallBody, serialiseCall } from '../domain/calls/schema.js';
 import { insertCall, ringInbound } from '../domain/calls/service.js';
 import { resumeAfterTopUp } from '../domain/campaigns/service.js';
@@ -367,6 +369,20 @@ export class Control {
         const sender = patchSender(this.sim, id, parseControlBody(SenderPatchBody, input));
         return { ...serialiseSender(sender), assistant_id: sender.assistant_id };
       },
+    }));
+  }
+
+  get catalog() {
+    return this.once('catalog', () => ({
+      /** `GET /__sim/catalog`: the catalog in force under the simulator's wire, as a whole document (`PUT` of it changes nothing). Reads only. */
+      get: () => catalogDocumentOf(this.sim.catalogs.of(this.sim.wire).tables),
+      /**
+       * `PUT /__sim/catalog`: a catalog document that replaces or extends the wire's catalog
+       * (docs/catalog.md). Refused whole (422 shape B with the field's path) when it breaks a
+       * rule or drops an id an assistant names; answers the catalog now in force.
+       * @example sim.control.catalog.set({ merge: 'extend', voices: [{ id: 9001, name: 'Mina', language_id: 5, gender: 'female', preview_url: null, accent: null, age: null, synthesizer_provider_id: 1 }] })
+       */
+      set: (input: CatalogDocumentInput) => catalogDocumentOf(setCatalog(this.sim, input).tables),
     }));
   }
 

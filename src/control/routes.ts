@@ -15,6 +15,7 @@ import { SmsRecord } from '../domain/sms/schema.js';
 import { OutcomeRulesBody } from '../engine/outcomes.js';
 import { ReplyRulesBody } from '../engine/replies.js';
 import { OverviewRecord } from './overview.js';
+import { CatalogDocument } from '../domain/catalog/document.js';
 import { Scenario } from '../scenario/schema.js';
 import {
   AdvanceBody,
@@ -124,6 +125,8 @@ export const controlRoutes = [
   controlRoute('GET', '/replies', { responses: { 200: ReplyRulesBody } }, ({ ctx }) => ok(ctx.control.replies.list())),
   controlRoute('POST', '/msgapp/inbound', { body: InboundBody, responses: { 201: InboundAnswer } }, ({ ctx, body }) => ok(ctx.control.msgapp.inbound(body), 201)),
   controlRoute('PATCH', '/msgapp/senders/:id', { body: SenderPatchBody, responses: { 200: SenderRecord.extend({ assistant_id: integer().nullable() }) } }, ({ ctx, body, params }) => ok(ctx.control.msgapp.patchSender(pathId(params.id), body))),
+  controlRoute('GET', '/catalog', { responses: { 200: CatalogDocument } }, ({ ctx }) => ok(ctx.control.catalog.get())),
+  controlRoute('PUT', '/catalog', { body: CatalogDocument, responses: { 200: CatalogDocument } }, ({ ctx, body }) => ok(ctx.control.catalog.set(body))),
   controlRoute('GET', '/faults', { responses: { 200: dataList(FaultRuleRecord) } }, ({ ctx }) => ok(ctx.control.faults.list())),
   controlRoute('POST', '/faults', { body: FaultBody, responses: { 201: FaultRuleRecord } }, ({ ctx, body }) => ok(ctx.control.faults.add(body), 201)),
   controlRoute('DELETE', '/faults', { responses: { 200: OkAnswer } }, ({ ctx }) => ok(ctx.control.faults.clear())),

@@ -13,7 +13,7 @@ import type { ScriptedReply } from '../engine/replies.js';
 import type { WebhookKind } from '../engine/webhooks.js';
 import type { Account } from './accounts/schema.js';
 import type { Assistant } from './assistants/schema.js';
-import { catalog, type Catalog } from './catalog/data.js';
+import type { Catalog } from './catalog/data.js';
 import { CallMemo } from './calls/memo.js';
 import type { Call } from './calls/schema.js';
 import type { CallGroup } from './calls/groups.js';
@@ -163,6 +163,7 @@ export interface AccountCtx {
   readonly account: Account;
   /** The wire of the answer being built (live-platform Rule 5): serialisers and texts decide by it. */
   readonly wire: Wire;
+  /** The catalog of the answer's wire (issue 27: each wire's own, or what the catalog document in force makes of it). */
   readonly catalog: Catalog;
   readonly random: SeededRandom;
   /** The simulator's seed (for values derived from it without drawing from `random`). */
@@ -246,7 +247,10 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     get wire() {
       return state.wire;
     },
-    catalog,
+    // A getter: a scope seen through another wire (accountCtx) reads that wire's catalog.
+    get catalog() {
+      return state.catalogs.of(this.wire);
+    },
     random,
     seed: random.seed,
     callMemo: new CallMemo(),

@@ -11,6 +11,7 @@ import type { EventBus } from '../core/events.js';
 import type { OutcomeScript } from '../engine/outcomes.js';
 import type { ReplyScript } from '../engine/replies.js';
 import type { WebhookEngine } from '../engine/webhooks.js';
+import type { CatalogSetting } from './catalog/setting.js';
 import type { Database } from './db.js';
 import type { SimEventMap } from './sim-events.js';
 
@@ -19,6 +20,8 @@ export interface SimState {
   readonly clock: VirtualClock;
   /** The wire bodies are encoded in (live-platform Rule 5). */
   readonly wire: Wire;
+  /** The catalog document in force and the catalog it makes under each wire (issue 27). */
+  readonly catalogs: CatalogSetting;
   /** The seeded generator (replaced on reset and restore: read it, do not keep it). */
   readonly random: SeededRandom;
   readonly webhooks: WebhookEngine;

@@ -39,8 +39,8 @@ export interface LoadedScenario {
   lineOf(path: (string | number)[]): number | null;
 }
 
-/** The line of a path: a key's own line (its value may start on a later one), else the line of the nearest node above it. */
-function locator(doc: Document, counter: LineCounter) {
+/** The line of a path: a key's own line (its value may start on a later one), else the line of the nearest node above it (scenario and catalog files). */
+export function locator(doc: Document, counter: LineCounter) {
   return (path: (string | number)[]): number | null => {
     const map = doc.getIn(path.slice(0, -1), true);
     const pair = isMap(map) ? map.items.find((item) => isScalar(item.key) && item.key.value === path.at(-1)) : undefined;

@@ -189,6 +189,17 @@ class Player {
       if (ref) this.refs[ref] = { id: created.id };
     }
     const given = scenario.given ?? {};
+    // issue 27: the catalog first, so every assistant is checked against it.
+    if (given.catalog !== undefined) {
+      try {
+        this.sim.control.catalog.set(given.catalog);
+      } catch (error) {
+        if (!(error instanceof SimError)) throw error;
+        const [field, messages] = Object.entries((error.body as { errors: Record<string, string[]> }).errors)[0]!;
+        const path = ['given', 'catalog', ...field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part))];
+        this.fail(`The catalog was refused: ${messages[0]}`, path);
+      }
+    }
     for (const [i, n] of (given.phone_numbers ?? []).entries()) {
       const at = ['given', 'phone_numbers', i];
       const accountId = this.sim.control.accounts.list().data.find((a) => a.api_key === (n.key ?? this.defaultKey))?.id;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import { MAX_SEED } from '../core/random.js';
 import { isClockTime, parseInstant } from '../core/time.js';
+import { CatalogDocument } from '../domain/catalog/document.js';
 import { WIRES } from '../core/wire.js';
 import { AccountInput } from '../domain/accounts/schema.js';
 import { CreateAssistantBody } from '../domain/assistants/schema.js';
@@ -113,6 +114,8 @@ export const GivenKnowledgebase = resource(BODIES.knowledgebases).extend({
 });
 
 export const Given = z.strictObject({
+  // issue 27: a catalog document put in force before anything is created (docs/catalog.md).
+  catalog: CatalogDocument.optional(),
   phone_numbers: z.array(GivenPhoneNumber).optional(),
   // live-platform C.1, C.2: knowledge bases (with their documents) and tools before the assistants that name them.
   knowledgebases: z.array(GivenKnowledgebase).optional(),

@@ -74,6 +74,8 @@ export interface LogRecord {
   replies?: SimulatorSnapshot['replies'];
   outcomes?: SimulatorSnapshot['outcomes'];
   faults?: SimulatorSnapshot['faults'];
+  /** The catalog document in force (null: each wire's own), written when it changed. */
+  catalog?: SimulatorSnapshot['catalog'];
 }
 
 /** What the state file reads from a simulator and restores into it. */
@@ -230,6 +232,7 @@ export function applyLog(snapshot: SimulatorSnapshot, path: string): void {
     if (r.replies) snapshot.replies = r.replies;
     if (r.outcomes) snapshot.outcomes = r.outcomes;
     if (r.faults) snapshot.faults = r.faults;
+    if (r.catalog !== undefined) snapshot.catalog = r.catalog;
   }
   for (const [name, rows] of tables) {
     const target = name === WEBHOOK_TABLE ? snapshot.webhooks.deliveries : (snapshot.db as Record<string, { rows: Keyed[] }>)[name]!;
@@ -295,7 +298,7 @@ export class StateStore {
   private readonly compactAfter: number;
   private readonly events: StateStoreEvents;
   /** What the last record (or snapshot) held of the small parts, to write them only when they changed. */
-  private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; faults: number };
+  private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; faults: number; catalog: number };
   /** The trackers with changes since the last record (most records touch one or two of some thirty). */
   private readonly changed = new Set<Tracker>();
   /** The save point at the end of this turn of the event loop that answers wait for (see `flushed`). */
@@ -360,6 +363,7 @@ export class StateStore {
     if (small.replies !== this.last.replies) record.replies = this.sim.replies.list();
     if (small.outcomes !== this.last.outcomes) record.outcomes = this.sim.outcomes.snapshot();
     if (small.faults !== this.last.faults) record.faults = this.sim.faults.snapshot();
+    if (small.catalog !== this.last.catalog) record.catalog = this.sim.catalogs.document;
     if (Object.keys(record).length === 0) {
       // Nothing to write: what is on disk is the state.
       this.saved(small);
@@ -564,6 +568,7 @@ export class StateStore {
       replies: this.sim.replies.revision,
       outcomes: this.sim.outcomes.revision,
       faults: this.sim.faults.revision,
+      catalog: this.sim.catalogs.revision,
     };
   }
 
@@ -796,7 +801,7 @@ export class StateStore {
           sliceStart = performance.now();
         }
       }
-      out(`}},"faults":${JSON.stringify(sim.faults.snapshot())}}`);
+      out(`}},"faults":${JSON.stringify(sim.faults.snapshot())},"catalog":${JSON.stringify(sim.catalogs.document)}}`);
       drain();
       // In the background the new file's data goes to disk on a thread of the pool before
       // the rename: a rename over an existing file makes ext4 allocate and flush the

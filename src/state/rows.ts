@@ -6,6 +6,7 @@
  * of another type (a string for a number, a missing `nullable`), or a table added to
  * `Database` without its rows' kind does not compile.
  */
+import type { z } from 'zod';
 import {
   anything,
   boolean,
@@ -146,7 +147,7 @@ const assistant = record<Assistant>({
   phone_number_id: ref,
   tool_ids: list(id),
   // Nested shapes with their own zod schemas: assistants are few, parsing them costs nothing.
-  tools: list(parsedBy(BuiltInTool)),
+  tools: list(parsedBy(BuiltInTool as unknown as z.ZodType<BuiltInTool>)),
   voice_stability: number,
   voice_similarity: number,
   speech_speed: number,

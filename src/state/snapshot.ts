@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import { SPEED_RANGE, type ClockEvent, type ClockSnapshot, type VirtualClock } from '../core/clock.js';
-import { anything, count, exactly, id, list, mapOf, oneOf, optional, parsedBy, record, refined, string, time, whole, within, type FieldKind, type Problem } from '../core/fields.js';
+import { anything, count, exactly, id, list, mapOf, nullable, oneOf, optional, parsedBy, record, refined, string, time, whole, within, type FieldKind, type Problem } from '../core/fields.js';
 import { MAX_SEED, SeededRandom, type RandomState } from '../core/random.js';
 import type { TableSnapshot } from '../core/store.js';
 import { CLOCK_RANGE, CLOCK_RANGE_TEXT } from '../core/time.js';
@@ -17,6 +17,10 @@ import { OutcomeRuleSchema, type OutcomeScript, type OutcomeState } from '../eng
 import { ReplyRuleSchema, type ReplyRule, type ReplyScript } from '../engine/replies.js';
 import type { WebhookEngine, WebhookSnapshot } from '../engine/webhooks.js';
 import type { Database } from '../domain/db.js';
+import type { Wire } from '../core/wire.js';
+import { builtinCatalogDocument } from '../domain/catalog/builtin.js';
+import { CatalogDocument, documentProblems } from '../domain/catalog/document.js';
+import type { CatalogSetting } from '../domain/catalog/setting.js';
 import { VERSION } from '../version.js';
 import { DELIVERY_KIND, FAILURE_RULE_KIND, FAULT_RULE_KIND, ROW_EVENTS, ROW_KINDS, ROW_REFERENCES, type RowEvent, type TableKey } from './rows.js';
 
@@ -35,6 +39,8 @@ export interface SimulatorSnapshot {
   replies: ReplyRule[];
   outcomes: OutcomeState;
   faults: FaultSnapshot;
+  /** The catalog document in force (issue 27); null or absent (an older snapshot): each wire's own catalog. */
+  catalog?: CatalogDocument | null;
 }
 
 /** The parts of a simulator a snapshot is taken from and restored into. */
@@ -45,6 +51,9 @@ export interface SnapshotParts {
   readonly replies: ReplyScript;
   readonly outcomes: OutcomeScript;
   readonly faults: FaultEngine;
+  readonly catalogs: CatalogSetting;
+  /** The wire a restored catalog document is checked against (the one it replaces or extends). */
+  readonly wire: Wire;
 }
 
 /**
@@ -171,6 +180,7 @@ function snapshotKind(db: Database, clock: VirtualClock): FieldKind<SimulatorSna
     replies: list(parsedBy(ReplyRuleSchema)),
     outcomes: record<OutcomeState>({ rules: list(parsedBy(OutcomeRuleSchema)), attempts: mapOf(count) }),
     faults: sequenced(record<FaultSnapshot>({ rules: byId(FAULT_RULE_KIND, 'ascending'), seq: count }), 'seq', (f) => f.rules),
+    catalog: optional(nullable(parsedBy(CatalogDocument))),
   });
 }
 
@@ -244,6 +254,16 @@ function rowEventProblem(db: Database, saved: Record<string, { rows: SavedRow[] 
 }
 
 /**
+ * The first problem of a restored catalog document with the catalog it makes of the
+ * wire's (the checks of `PUT /__sim/catalog`), at `catalog.<its path>`.
+ */
+function catalogProblem(catalog: CatalogDocument | null | undefined, wire: Wire): Problem | undefined {
+  if (catalog === null || catalog === undefined) return undefined;
+  const first = Object.entries(documentProblems(builtinCatalogDocument(wire), CatalogDocument.parse(catalog)))[0];
+  return first && { at: `.catalog.${first[0]}`, message: first[1][0]! };
+}
+
+/**
  * Takes the snapshot of `parts`, with the seed, the clock's start and the generator.
  * @example const saved = takeSnapshot(parts, { seed: 1, start, random })
  */
@@ -260,6 +280,7 @@ export function takeSnapshot(parts: SnapshotParts, meta: { seed: number; start: 
     replies: parts.replies.list(),
     outcomes: parts.outcomes.snapshot(),
     faults: parts.faults.snapshot(),
+    catalog: parts.catalogs.document,
   };
 }
 
@@ -275,7 +296,10 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   const deep = tooDeepAt(snapshot, 1, MAX_SNAPSHOT_DEPTH);
   if (deep) throw new SnapshotError(deepPathText(deep), COMMON_MESSAGES.tooDeep('snapshot', MAX_SNAPSHOT_DEPTH).replace(/\.$/, ''));
   const rows = snapshot.db as unknown as Record<string, { rows: SavedRow[] }>;
-  const problem = snapshotKind(parts.db, parts.clock).check(snapshot) ?? within('.db', referenceProblem(parts.db, rows) ?? rowEventProblem(parts.db, rows, snapshot.clock.events));
+  const problem =
+    snapshotKind(parts.db, parts.clock).check(snapshot) ??
+    within('.db', referenceProblem(parts.db, rows) ?? rowEventProblem(parts.db, rows, snapshot.clock.events)) ??
+    catalogProblem(snapshot.catalog, parts.wire);
   if (problem) {
     const at = problem.at.replace(/^\./, '') || 'its top level';
     // A rule's own message (the reply and outcome schemas are the API's) names its field as `:attribute`, and ends its sentence.
@@ -292,5 +316,6 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   // The rules as `PUT /__sim/outcomes` stores them (defaults filled in), not as written.
   parts.outcomes.restore({ rules: z.array(OutcomeRuleSchema).parse(copy.outcomes.rules), attempts: copy.outcomes.attempts });
   parts.faults.restore(copy.faults);
+  parts.catalogs.set(copy.catalog ?? null);
   return random;
 }

@@ -49,7 +49,7 @@ async function create(api: Api, kind: string, body: Body, key?: string): Promise
 }
 
 async function assistant(api: Api, overrides: Body = {}): Promise<number> {
-  const res = await api.post('/user/assistant', pipelineAssistant(overrides));
+  const res = await api.post('/user/assistant', pipelineAssistant(overrides, api.sim.wire));
   expect(res.status, res.text).toBe(201);
   return res.body.data.id;
 }
@@ -216,10 +216,10 @@ for (const wire of WIRES) {
       const theirLabel = await create(api(), 'label', { name: 'Theirs 2' }, OTHER_KEY);
       const message = (text: string) => (wire === 'spec' ? text : 'Validation failed');
       const folderText = 'The selected folder id is invalid.';
-      await refused(api(), 'POST', '/user/assistant', pipelineAssistant({ folder_id: theirFolder }), 422, { message: message(folderText), errors: { folder_id: [folderText] } });
-      await refused(api(), 'POST', '/user/assistant', pipelineAssistant({ folder_id: 999 }), 422, { message: message(folderText), errors: { folder_id: [folderText] } });
+      await refused(api(), 'POST', '/user/assistant', pipelineAssistant({ folder_id: theirFolder }, api().sim.wire), 422, { message: message(folderText), errors: { folder_id: [folderText] } });
+      await refused(api(), 'POST', '/user/assistant', pipelineAssistant({ folder_id: 999 }, api().sim.wire), 422, { message: message(folderText), errors: { folder_id: [folderText] } });
       const labelText = 'The selected label ids.1 is invalid.';
-      await refused(api(), 'POST', '/user/assistant', pipelineAssistant({ label_ids: [own, theirLabel] }), 422, { message: message(labelText), errors: { 'label_ids.1': [labelText] } });
+      await refused(api(), 'POST', '/user/assistant', pipelineAssistant({ label_ids: [own, theirLabel] }, api().sim.wire), 422, { message: message(labelText), errors: { 'label_ids.1': [labelText] } });
       const id = await assistant(api());
       await refused(api(), 'PUT', `/user/assistant/${id}`, { folder_id: theirFolder }, 422, { message: message(folderText), errors: { folder_id: [folderText] } });
       await refused(api(), 'PUT', `/user/assistant/${id}`, { label_ids: [own, 999] }, 422, { message: message(labelText), errors: { 'label_ids.1': [labelText] } });

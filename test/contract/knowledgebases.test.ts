@@ -156,8 +156,8 @@ contract('knowledge bases: delete (spec wire)', (api) => {
   });
 
   it("sets knowledgebase_id to null on the assistants that used it, and leaves the others' alone", async () => {
-    const using = await createAssistant(api(), pipelineAssistant({ knowledgebase_id: 1 }));
-    const other = await createAssistant(api(), pipelineAssistant({ knowledgebase_id: 2 }));
+    const using = await createAssistant(api(), pipelineAssistant({ knowledgebase_id: 1 }, api().sim.wire));
+    const other = await createAssistant(api(), pipelineAssistant({ knowledgebase_id: 2 }, api().sim.wire));
     await api().del('/user/knowledgebases/1');
     expect((await api().get(`/user/assistant/${using}`)).body.data.knowledgebase_id).toBeNull();
     expect((await api().get(`/user/assistant/${other}`)).body.data.knowledgebase_id).toBe(2);
@@ -165,7 +165,7 @@ contract('knowledge bases: delete (spec wire)', (api) => {
 
   it('then refuses the deleted id on an assistant with 422', async () => {
     await api().del('/user/knowledgebases/1');
-    const res = await api().post('/user/assistant', pipelineAssistant({ knowledgebase_id: 1 }));
+    const res = await api().post('/user/assistant', pipelineAssistant({ knowledgebase_id: 1 }, api().sim.wire));
     expectAnswer(res, 422, invalidField('knowledgebase_id', 'The selected knowledgebase id is invalid.'));
   });
 

@@ -6,8 +6,9 @@
  * table is also answered on the default wire, where nothing changed.
  */
 import { expect, it } from 'vitest';
+import { TOOL_DEFAULTS } from '../../src/domain/assistants/schema.js';
 import { contract, type Api, type ApiResponse } from '../support/api.js';
-import { multimodalAssistant, pipelineAssistant } from '../support/fixtures.js';
+import { LIVE_CATALOG, multimodalAssistant, pipelineAssistant } from '../support/fixtures.js';
 
 const LIVE = { wire: 'live' } as const;
 const SECOND_KEY = 'sim_second_key';
@@ -47,7 +48,7 @@ function expectWindowUrls(res: ApiResponse, path: string): void {
 
 async function outboundAssistant(api: Api, overrides: Record<string, unknown> = {}): Promise<number> {
   const number = api.sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: OUTBOUND_NUMBER }).id;
-  const res = await api.post('/user/assistant', pipelineAssistant({ phone_number_id: number, ...overrides }));
+  const res = await api.post('/user/assistant', pipelineAssistant({ phone_number_id: number, ...overrides }, api.sim.wire));
   expect(res.status).toBe(201);
   return res.body.data.id;
 }
@@ -232,7 +233,7 @@ contract(
     });
 
     it('pages GET /user/assistants/get by 10 with its own path', async () => {
-      for (let i = 1; i <= 11; i++) await api().post('/user/assistant', pipelineAssistant({ name: `Assistant ${i}` }));
+      for (let i = 1; i <= 11; i++) await api().post('/user/assistant', pipelineAssistant({ name: `Assistant ${i}` }, api().sim.wire));
       const res = await api().get('/user/assistants/get', { query: { page: 2 } });
       const path = selfPath(api(), res, '/user/assistants/get');
       expect(Object.keys(res.body)).toEqual(LARAVEL_KEYS);
@@ -420,7 +421,7 @@ contract('live D.2 on the default wire: the spec call record is unchanged', (api
   });
 });
 
-/** The live read record of `pipelineAssistant` with the overrides of the D.3 tests. */
+/** The live read record of `pipelineAssistant` with the overrides of the D.3 tests (the live catalog's voice 10; ElevenLabs and Deepgram, English's defaults: live-platform G.1). */
 const LIVE_RECORD = {
   id: 1,
   uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -476,9 +477,9 @@ const LIVE_RECORD = {
   conversation_ended_webhook_url: null,
   llm_model_id: 1,
   multimodal_model_id: null,
-  synthesizer_provider_id: 2,
-  transcriber_provider_id: 2,
-  voice_id: 1,
+  synthesizer_provider_id: 1,
+  transcriber_provider_id: 1,
+  voice_id: 10,
   language_id: 1,
   timezone: 'Europe/Berlin',
   initial_message: 'Hello, this is Ava from Acme. Do you have a minute?',
@@ -487,8 +488,8 @@ const LIVE_RECORD = {
   updated_at: '2026-03-02T09:00:00.000000Z',
   user_id: 1,
   engine_id: 1,
-  synthesizer_id: 2,
-  transcriber_id: 2,
+  synthesizer_id: 1,
+  transcriber_id: 1,
   instance_id: null,
   flows_platform_id: null,
   language: 'en',
@@ -515,7 +516,7 @@ contract(
   'live D.3: the assistant read record',
   (api) => {
     it('answers GET /user/assistant/{id} with 0/1, decimal strings, [] empties, {type, data} tools and the live-only keys last', async () => {
-      expect((await api().post('/user/assistant', pipelineAssistant(D3_ASSISTANT))).status).toBe(201);
+      expect((await api().post('/user/assistant', pipelineAssistant(D3_ASSISTANT, api().sim.wire))).status).toBe(201);
       const res = await api().get('/user/assistant/1');
       expect(res.status).toBe(200);
       expect(res.body).toStrictEqual({ data: LIVE_RECORD });
@@ -525,7 +526,7 @@ contract(
     });
 
     it('answers the same record in /user/assistants/get, /user/assistants and /user/assistants/outbound', async () => {
-      await api().post('/user/assistant', pipelineAssistant(D3_ASSISTANT));
+      await api().post('/user/assistant', pipelineAssistant(D3_ASSISTANT, api().sim.wire));
       const one = (await api().get('/user/assistant/1')).body.data;
       expect((await api().get('/user/assistants/get')).body.data).toStrictEqual([one]);
       expect((await api().get('/user/assistants')).body).toStrictEqual([one]);
@@ -533,8 +534,8 @@ contract(
     });
 
     it('writes false booleans as 0, keeps non-empty variables and filler_config, a null filler_config null', async () => {
-      await api().post('/user/assistant', pipelineAssistant({ end_call_on_voicemail: false, variables: { tier: 'gold' }, fillers: true, filler_config: { positive: ['Great!'] } }));
-      await api().post('/user/assistant', pipelineAssistant({ filler_config: null, llm_temperature: 0, voice_similarity: 1, ambient_sound_volume: 0.25 }));
+      await api().post('/user/assistant', pipelineAssistant({ end_call_on_voicemail: false, variables: { tier: 'gold' }, fillers: true, filler_config: { positive: ['Great!'] } }, api().sim.wire));
+      await api().post('/user/assistant', pipelineAssistant({ filler_config: null, llm_temperature: 0, voice_similarity: 1, ambient_sound_volume: 0.25 }, api().sim.wire));
       const first = (await api().get('/user/assistant/1')).body.data;
       expect(first).toMatchObject({ fillers: 1, end_call_on_voicemail: 0, variables: { tier: 'gold' }, filler_config: { positive: ['Great!'] } });
       const second = (await api().get('/user/assistant/2')).body.data;
@@ -542,26 +543,42 @@ contract(
     });
 
     it('writes a tiny decimal without exponent notation', async () => {
-      await api().post('/user/assistant', pipelineAssistant({ voice_stability: 0.0000001, llm_temperature: 0.00000125 }));
+      await api().post('/user/assistant', pipelineAssistant({ voice_stability: 0.0000001, llm_temperature: 0.00000125 }, api().sim.wire));
       expect((await api().get('/user/assistant/1')).body.data).toMatchObject({ voice_stability: '0.0000001', llm_temperature: '0.00000125' });
     });
 
     it('keeps endpoint_sensitivity and interrupt_sensitivity numbers', async () => {
-      await api().post('/user/assistant', pipelineAssistant({ endpoint_sensitivity: 2, interrupt_sensitivity: 0.3 }));
+      await api().post('/user/assistant', pipelineAssistant({ endpoint_sensitivity: 2, interrupt_sensitivity: 0.3 }, api().sim.wire));
       expect((await api().get('/user/assistant/1')).body.data).toMatchObject({ endpoint_sensitivity: 2, interrupt_sensitivity: 0.3 });
     });
 
-    it('writes a warm transfer tool with all its other fields in data', async () => {
+    it('writes a warm transfer tool with all its other fields in data, those left out at their documented defaults (G.2)', async () => {
       const id = await outboundAssistant(api());
       await api().put(`/user/assistant/${id}`, { tools: [{ type: 'warm_call_transfer', supervisor_phone: '+14155550188', outbound_phone_id: 1, description: 'To a human', hold_music: 'none' }] });
       expect((await api().get('/user/assistant/1')).body.data.tools).toStrictEqual([
-        { type: 'warm_call_transfer', data: { supervisor_phone: '+14155550188', outbound_phone_id: 1, description: 'To a human', hold_music: 'none' } },
+        {
+          type: 'warm_call_transfer',
+          data: {
+            supervisor_phone: '+14155550188',
+            outbound_phone_id: 1,
+            description: 'To a human',
+            caller_id_mode: 'outbound_number',
+            hold_music: 'none',
+            hold_message: TOOL_DEFAULTS.holdMessage,
+            custom_sip: false,
+            custom_caller_id: null,
+            hold_music_volume: 80,
+            summary_instructions: TOOL_DEFAULTS.summaryInstructions,
+            briefing_initial_message: TOOL_DEFAULTS.briefingInitialMessage,
+            connected_message: TOOL_DEFAULTS.connectedMessage,
+          },
+        },
       ]);
     });
 
     it('gives engine_id 2 and 3 to multimodal and dualplex, transcriber_id null, language the iso_2 code', async () => {
-      await api().post('/user/assistant', multimodalAssistant({ language_id: 3 }));
-      await api().post('/user/assistant', multimodalAssistant({ name: 'Duo', mode: 'dualplex', multimodal_model_id: 9 }));
+      await api().post('/user/assistant', multimodalAssistant({ language_id: 4 }, api().sim.wire));
+      await api().post('/user/assistant', multimodalAssistant({ name: 'Duo', mode: 'dualplex', multimodal_model_id: LIVE_CATALOG.dualplexModel }, api().sim.wire));
       const multimodal = (await api().get('/user/assistant/1')).body.data;
       expect(multimodal).toMatchObject({ engine_id: 2, transcriber_id: null, transcriber_provider_id: null, language: 'es' });
       expect(multimodal.synthesizer_id).toBe(multimodal.synthesizer_provider_id);
@@ -569,7 +586,7 @@ contract(
     });
 
     it('shows the stored inbound_webhook_url', async () => {
-      await api().post('/user/assistant', multimodalAssistant());
+      await api().post('/user/assistant', multimodalAssistant({}, api().sim.wire));
       await api().post('/user/assistants/enable-inbound-webhook', { assistant_id: 1, webhook_url: 'https://hooks.example.test/inbound' });
       expect((await api().get('/user/assistant/1')).body.data.inbound_webhook_url).toBe('https://hooks.example.test/inbound');
       await api().post('/user/assistants/disable-inbound-webhook', { assistant_id: 1 });
@@ -578,12 +595,12 @@ contract(
 
     it("shows user_id as the owning account's id", async () => {
       api().sim.control.accounts.create({ api_key: SECOND_KEY });
-      await api().post('/user/assistant', pipelineAssistant(), { key: SECOND_KEY });
+      await api().post('/user/assistant', pipelineAssistant({}, api().sim.wire), { key: SECOND_KEY });
       expect((await api().get('/user/assistant/1', { key: SECOND_KEY })).body.data.user_id).toBe(2);
     });
 
     it('answers create and update with the unchanged summary record', async () => {
-      const created = await api().post('/user/assistant', pipelineAssistant(D3_ASSISTANT));
+      const created = await api().post('/user/assistant', pipelineAssistant(D3_ASSISTANT, api().sim.wire));
       expect(created.body.data).toStrictEqual({ id: 1, name: 'Sales Assistant', status: 'inactive', type: 'outbound', mode: 'pipeline' });
       const updated = await api().put('/user/assistant/1', { name: 'Renamed' });
       expect(updated.body.data).toStrictEqual({ id: 1, name: 'Renamed', status: 'inactive', type: 'outbound', mode: 'pipeline' });
@@ -594,7 +611,7 @@ contract(
 
 contract('live D.3 on the default wire: the spec read record is unchanged', (api) => {
   it('answers booleans, numbers, objects and flat tools, without the live-only keys', async () => {
-    await api().post('/user/assistant', pipelineAssistant(D3_ASSISTANT));
+    await api().post('/user/assistant', pipelineAssistant(D3_ASSISTANT, api().sim.wire));
     await api().post('/user/assistants/enable-inbound-webhook', { assistant_id: 1, webhook_url: 'https://hooks.example.test/inbound' });
     const res = await api().get('/user/assistant/1');
     expect(res.body.data).toMatchObject({
@@ -670,42 +687,42 @@ const TEXT_CASES: TextCase[] = [
   // Assistants.
   {
     name: 'assistant create',
-    run: (api) => api.post('/user/assistant', pipelineAssistant()),
+    run: (api) => api.post('/user/assistant', pipelineAssistant({}, api.sim.wire)),
     status: 201,
     spec: { message: 'Assistant created successfully.', data: SUMMARY },
     live: { message: 'Assistant created successfully', data: SUMMARY },
   },
   {
     name: 'assistant create refused by the body schema',
-    run: (api) => api.post('/user/assistant', pipelineAssistant({ name: undefined })),
+    run: (api) => api.post('/user/assistant', pipelineAssistant({ name: undefined }, api.sim.wire)),
     status: 422,
     spec: { message: 'The name field is required.', errors: NAME_REQUIRED },
     live: { message: 'Validation failed', errors: NAME_REQUIRED },
   },
   {
     name: 'assistant create refused by a create-time rule',
-    run: (api) => api.post('/user/assistant', pipelineAssistant({ voice_id: 19 })),
+    run: (api) => api.post('/user/assistant', pipelineAssistant({ voice_id: api.sim.wire === 'live' ? LIVE_CATALOG.realtimeVoice : 19 }, api.sim.wire)),
     status: 422,
     spec: { message: 'The selected voice is incompatible with the engine mode.', errors: VOICE_INCOMPATIBLE },
     live: { message: 'Validation failed', errors: VOICE_INCOMPATIBLE },
   },
   {
     name: 'assistant update',
-    run: async (api) => (await api.post('/user/assistant', pipelineAssistant()), api.put('/user/assistant/1', { name: 'Renamed' })),
+    run: async (api) => (await api.post('/user/assistant', pipelineAssistant({}, api.sim.wire)), api.put('/user/assistant/1', { name: 'Renamed' })),
     status: 200,
     spec: { message: 'Assistant updated successfully.', data: { ...SUMMARY, name: 'Renamed' } },
     live: { message: 'Assistant updated successfully', data: { ...SUMMARY, name: 'Renamed' } },
   },
   {
     name: 'assistant update refused by the body schema',
-    run: async (api) => (await api.post('/user/assistant', pipelineAssistant()), api.put('/user/assistant/1', { llm_temperature: 2 })),
+    run: async (api) => (await api.post('/user/assistant', pipelineAssistant({}, api.sim.wire)), api.put('/user/assistant/1', { llm_temperature: 2 })),
     status: 422,
     spec: { message: 'The llm temperature must be between 0 and 1.', errors: TEMPERATURE },
     live: { message: 'Validation failed', errors: TEMPERATURE },
   },
   {
     name: 'assistant update refused by an update rule',
-    run: async (api) => (await api.post('/user/assistant', pipelineAssistant()), api.put('/user/assistant/1', { voice_id: 19 })),
+    run: async (api) => (await api.post('/user/assistant', pipelineAssistant({}, api.sim.wire)), api.put('/user/assistant/1', { voice_id: api.sim.wire === 'live' ? LIVE_CATALOG.realtimeVoice : 19 })),
     status: 422,
     spec: { message: 'The selected voice is incompatible with the engine mode.', errors: VOICE_INCOMPATIBLE },
     live: { message: 'Validation failed', errors: VOICE_INCOMPATIBLE },
@@ -726,7 +743,7 @@ const TEXT_CASES: TextCase[] = [
   },
   {
     name: 'assistant delete',
-    run: async (api) => (await api.post('/user/assistant', pipelineAssistant()), api.del('/user/assistant/1')),
+    run: async (api) => (await api.post('/user/assistant', pipelineAssistant({}, api.sim.wire)), api.del('/user/assistant/1')),
     status: 200,
     spec: { message: 'Assistant deleted successfully.' },
     live: { message: 'Assistant deleted successfully' },
@@ -741,7 +758,7 @@ const TEXT_CASES: TextCase[] = [
   {
     name: 'assistant delete that fails',
     run: async (api) => {
-      await api.post('/user/assistant', pipelineAssistant());
+      await api.post('/user/assistant', pipelineAssistant({}, api.sim.wire));
       await api.post('/__sim/faults', { method: 'DELETE', path: '/user/assistant/:id' });
       return api.del('/user/assistant/1');
     },

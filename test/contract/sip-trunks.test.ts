@@ -253,7 +253,7 @@ for (const wire of WIRES) {
 
     it('deletes a trunk through DELETE /user/phone-numbers/{id} at once, letting go of its assistants', async () => {
       const trunk = await createTrunk(api(), NUMBER_TRUNK);
-      const assistant = await api().post('/user/assistant', pipelineAssistant({ phone_number_id: trunk.id }));
+      const assistant = await api().post('/user/assistant', pipelineAssistant({ phone_number_id: trunk.id }, api().sim.wire));
       expect(assistant.status).toBe(201);
       expectAnswer(await api().del(`/user/phone-numbers/${trunk.id}`), 200, { message: 'Phone number deleted successfully.' });
       expectAnswer(await api().get(`${TRUNKS}/${trunk.id}`), 404, NOT_FOUND);

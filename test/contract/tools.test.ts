@@ -223,12 +223,12 @@ contract('tools: update and delete (spec wire)', (api) => {
   });
 
   it("takes a deleted tool out of every assistant's tool_ids, in order", async () => {
-    const both = await createAssistant(api(), pipelineAssistant({ tool_ids: [3, 2, 1] }));
-    const other = await createAssistant(api(), pipelineAssistant({ tool_ids: [1] }));
+    const both = await createAssistant(api(), pipelineAssistant({ tool_ids: [3, 2, 1] }, api().sim.wire));
+    const other = await createAssistant(api(), pipelineAssistant({ tool_ids: [1] }, api().sim.wire));
     await api().del('/user/tools/2');
     expect((await api().get(`/user/assistant/${both}`)).body.data.tool_ids).toEqual([3, 1]);
     expect((await api().get(`/user/assistant/${other}`)).body.data.tool_ids).toEqual([1]);
-    expectAnswer(await api().post('/user/assistant', pipelineAssistant({ tool_ids: [2] })), 422, invalid({ 'tool_ids.0': ['The selected tool ids.0 is invalid.'] }));
+    expectAnswer(await api().post('/user/assistant', pipelineAssistant({ tool_ids: [2] }, api().sim.wire)), 422, invalid({ 'tool_ids.0': ['The selected tool ids.0 is invalid.'] }));
   });
 
   it("answers a missing or another account's tool with the family 404 and changes nothing", async () => {

@@ -7,11 +7,14 @@ export function nested(levels: number): unknown {
   return value;
 }
 
-/** A valid pipeline outbound assistant: the required fields plus the pipeline model. */
-export function pipelineAssistant(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+/**
+ * A valid pipeline outbound assistant: the required fields plus the pipeline model. On the
+ * live wire its voice is the live catalog's pipeline voice 10 (live-platform G.1).
+ */
+export function pipelineAssistant(overrides: Record<string, unknown> = {}, wire: 'spec' | 'live' = 'spec'): Record<string, unknown> {
   return {
     name: 'Sales Assistant',
-    voice_id: 1,
+    voice_id: wire === 'live' ? LIVE_CATALOG.pipelineVoice : 1,
     language_id: 1,
     type: 'outbound',
     mode: 'pipeline',
@@ -23,21 +26,35 @@ export function pipelineAssistant(overrides: Record<string, unknown> = {}): Reco
   };
 }
 
-/** A valid multimodal assistant (voice 19 suits multimodal and dualplex; model 6 is the first multimodal model). */
-export function multimodalAssistant(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+/**
+ * A valid multimodal assistant (voice 19 suits multimodal and dualplex; model 6 is the first
+ * multimodal model). On the live wire: voice 1 (Alloy) and multimodal model 1 (live-platform G.1).
+ */
+export function multimodalAssistant(overrides: Record<string, unknown> = {}, wire: 'spec' | 'live' = 'spec'): Record<string, unknown> {
   return {
     name: 'Support Assistant',
-    voice_id: 19,
+    voice_id: wire === 'live' ? LIVE_CATALOG.realtimeVoice : 19,
     language_id: 1,
     type: 'inbound',
     mode: 'multimodal',
     timezone: 'America/New_York',
     initial_message: 'Thanks for calling Acme support.',
     system_prompt: 'You answer support questions.',
-    multimodal_model_id: 6,
+    multimodal_model_id: wire === 'live' ? LIVE_CATALOG.multimodalModel : 6,
     ...overrides,
   };
 }
+
+/** Live catalog ids the suites rely on (fixtures/live-catalog.json, live-platform G.1). */
+export const LIVE_CATALOG = {
+  /** Zephyr: English, ElevenLabs, pipeline and dualplex. */
+  pipelineVoice: 10,
+  /** Alloy: no synthesizer, multimodal and dualplex. */
+  realtimeVoice: 1,
+  llmModel: 1,
+  multimodalModel: 1,
+  dualplexModel: 1,
+} as const;
 
 /** Catalog ids the suites rely on (fixtures/*.json). */
 export const CATALOG = {

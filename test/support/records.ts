@@ -40,7 +40,7 @@ export async function buy(api: Api, options: { country?: string; key?: string } 
 
 /** Creates a pipeline assistant (outbound unless told otherwise) and reads its uuid. */
 export async function createAssistant(api: Api, overrides: Record<string, unknown> = {}, key?: string): Promise<{ id: number; uuid: string }> {
-  const res = await api.post('/user/assistant', pipelineAssistant(overrides), asKey(key));
+  const res = await api.post('/user/assistant', pipelineAssistant(overrides, api.sim.wire), asKey(key));
   expect(res.status).toBe(201);
   const read = await api.get(`/user/assistant/${res.body.data.id}`, asKey(key));
   return { id: read.body.data.id, uuid: read.body.data.uuid };

@@ -25,7 +25,7 @@ import { createAssistant, deleteAssistant, findAssistant, listAssistants, listOu
 
 /** The read record in the request's wire (live-platform D.3). */
 function readRecord(ctx: AccountCtx) {
-  return (assistant: Assistant) => serialiseAssistant(assistant, ctx.wire);
+  return (assistant: Assistant) => serialiseAssistant(assistant, ctx.wire, ctx.catalog);
 }
 
 /** The read record on either wire. */

@@ -8,7 +8,7 @@ import { pageQuery } from '../../core/pagination.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, num, oneOf, str, strBetween, url } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
-import { MODES, catalog, type Mode } from '../catalog/data.js';
+import { MODES, type Catalog, type Mode } from '../catalog/data.js';
 import { E164, E164_RULE } from '../phone-numbers/schema.js';
 
 export const ASSISTANT_TYPES = ['inbound', 'outbound'] as const;
@@ -29,7 +29,75 @@ const e164 = () => z.string().regex(E164, { error: E164_RULE });
 const requiredText = (max?: number) => str(max).min(1);
 const timezone = () => z.string().refine(isTimezone, { error: RULE_MESSAGES.timezone });
 
-/** Built-in tool objects, validated per `type` (spec: Built-in tool object). */
+/** The live platform's texts and values for what a built-in tool leaves out (live-platform G.2: the docs' defaults). */
+export const TOOL_DEFAULTS = {
+  assistantTransferDescription: 'Transfer the conversation to this assistant when appropriate.',
+  holdMessage: 'Please hold while I connect you with a supervisor.',
+  summaryInstructions:
+    'Introduce the conversation from your perspective:\n- WHO is calling (name, company if mentioned)\n- WHY they called (their goal or problem)\n- WHY a human is needed at this point\n\nKeep it brief (2-3 sentences).',
+  briefingInitialMessage: 'Hello! I have a caller on the line who needs your assistance. May I brief you on the situation?',
+  connectedMessage: "You are now connected with a supervisor. I'll leave you to it.",
+  holdMusicVolume: 80,
+} as const;
+
+/** Limits of the live tool fields (live-platform G.2). */
+export const TOOL_LIMITS = { holdMusicVolume: { min: 0, max: 100 }, assistantTransferText: 500 } as const;
+
+/** Texts of the tools' own rules. Tests reuse them. */
+export const TOOL_MESSAGES = {
+  /** live-platform G.2 (decision). */
+  selfTransfer: 'The :attribute may not be the assistant itself.',
+  /** Both spellings of a calendar field given with different values (decision). */
+  sameAs: (other: string) => `The :attribute and ${other.replace(/_/g, ' ')} must match.`,
+} as const;
+
+/** The calendar fields the specification and the live platform spell differently (live-platform G.2): spec name, live name. */
+export const CALENDAR_SPELLINGS = [
+  ['calendar_api_key', 'calcom_api_key'],
+  ['calendar_event_slug', 'calcom_event_slug'],
+] as const;
+
+/** A calcom booking field (live-platform G.2); its `type` list is open in the docs ("text, email, phone, select, …"), so any word is taken (decision). */
+const BookingField = z.object({
+  slug: requiredText(255),
+  type: requiredText(64),
+  label: requiredText(255),
+  required: z.boolean().optional(),
+  options: z.array(str(255)).optional(),
+});
+
+/**
+ * The calendar tool: either spelling of its two required fields (live-platform G.2); a
+ * missing one is required under the spelling the item uses (live if it has any `calcom_`
+ * field). `calcom_custom_endpoint` is required with `calcom_endpoint: custom` (decision).
+ */
+const CalendarTool = z
+  .object({
+    type: z.literal('calendar_integration'),
+    calendar_api_key: requiredText().optional(),
+    calendar_event_slug: requiredText().optional(),
+    calcom_api_key: requiredText().optional(),
+    calcom_event_slug: requiredText().optional(),
+    calcom_team_slug: str(255).optional(),
+    calcom_endpoint: oneOf(['us', 'eu', 'custom']).optional(),
+    calcom_custom_endpoint: url().optional(),
+    calcom_booking_fields: z.array(BookingField).optional(),
+    description: z.string().optional(),
+  })
+  .superRefine((tool, check) => {
+    const live = Object.keys(tool).some((key) => key.startsWith('calcom_'));
+    for (const [spec, liveName] of CALENDAR_SPELLINGS) {
+      const a = tool[spec];
+      const b = tool[liveName];
+      if (a === undefined && b === undefined) check.addIssue({ code: 'custom', path: [live ? liveName : spec], message: RULE_MESSAGES.required });
+      else if (a !== undefined && b !== undefined && a !== b) check.addIssue({ code: 'custom', path: [liveName], message: TOOL_MESSAGES.sameAs(spec) });
+    }
+    if (tool.calcom_endpoint === 'custom' && tool.calcom_custom_endpoint === undefined) {
+      check.addIssue({ code: 'custom', path: ['calcom_custom_endpoint'], message: RULE_MESSAGES.requiredIf.replace(':other', 'calcom endpoint').replace(':value', 'custom') });
+    }
+  });
+
+/** Built-in tool objects, validated per `type` (spec: Built-in tool object; live-platform G.2 for the live fields and `assistant_transfer`). */
 export const BuiltInTool = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('call_transfer'),
@@ -38,16 +106,28 @@ export const BuiltInTool = z.discriminatedUnion('type', [
     custom: z.boolean().optional(),
     warm_transfer: z.boolean().optional(),
     warm_transfer_message: z.string().optional(),
+    timezone: timezone().optional(),
   }),
-  z.object({
-    type: z.literal('warm_call_transfer'),
-    supervisor_phone: e164(),
-    outbound_phone_id: int(),
-    description: requiredText(),
-    caller_id_mode: oneOf(['outbound_number', 'customer_number', 'custom']).optional(),
-    hold_music: oneOf(['hold_music', 'none']).optional(),
-    hold_message: z.string().optional(),
-  }),
+  z
+    .object({
+      type: z.literal('warm_call_transfer'),
+      // A phone number, or with custom_sip a SIP address or internal extension (live-platform G.2).
+      supervisor_phone: requiredText(255),
+      outbound_phone_id: int(),
+      description: requiredText(),
+      caller_id_mode: oneOf(['outbound_number', 'customer_number', 'custom']).optional(),
+      hold_music: oneOf(['hold_music', 'none']).optional(),
+      hold_message: z.string().optional(),
+      custom_sip: z.boolean().optional(),
+      custom_caller_id: e164().optional(),
+      hold_music_volume: int(TOOL_LIMITS.holdMusicVolume.min, TOOL_LIMITS.holdMusicVolume.max).optional(),
+      summary_instructions: z.string().optional(),
+      briefing_initial_message: z.string().optional(),
+      connected_message: z.string().optional(),
+    })
+    .superRefine((tool, check) => {
+      if (tool.custom_sip !== true && !E164.test(tool.supervisor_phone)) check.addIssue({ code: 'custom', path: ['supervisor_phone'], message: E164_RULE });
+    }),
   z.object({ type: z.literal('end_call'), description: z.string().optional() }),
   z.object({ type: z.literal('dtmf_input'), description: z.string().optional() }),
   z.object({
@@ -55,14 +135,96 @@ export const BuiltInTool = z.discriminatedUnion('type', [
     timeout: int(1, 30).optional(),
     stop_key: oneOf(['#', '*']).optional(),
   }),
+  CalendarTool,
   z.object({
-    type: z.literal('calendar_integration'),
-    calendar_api_key: requiredText(),
-    calendar_event_slug: requiredText(),
-    description: z.string().optional(),
+    type: z.literal('assistant_transfer'),
+    // An assistant of the same account, not the one written (checked in the service).
+    assistant_id: int(),
+    description: str(TOOL_LIMITS.assistantTransferText).optional(),
+    message_before_transfer: str(TOOL_LIMITS.assistantTransferText).optional(),
+    speak_transfer_greeting: z.boolean().optional(),
   }),
 ]);
-export type BuiltInTool = z.infer<typeof BuiltInTool>;
+type ToolInput = z.output<typeof BuiltInTool>;
+/** A stored built-in tool: as written, the calendar's two fields under the specification's names. */
+export type BuiltInTool =
+  | Exclude<ToolInput, { type: 'calendar_integration' }>
+  | (Omit<Extract<ToolInput, { type: 'calendar_integration' }>, 'calendar_api_key' | 'calendar_event_slug' | 'calcom_api_key' | 'calcom_event_slug'> & {
+      calendar_api_key: string;
+      calendar_event_slug: string;
+    });
+
+/**
+ * A tool as it is stored: the calendar's fields under the specification's names (either
+ * spelling is taken: live-platform G.2), everything else as written.
+ * @example storedTool({ type: 'calendar_integration', calcom_api_key: 'k', calcom_event_slug: 'intro' }) // { type, calendar_api_key: 'k', calendar_event_slug: 'intro' }
+ */
+export function storedTool(tool: ToolInput): BuiltInTool {
+  if (tool.type !== 'calendar_integration') return tool;
+  const { calendar_api_key, calendar_event_slug, calcom_api_key, calcom_event_slug, type, ...rest } = tool;
+  return { type, calendar_api_key: (calendar_api_key ?? calcom_api_key)!, calendar_event_slug: (calendar_event_slug ?? calcom_event_slug)!, ...rest };
+}
+
+/**
+ * A stored tool as the live platform reads it back (live-platform G.2, D.3): `{type, data}`
+ * with every field of its type in the docs' order, the calendar's under the live names; a
+ * field left out has its documented default, or null where none is documented (decision).
+ * @example liveTool({ type: 'collect_keypad' }) // { type: 'collect_keypad', data: { timeout: 5, stop_key: '#' } }
+ */
+export function liveTool(tool: BuiltInTool): { type: string; data: Record<string, unknown> } {
+  const t = structuredClone(tool) as Record<string, unknown> & BuiltInTool;
+  const or = (key: string, fallback: unknown) => (t[key] === undefined ? fallback : t[key]);
+  switch (t.type) {
+    case 'call_transfer':
+      return { type: t.type, data: { phone_number: t.phone_number, description: or('description', null), custom: or('custom', false), warm_transfer: or('warm_transfer', false), warm_transfer_message: or('warm_transfer_message', null), timezone: or('timezone', null) } };
+    case 'warm_call_transfer':
+      return {
+        type: t.type,
+        data: {
+          supervisor_phone: t.supervisor_phone,
+          outbound_phone_id: t.outbound_phone_id,
+          description: t.description,
+          caller_id_mode: or('caller_id_mode', 'outbound_number'),
+          hold_music: or('hold_music', 'hold_music'),
+          hold_message: or('hold_message', TOOL_DEFAULTS.holdMessage),
+          custom_sip: or('custom_sip', false),
+          custom_caller_id: or('custom_caller_id', null),
+          hold_music_volume: or('hold_music_volume', TOOL_DEFAULTS.holdMusicVolume),
+          summary_instructions: or('summary_instructions', TOOL_DEFAULTS.summaryInstructions),
+          briefing_initial_message: or('briefing_initial_message', TOOL_DEFAULTS.briefingInitialMessage),
+          connected_message: or('connected_message', TOOL_DEFAULTS.connectedMessage),
+        },
+      };
+    case 'end_call':
+    case 'dtmf_input':
+      return { type: t.type, data: { description: or('description', null) } };
+    case 'collect_keypad':
+      return { type: t.type, data: { timeout: or('timeout', 5), stop_key: or('stop_key', '#') } };
+    case 'calendar_integration':
+      return {
+        type: t.type,
+        data: {
+          calcom_api_key: t.calendar_api_key,
+          calcom_event_slug: t.calendar_event_slug,
+          calcom_team_slug: or('calcom_team_slug', null),
+          calcom_endpoint: or('calcom_endpoint', 'us'),
+          calcom_custom_endpoint: or('calcom_custom_endpoint', null),
+          calcom_booking_fields: (t.calcom_booking_fields ?? []).map((f) => ({ slug: f.slug, type: f.type, label: f.label, required: f.required ?? false, options: f.options ?? null })),
+          description: or('description', null),
+        },
+      };
+    case 'assistant_transfer':
+      return {
+        type: t.type,
+        data: {
+          assistant_id: t.assistant_id,
+          description: or('description', TOOL_DEFAULTS.assistantTransferDescription),
+          message_before_transfer: or('message_before_transfer', null),
+          speak_transfer_greeting: or('speak_transfer_greeting', true),
+        },
+      };
+  }
+}
 
 /** Post-call schema item (spec: Post-call schema item). */
 export const PostCallSchemaItem = z.object({
@@ -117,7 +279,8 @@ const fields = {
   knowledgebase_mode: oneOf(KNOWLEDGEBASE_MODES),
   phone_number_id: int(),
   tool_ids: z.array(int()),
-  tools: z.array(BuiltInTool),
+  // live-platform G.2: stored with the calendar's fields under the specification's names.
+  tools: z.array(BuiltInTool).transform((tools) => tools.map(storedTool)),
   voice_stability: num(0, 1),
   voice_similarity: num(0, 1),
   speech_speed: num(0.7, 1.2),
@@ -470,9 +633,9 @@ export function serialiseAssistantSummary(a: Assistant): AssistantSummaryRecord 
  * The read record (decisions: Assistant read record): every stored field plus id, uuid,
  * status and timestamps; on the live wire with live-platform D.3's encodings and its
  * live-only keys after the rest.
- * @example serialiseAssistant(assistant, ctx.wire)
+ * @example serialiseAssistant(assistant, ctx.wire, ctx.catalog)
  */
-export function serialiseAssistant(a: Assistant, wire: Wire = 'spec'): AssistantRecord | LiveAssistantRecord {
+export function serialiseAssistant(a: Assistant, wire: Wire = 'spec', catalog?: Catalog): AssistantRecord | LiveAssistantRecord {
   // The folder and labels are live-only keys (live-platform C.3: the spec wire keeps today's record).
   const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, inbound_webhook_url: _inbound, folder_id: _folder, label_ids: _labels, ...settings } = a;
   const record = {
@@ -500,7 +663,8 @@ export function serialiseAssistant(a: Assistant, wire: Wire = 'spec'): Assistant
     // live-platform D.3: PHP encodes an empty associative array as `[]`.
     variables: Object.keys(a.variables).length === 0 ? [] : record.variables,
     filler_config: a.filler_config !== null && Object.keys(a.filler_config).length === 0 ? [] : record.filler_config,
-    tools: a.tools.map(({ type: toolType, ...data }) => ({ type: toolType, data: structuredClone(data) })),
+    // live-platform G.2: every field with its default, the calendar's under the live names.
+    tools: a.tools.map(liveTool),
     // live-platform D.3: the live-only keys, in its order.
     user_id: a.account_id,
     engine_id: ENGINE_IDS[a.mode],
@@ -508,7 +672,7 @@ export function serialiseAssistant(a: Assistant, wire: Wire = 'spec'): Assistant
     transcriber_id: a.transcriber_provider_id,
     instance_id: null,
     flows_platform_id: null,
-    language: catalog.language(a.language_id)?.iso_2 ?? null,
+    language: catalog?.language(a.language_id)?.iso_2 ?? null,
     inbound_webhook_url: a.inbound_webhook_url ?? null,
     widget_settings: { enabled: false },
     deleted_at: null,

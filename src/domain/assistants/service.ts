@@ -2,12 +2,12 @@
  * Assistant rules (spec: Assistant; Create-time rules 1-4; Update rules; decisions:
  * Mode change defaults, Voices and languages, Secondary languages).
  */
-import { ErrorBag, cloneJson } from '../../core/validation.js';
+import { ErrorBag, cloneJson, ruleMessage } from '../../core/validation.js';
 import type { Mode } from '../catalog/data.js';
 import type { AccountCtx } from '../context.js';
 import { isUsable } from '../phone-numbers/service.js';
 import { ASSISTANT_MESSAGES, assistantErrors } from './errors.js';
-import { DEFAULTS, type Assistant, type AssistantInput, type AssistantSettings } from './schema.js';
+import { DEFAULTS, TOOL_MESSAGES, type Assistant, type AssistantInput, type AssistantSettings } from './schema.js';
 
 type Provided = AssistantInput;
 
@@ -16,8 +16,8 @@ function modeDefaults(ctx: AccountCtx, mode: Mode, languageId: number): Partial<
   const language = ctx.catalog.language(languageId);
   const pipeline = mode === 'pipeline';
   return {
-    llm_model_id: pipeline ? ctx.catalog.defaultModel('llm').id : null,
-    multimodal_model_id: pipeline ? null : ctx.catalog.defaultModel(mode).id,
+    llm_model_id: pipeline ? (ctx.catalog.defaultModel('llm')?.id ?? null) : null,
+    multimodal_model_id: pipeline ? null : (ctx.catalog.defaultModel(mode)?.id ?? null),
     chat_llm_fallback_id: null,
     turn_detection_threshold: null,
     synthesizer_provider_id: language?.default_synthesizer_provider_id ?? null,
@@ -77,13 +77,13 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
   // Rule 1: the model that drives the mode is required, and must be of that mode's type.
   if (pipeline) {
     if (s.llm_model_id === null) bag.add('llm_model_id', ASSISTANT_MESSAGES.llmModelRequired);
-    else if (catalog.model(s.llm_model_id)?.type !== 'llm') bag.rule('llm_model_id', 'exists');
+    else if (!catalog.model('llm', s.llm_model_id)) bag.rule('llm_model_id', 'exists');
     for (const field of ['multimodal_model_id', 'chat_llm_fallback_id', 'turn_detection_threshold'] as const) {
       if (input[field] !== undefined && input[field] !== null) bag.add(field, ASSISTANT_MESSAGES.realtimeOnly(field));
     }
   } else {
     if (s.multimodal_model_id === null) bag.add('multimodal_model_id', ASSISTANT_MESSAGES.multimodalModelRequired);
-    else if (catalog.model(s.multimodal_model_id)?.type !== s.mode) bag.rule('multimodal_model_id', 'exists');
+    else if (!catalog.model(s.mode as Exclude<Mode, 'pipeline'>, s.multimodal_model_id)) bag.rule('multimodal_model_id', 'exists');
     for (const field of ['llm_model_id', 'transcriber_provider_id'] as const) {
       if (input[field] !== undefined && input[field] !== null) bag.add(field, ASSISTANT_MESSAGES.pipelineOnly(field));
     }
@@ -91,7 +91,7 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
     if (!s.allow_interruptions) bag.add('allow_interruptions', ASSISTANT_MESSAGES.interruptionsRequired);
     if (s.knowledgebase_mode === 'prompt') bag.add('knowledgebase_mode', ASSISTANT_MESSAGES.knowledgebaseModeFunctionCall);
   }
-  if (s.chat_llm_fallback_id !== null && catalog.model(s.chat_llm_fallback_id)?.type !== 'llm') bag.rule('chat_llm_fallback_id', 'exists');
+  if (s.chat_llm_fallback_id !== null && !catalog.model('llm', s.chat_llm_fallback_id)) bag.rule('chat_llm_fallback_id', 'exists');
 
   if (s.synthesizer_provider_id !== null) {
     const provider = catalog.synthesizer(s.synthesizer_provider_id);
@@ -134,6 +134,13 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
 
   s.tools.forEach((tool, i) => {
     if (tool.type === 'warm_call_transfer' && !ctx.phoneNumbers.get(tool.outbound_phone_id)) bag.rule(`tools.${i}.outbound_phone_id`, 'exists');
+    // live-platform G.2: the target is checked when the tools are written (a target deleted later stays, decision);
+    // an assistant being created is the id the next insert takes.
+    if (tool.type === 'assistant_transfer' && input.tools !== undefined) {
+      const field = `tools.${i}.assistant_id`;
+      if (tool.assistant_id === (selfId ?? ctx.assistants.nextId())) bag.add(field, ruleMessage(TOOL_MESSAGES.selfTransfer, field));
+      else if (!ctx.assistants.get(tool.assistant_id)) bag.rule(field, 'exists');
+    }
   });
 
   const names = new Set<string>();

@@ -1,12 +1,8 @@
 /**
- * The platform's shared catalog (voices, languages, models, providers), loaded once
- * from `fixtures/*.json`. It is read-only data, the same for every simulator.
+ * The platform's catalog (voices, languages, models, providers) as a `Catalog` with id
+ * lookups, built from its tables: the wire's built-in catalog (builtin.ts), or one a user
+ * brought (document.ts). A `Catalog` is read-only; a simulator swaps whole catalogs.
  */
-import languagesJson from '../../../fixtures/languages.json' with { type: 'json' };
-import voicesJson from '../../../fixtures/voices.json' with { type: 'json' };
-import modelsJson from '../../../fixtures/models.json' with { type: 'json' };
-import synthesizersJson from '../../../fixtures/synthesizer-providers.json' with { type: 'json' };
-import transcribersJson from '../../../fixtures/transcriber-providers.json' with { type: 'json' };
 import knowledgebasesJson from '../../../fixtures/knowledgebases.json' with { type: 'json' };
 import toolsJson from '../../../fixtures/tools.json' with { type: 'json' };
 
@@ -19,8 +15,9 @@ export interface Language {
   id: number;
   name: string;
   iso_2: string;
-  default_synthesizer_provider_id: number;
-  default_transcriber_provider_id: number;
+  /** Null when no provider of the catalog speaks it. */
+  default_synthesizer_provider_id: number | null;
+  default_transcriber_provider_id: number | null;
 }
 
 export interface Voice {
@@ -28,9 +25,9 @@ export interface Voice {
   name: string;
   language_id: number;
   gender: string;
-  preview_url: string;
-  accent: string;
-  age: string;
+  preview_url: string | null;
+  accent: string | null;
+  age: string | null;
   synthesizer_provider_id: number | null;
   modes: Mode[];
 }
@@ -69,25 +66,55 @@ export interface ToolTemplate {
   schema: Record<string, unknown>;
 }
 
-function byId<T extends { id: number }>(rows: T[]): ReadonlyMap<number, T> {
+/** The tables of a catalog, every implied field filled in (document.ts `catalogTables`). */
+export interface CatalogTables {
+  languages: Language[];
+  voices: Voice[];
+  /** Every model with its type; ids are unique per type (live-platform G.1: LLM 1 and multimodal 1 are different models). */
+  models: Model[];
+  synthesizerProviders: Provider[];
+  transcriberProviders: Provider[];
+}
+
+function byId<T extends { id: number }>(rows: readonly T[]): ReadonlyMap<number, T> {
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** The catalog with id lookups. */
-export class Catalog {
-  readonly languages: readonly Language[] = languagesJson as Language[];
-  readonly voices: readonly Voice[] = voicesJson as Voice[];
-  readonly models: readonly Model[] = modelsJson as Model[];
-  readonly synthesizerProviders: readonly Provider[] = synthesizersJson as Provider[];
-  readonly transcriberProviders: readonly Provider[] = transcribersJson as Provider[];
-  readonly knowledgebaseTemplates: readonly KnowledgebaseTemplate[] = knowledgebasesJson as KnowledgebaseTemplate[];
-  readonly toolTemplates: readonly ToolTemplate[] = toolsJson as ToolTemplate[];
+const KNOWLEDGEBASE_TEMPLATES = knowledgebasesJson as KnowledgebaseTemplate[];
+const TOOL_TEMPLATES = toolsJson as ToolTemplate[];
 
-  private readonly languageById = byId(this.languages as Language[]);
-  private readonly voiceById = byId(this.voices as Voice[]);
-  private readonly modelById = byId(this.models as Model[]);
-  private readonly synthesizerById = byId(this.synthesizerProviders as Provider[]);
-  private readonly transcriberById = byId(this.transcriberProviders as Provider[]);
+/**
+ * A catalog with id lookups.
+ * @example new Catalog(tables).voice(13)?.language_id // 5
+ */
+export class Catalog {
+  readonly languages: readonly Language[];
+  readonly voices: readonly Voice[];
+  readonly models: readonly Model[];
+  readonly synthesizerProviders: readonly Provider[];
+  readonly transcriberProviders: readonly Provider[];
+  /** The knowledge bases and tools every account starts with: account fixtures, the same under every catalog. */
+  readonly knowledgebaseTemplates: readonly KnowledgebaseTemplate[] = KNOWLEDGEBASE_TEMPLATES;
+  readonly toolTemplates: readonly ToolTemplate[] = TOOL_TEMPLATES;
+
+  private readonly languageById: ReadonlyMap<number, Language>;
+  private readonly voiceById: ReadonlyMap<number, Voice>;
+  private readonly modelByType: ReadonlyMap<ModelType, ReadonlyMap<number, Model>>;
+  private readonly synthesizerById: ReadonlyMap<number, Provider>;
+  private readonly transcriberById: ReadonlyMap<number, Provider>;
+
+  constructor(readonly tables: CatalogTables) {
+    this.languages = tables.languages;
+    this.voices = tables.voices;
+    this.models = tables.models;
+    this.synthesizerProviders = tables.synthesizerProviders;
+    this.transcriberProviders = tables.transcriberProviders;
+    this.languageById = byId(this.languages);
+    this.voiceById = byId(this.voices);
+    this.modelByType = new Map(MODEL_TYPES.map((type) => [type, byId(this.models.filter((m) => m.type === type))]));
+    this.synthesizerById = byId(this.synthesizerProviders);
+    this.transcriberById = byId(this.transcriberProviders);
+  }
 
   language(id: number): Language | undefined {
     return this.languageById.get(id);
@@ -97,8 +124,9 @@ export class Catalog {
     return this.voiceById.get(id);
   }
 
-  model(id: number): Model | undefined {
-    return this.modelById.get(id);
+  /** The model of a type with an id (ids are per type). */
+  model(type: ModelType, id: number): Model | undefined {
+    return this.modelByType.get(type)!.get(id);
   }
 
   synthesizer(id: number): Provider | undefined {
@@ -109,11 +137,8 @@ export class Catalog {
     return this.transcriberById.get(id);
   }
 
-  /** The default model of an engine mode: the first model of that type (decisions: Mode change defaults). */
-  defaultModel(type: ModelType): Model {
-    return this.models.find((m) => m.type === type)!;
+  /** The default model of an engine mode: the first model of that type (decisions: Mode change defaults); none in a catalog without one. */
+  defaultModel(type: ModelType): Model | undefined {
+    return this.models.find((m) => m.type === type);
   }
 }
-
-/** One catalog shared by every simulator: it never changes. */
-export const catalog = new Catalog();

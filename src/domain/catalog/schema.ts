@@ -17,9 +17,10 @@ export const VoiceRecord = z
     name: z.string(),
     language_id: integer(),
     gender: z.string(),
-    preview_url: z.string(),
-    accent: z.string(),
-    age: z.string(),
+    // The live catalog leaves these null for some voices (live-platform G.1).
+    preview_url: z.string().nullable(),
+    accent: z.string().nullable(),
+    age: z.string().nullable(),
     synthesizer_provider_id: integer().nullable(),
   })
   .meta({ id: 'Voice' });

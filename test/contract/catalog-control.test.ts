@@ -1,0 +1,181 @@
+/**
+ * A catalog of your own (issue 27, docs/catalog.md): `PUT /__sim/catalog` and `GET
+ * /__sim/catalog` (and `sim.control.catalog`), the `catalog` option, `given.catalog`,
+ * snapshots and reset; a bad document is refused whole with its field's path.
+ */
+import { describe, expect, it } from 'vitest';
+import { CATALOG_MESSAGES } from '../../src/domain/catalog/document.js';
+import { createSimulator } from '../../src/simulator.js';
+import { contract, START, type Api } from '../support/api.js';
+import { pipelineAssistant } from '../support/fixtures.js';
+
+/** A voice the wire's catalog does not have (German, ElevenLabs on the live wire / Aurora Speech on the spec wire). */
+const MINA = { id: 9001, name: 'Mina', language_id: 5, gender: 'female', preview_url: null, accent: 'Bavarian', age: 'young', synthesizer_provider_id: 1 };
+const EXTEND_MINA = { merge: 'extend' as const, voices: [MINA] };
+
+async function expectRefused(api: Api, body: unknown, errors: Record<string, string[]>): Promise<void> {
+  const before = (await api.get('/__sim/catalog')).text;
+  const res = await api.put('/__sim/catalog', body);
+  expect(res.status).toBe(422);
+  const more = Object.values(errors).flat().length - 1;
+  const message = `${Object.values(errors)[0]![0]}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'})` : ''}`;
+  expect(res.body).toStrictEqual({ message, errors });
+  expect((await api.get('/__sim/catalog')).text).toBe(before);
+}
+
+contract('control: PUT and GET /__sim/catalog', (api) => {
+  it('answers the wire catalog as a whole document with every implied field', async () => {
+    const res = await api().get('/__sim/catalog');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['merge', 'languages', 'voices', 'models', 'synthesizer_providers', 'transcriber_providers']);
+    expect(res.body.merge).toBe('replace');
+    expect(res.body.voices).toHaveLength(27);
+    expect(res.body.voices[0]).toStrictEqual({ id: 1, name: 'Ava', language_id: 1, gender: 'female', preview_url: 'https://cdn.voxsim.test/voices/ava.mp3', accent: 'American', age: 'young', synthesizer_provider_id: 2, modes: ['pipeline'] });
+    expect(res.body.languages[0]).toStrictEqual({ id: 1, name: 'English (US)', iso_2: 'en', default_synthesizer_provider_id: 2, default_transcriber_provider_id: 2 });
+    expect(res.body.models.dualplex).toStrictEqual([{ id: 9, name: 'Duet 1', code: 'vx-duplex-1' }, { id: 10, name: 'Duet 1 Mini', code: 'vx-duplex-1-mini' }]);
+  });
+
+  it('extends the catalog by id: the new voice is listed, filtered and taken by assistant creation', async () => {
+    const res = await api().put('/__sim/catalog', EXTEND_MINA);
+    expect(res.status).toBe(200);
+    expect(res.body.voices.at(-1)).toStrictEqual({ ...MINA, modes: ['pipeline', 'dualplex'] });
+    const voices = (await api().get('/user/assistants/voices', { query: { language_id: 5 } })).body;
+    expect(voices.map((v: { id: number }) => v.id)).toEqual([9, 9001]);
+    expect(voices[1]).toStrictEqual(MINA);
+    expect((await api().get('/user/assistants/voices', { query: { mode: 'multimodal' } })).body.map((v: { id: number }) => v.id)).not.toContain(9001);
+    const created = await api().post('/user/assistant', pipelineAssistant({ voice_id: 9001, language_id: 5 }));
+    expect(created.status).toBe(201);
+    expect((await api().get('/user/assistant/1')).body.data).toMatchObject({ voice_id: 9001, synthesizer_provider_id: 4 });
+  });
+
+  it('replaces an entry of the same id and keeps the others', async () => {
+    await api().put('/__sim/catalog', { merge: 'extend', languages: [{ id: 5, name: 'Deutsch', iso_2: 'de' }] });
+    const languages = (await api().get('/user/assistants/languages')).body;
+    expect(languages).toHaveLength(14);
+    expect(languages[4]).toStrictEqual({ id: 5, name: 'Deutsch', iso_2: 'de' });
+  });
+
+  it('replaces a whole table and keeps the tables left out', async () => {
+    const models = { llm: [{ id: 40, name: 'House LLM' }], multimodal: [{ id: 1, name: 'House Realtime', code: 'house-rt' }] };
+    expect((await api().put('/__sim/catalog', { models })).status).toBe(200);
+    expect((await api().get('/user/assistants/models')).body).toStrictEqual([{ id: 40, name: 'House LLM' }]);
+    expect((await api().get('/user/assistants/models', { query: { type: 'multimodal' } })).body).toStrictEqual([{ id: 1, name: 'House Realtime', code: 'house-rt' }]);
+    expect((await api().get('/user/assistants/models', { query: { type: 'dualplex' } })).body).toHaveLength(2);
+    expect((await api().get('/user/assistants/voices')).body).toHaveLength(27);
+    expect((await api().post('/user/assistant', pipelineAssistant({ llm_model_id: 40 }))).status).toBe(201);
+  });
+
+  it('mirrors the routes in-process: sim.control.catalog.set and get', async () => {
+    const answer = api().sim.control.catalog.set(EXTEND_MINA);
+    expect(answer).toStrictEqual(api().sim.control.catalog.get());
+    expect((await api().get('/__sim/catalog')).body).toStrictEqual(answer);
+  });
+
+  it('changes nothing when the document it answered is put back', async () => {
+    await api().put('/__sim/catalog', EXTEND_MINA);
+    const whole = (await api().get('/__sim/catalog')).text;
+    expect((await api().put('/__sim/catalog', JSON.parse(whole))).text).toBe(whole);
+  });
+
+  it('refuses an unknown top-level key with the closest key, changing nothing', async () => {
+    await expectRefused(api(), { voice: [MINA] }, { voice: ['The voice field is not allowed; did you mean voices?'] });
+  });
+
+  it('refuses a field of the wrong type on its path', async () => {
+    await expectRefused(api(), { voices: [{ ...MINA, language_id: 'de' }] }, { 'voices.0.language_id': ['The voices.0.language id must be an integer.'] });
+  });
+
+  it('refuses a voice of a language the catalog lacks on its path', async () => {
+    await expectRefused(api(), { merge: 'extend', voices: [{ ...MINA, language_id: 99 }] }, { 'voices.0.language_id': ['The selected voices.0.language id is no language of the catalog.'] });
+  });
+
+  it('refuses an id twice in a table', async () => {
+    await expectRefused(api(), { voices: [MINA, MINA] }, { 'voices.1.id': ['The voices.1.id has the id of an entry before it (ids are unique in a table).'] });
+  });
+
+  it("names a kept entry of the wire's catalog that a replaced table leaves without its language", async () => {
+    await expectRefused(api(), { languages: [{ id: 1, name: 'English', iso_2: 'en' }] }, {
+      voices: ["The voices 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 21, 25 kept from the wire's catalog name entries this catalog lacks; give voices too."],
+      synthesizer_providers: ["The synthesizer providers 1, 2, 3, 4 kept from the wire's catalog name entries this catalog lacks; give synthesizer_providers too."],
+      transcriber_providers: ["The transcriber providers 1, 2, 3 kept from the wire's catalog name entries this catalog lacks; give transcriber_providers too."],
+    });
+  });
+
+  it('refuses a document that removes ids existing assistants use, naming the assistants', async () => {
+    await api().post('/user/assistant', pipelineAssistant());
+    await api().post('/user/assistant', pipelineAssistant({ name: 'Second' }));
+    const body = { voices: [MINA], models: { llm: [{ id: 40, name: 'House LLM' }] } };
+    const before = (await api().get('/__sim/catalog')).text;
+    const res = await api().put('/__sim/catalog', { ...body, languages: undefined });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toStrictEqual({
+      voices: [CATALOG_MESSAGES.inUse('voice', 1, [1, 2])],
+      'models.llm': [CATALOG_MESSAGES.inUse('llm model', 1, [1, 2])],
+    });
+    expect(res.body.errors.voices).toEqual(['The voice 1 is used by assistants 1, 2 and may not be removed.']);
+    expect((await api().get('/__sim/catalog')).text).toBe(before);
+  });
+
+  it('goes back to the wire catalog on reset', async () => {
+    await api().put('/__sim/catalog', EXTEND_MINA);
+    await api().post('/__sim/reset', {});
+    expect((await api().get('/user/assistants/voices')).body).toHaveLength(27);
+  });
+
+  it('is kept in a snapshot and restored with it', async () => {
+    await api().put('/__sim/catalog', EXTEND_MINA);
+    const state = (await api().get('/__sim/state')).body;
+    expect(state.catalog).toStrictEqual(EXTEND_MINA);
+    await api().post('/__sim/reset', {});
+    expect((await api().put('/__sim/state', state)).status).toBe(200);
+    expect((await api().get('/user/assistants/voices')).body.at(-1)).toStrictEqual(MINA);
+  });
+
+  it('refuses a snapshot whose catalog breaks a rule, changing nothing', async () => {
+    const state = (await api().get('/__sim/state')).body;
+    const res = await api().put('/__sim/state', { ...state, catalog: { merge: 'extend', voices: [{ ...MINA, synthesizer_provider_id: 77 }] } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toStrictEqual({ 'catalog.voices.0.synthesizer_provider_id': ['The snapshot is damaged at catalog.voices.0.synthesizer_provider_id: The selected voices.0.synthesizer provider id is no synthesizer provider of the catalog.'] });
+    expect((await api().get('/user/assistants/voices')).body).toHaveLength(27);
+  });
+});
+
+contract(
+  'control: a catalog of your own on the live wire',
+  (api) => {
+    it('extends the live catalog, and a restart-free reset returns to the option catalog', async () => {
+      const voices = (await api().get('/user/assistants/voices')).body.map((v: { id: number }) => v.id);
+      expect(voices).toEqual([1, 4, 8, 10, 11, 12, 13, 41, 1994, 9001]);
+      await api().put('/__sim/catalog', {});
+      expect((await api().get('/user/assistants/voices')).body).toHaveLength(9);
+      await api().post('/__sim/reset', {});
+      expect((await api().get('/user/assistants/voices')).body).toHaveLength(10);
+    });
+  },
+  { wire: 'live', catalog: EXTEND_MINA },
+);
+
+describe('createSimulator({ catalog })', () => {
+  it('refuses a document that breaks a rule with a RangeError naming the field', () => {
+    expect(() => createSimulator({ startAt: START, catalog: { voices: [{ ...MINA, language_id: 99 }] } })).toThrow(
+      new RangeError('catalog: voices.0.language_id: The selected voices.0.language id is no language of the catalog.'),
+    );
+  });
+});
+
+contract('scenario given.catalog', (api) => {
+  it('puts the catalog in force before the assistants that use it', async () => {
+    const run = await api().sim.loadScenario({
+      name: 'own catalog',
+      wire: 'live',
+      given: { catalog: EXTEND_MINA, assistants: [{ ref: 'mina', ...pipelineAssistant({ voice_id: 9001, language_id: 5 }, 'live') }] },
+    });
+    expect(run.passed).toBe(true);
+    expect((await api().get('/user/assistant/1')).body.data.voice_id).toBe(9001);
+  });
+
+  it('reports a bad catalog at its line in the file', async () => {
+    const text = ['name: bad catalog', 'given:', '  catalog:', '    merge: extend', '    voices:', '      - id: 9001', '        name: Mina', '        language_id: 99', '        gender: female', '        preview_url: null', '        accent: null', '        age: null', '        synthesizer_provider_id: 1', ''].join('\n');
+    await expect(api().sim.loadScenario(text)).rejects.toThrow('<scenario>:8: given.catalog.voices.0.language_id: The catalog was refused: The selected voices.0.language id is no language of the catalog.');
+  });
+});
