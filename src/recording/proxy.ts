@@ -179,6 +179,8 @@ export function recordHar(options: RecordOptions): Promise<RecordingProxy> {
     res.writeHead(answer.status, answer.statusText, out);
     res.end(answer.body);
   };
+  // The file exists (an empty log) before the first client comes, and a path that cannot be written fails now.
+  writer.write();
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 502, { message: RECORD_MESSAGES.unreachable(upstream.href.replace(/\/$/, ''), (error as Error).message) });
@@ -189,7 +191,6 @@ export function recordHar(options: RecordOptions): Promise<RecordingProxy> {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
-      writer.write();
       const { port } = server.address() as AddressInfo;
       const host = (options.host ?? '127.0.0.1').includes(':') ? `[${options.host}]` : (options.host ?? '127.0.0.1');
       resolve({
@@ -205,5 +206,24 @@ export function recordHar(options: RecordOptions): Promise<RecordingProxy> {
           }),
       });
     });
+  });
+}
+
+/**
+ * Whether the upstream answers at all (any HTTP status will do): undefined when it does,
+ * else why not (`ECONNREFUSED`, `ENOTFOUND`, `no answer within 5000 ms`).
+ * @example await probeUpstream(new URL('https://api.example.com/api')) // undefined
+ */
+export function probeUpstream(url: URL, timeoutMs = 5000): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, { method: 'GET', timeout: timeoutMs });
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: `no answer within ${timeoutMs} ms` })));
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    req.on('response', (res) => {
+      res.resume();
+      resolve(undefined);
+    });
+    req.end();
   });
 }
