@@ -4,6 +4,7 @@
  * on the spec wire; ids the platform assigned map to voxsim's; an id never created is a
  * missing prerequisite that `given` seeds.
  */
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator } from '../../src/simulator.js';
 import { drift, type DriftReport } from '../../src/index.js';
@@ -77,5 +78,31 @@ describe('drift of an in-process recording', () => {
     const seeded = await drift(recorder.har(), { wire: 'live', given: { name: 'seed', given: { assistants: [pipelineAssistant({ name: 'C' })] } } });
     expect(seeded.missing).toEqual([]);
     expect(seeded.differences).toEqual([]);
+  });
+});
+
+describe('drift of a HAR written by a browser', () => {
+  // Exported from a browser's dev tools: the page, a font (base64), a CORS preflight, a
+  // blocked request, and the console's API calls (a JSON `text` request body, answers as
+  // text and as base64), against a platform whose ids are ahead of a fresh simulator's.
+  const har = readFileSync(new URL('./browser-session.har', import.meta.url), 'utf8');
+
+  it('replays the platform entries and counts the others', async () => {
+    const report = await drift(har, { file: 'browser-session.har' });
+    expect(report.entries).toBe(8);
+    expect(report.ignored).toEqual({ count: 4, reasons: { 'outside /api': 2, 'OPTIONS (not an operation)': 1, 'no answer (status 0)': 1 } });
+    expect(report.exchanges.map((e) => `${e.entry} ${e.operation} ${e.outcome}`)).toEqual([
+      '4 POST /user/assistant same',
+      '5 GET /user/assistant/{id} same',
+      '6 PUT /user/assistant/{id} same',
+      '7 GET /user/me same',
+    ]);
+    expect(report.differences).toEqual([]);
+  });
+
+  it('replays the platform ids onto voxsim ids (the recorded assistant 3 is voxsim 1)', async () => {
+    const report = await drift(har);
+    expect(report.exchanges[1]!.path).toBe('/user/assistant/3');
+    expect(report.exchanges[1]!.voxsim_status).toBe(200);
   });
 });
