@@ -88,7 +88,7 @@ main { padding: 0 24px 24px; max-width: 1200px; }
 .verdict { font-weight: 600; margin-top: 8px; }
 .verdict.ok { color: var(--ok); } .verdict.bad { color: var(--bad); }
 table { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid var(--line); }
-th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td { text-align: left; padding: 3px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: #f0f3f6; font-weight: 600; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.bad { color: var(--bad); font-weight: 600; } td.warn { color: var(--warn); font-weight: 600; }
@@ -105,7 +105,11 @@ details table { border: 0; border-top: 1px solid var(--line); }
 
 function exchangeBlock(e: ExchangeResult): string {
   const rows = e.differences
-    .map((d) => `<tr><td><code>${escape(d.path)}</code></td><td><span class="kind ${d.kind}">${d.kind}</span></td><td><code>${escape(d.kind === 'extra' ? '' : short(d.recorded))}</code></td><td><code>${escape(d.kind === 'missing' ? '' : short(d.voxsim))}</code></td></tr>`)
+    .map((d) => {
+      // A type difference names JSON types, shown as words; other cells show JSON values.
+      const cell = (value: unknown, absent: boolean) => (absent ? '' : d.kind === 'type' || d.kind === 'status' ? String(value) : short(value));
+      return `<tr><td><code>${escape(d.path)}</code></td><td><span class="kind ${d.kind}">${d.kind}</span></td><td><code>${escape(cell(d.recorded, d.kind === 'extra'))}</code></td><td><code>${escape(cell(d.voxsim, d.kind === 'missing'))}</code></td></tr>`;
+    })
     .join('');
   return `<details open data-entry="${e.entry}"><summary><strong>entry ${e.entry}</strong> <code>${escape(`${e.method} ${e.path}`)}</code><span class="status">${escape(e.operation)} · recorded ${e.recorded_status}, voxsim ${e.voxsim_status ?? '-'} · ${e.differences.length} difference${e.differences.length === 1 ? '' : 's'}</span></summary><table><thead><tr><th>JSON path</th><th>kind</th><th>recorded</th><th>voxsim</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
@@ -133,7 +137,7 @@ export function formatDriftHtml(report: DriftReport): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>voxsim drift: ${escape(report.file)}</title><style>${STYLE}</style></head>
 <body><header><h1>voxsim drift</h1>
-<div class="meta"><code>${escape(report.file)}</code> replayed on the <strong>${report.wire}</strong> wire from ${escape(report.start)} · ${report.exchanges.length} exchanges of ${report.entries} entries${ignored.length > 0 ? ` · ignored: ${escape(ignored.join(', '))}` : ''}</div>
+<div class="meta"><code title="${escape(report.file)}">${escape(report.file.replace(/^.*[\\/]/, ''))}</code> replayed on the <strong>${report.wire}</strong> wire from ${escape(report.start)} · ${report.exchanges.length} exchanges of ${report.entries} entries${ignored.length > 0 ? ` · ignored: ${escape(ignored.join(', '))}` : ''}</div>
 <div class="verdict ${ok ? 'ok' : 'bad'}" data-testid="verdict">${escape(verdict(report))}</div></header>
 <main><h2>Operations</h2>
 <table data-testid="operations"><thead><tr><th>operation</th><th class="n">exchanges</th><th class="n">same</th><th class="n">different</th><th class="n">missing prerequisites</th></tr></thead><tbody>${table}</tbody></table>
