@@ -106,3 +106,11 @@ describe('drift of a HAR written by a browser', () => {
     expect(report.exchanges[1]!.voxsim_status).toBe(200);
   });
 });
+
+describe('docs/recording.md', () => {
+  it('shows the drift report screenshot that the browser test takes', () => {
+    const doc = readFileSync(new URL('../../docs/recording.md', import.meta.url), 'utf8');
+    expect([...doc.matchAll(/!\[[^\]]+\]\(([^)]+)\)/g)].map((m) => m[1])).toEqual(['screenshots/drift-report.png']);
+    expect(readFileSync(new URL('../../docs/screenshots/drift-report.png', import.meta.url)).subarray(1, 4).toString()).toBe('PNG');
+  });
+});
