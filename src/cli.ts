@@ -2,7 +2,9 @@
  * The `voxsim` command line: `voxsim serve` starts the standalone server (with its event
  * stream and dashboard); `voxsim events` follows a server's event stream;
  * `voxsim scenario run` plays scenario files; `voxsim scenario schema` prints the
- * scenario format's JSON Schema.
+ * scenario format's JSON Schema; `voxsim record`, `voxsim drift` and
+ * `voxsim scenario from-har` record a session with the real platform and replay it
+ * (src/cli/recording.ts).
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import type { Server } from 'node:http';
