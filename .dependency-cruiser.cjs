@@ -2,7 +2,9 @@
  * The layering of src/, checked by dependency-cruiser (`npm run deps`, and test/architecture.test.ts).
  *
  *   core      <- engine <- domain (type-only imports of engine) <- control / scenario / state
- *             <- simulator.ts <- index.ts, adapters/**, cli.ts <- bin.ts
+ *             <- recording (above scenario: drift plays a scenario's given; it gets its simulator
+ *                from the entry point that calls it)
+ *             <- simulator.ts <- index.ts, adapters/**, cli.ts, cli/** <- bin.ts
  *
  * Paths are relative to the directory cruised from (the repository root). Type-only imports
  * (`import type`, `import { type A }`) are edges too (tsPreCompilationDeps), so they count for
@@ -19,7 +21,7 @@ const NODE_MODULES = '(^|/)node_modules/';
 const TYPE_LEVEL = ['type-only', 'type-import'];
 
 /** The composition root and the entry points above it. */
-const ENTRY_POINTS = ['^src/simulator\\.ts$', '^src/index\\.ts$', '^src/adapters/', '^src/cli\\.ts$', '^src/bin\\.ts$'];
+const ENTRY_POINTS = ['^src/simulator\\.ts$', '^src/index\\.ts$', '^src/adapters/', '^src/cli\\.ts$', '^src/cli/', '^src/bin\\.ts$'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -62,22 +64,29 @@ module.exports = {
     {
       name: 'domain-not-upper-layers',
       severity: 'error',
-      comment: 'src/domain/** never imports (not even types from) control, scenario, simulator.ts, index.ts, adapters, cli.ts or bin.ts.',
+      comment: 'src/domain/** never imports (not even types from) control, scenario, recording, simulator.ts, index.ts, adapters, cli.ts or bin.ts.',
       from: { path: '^src/domain/' },
-      to: { path: ['^src/control/', '^src/scenario/', ...ENTRY_POINTS] },
+      to: { path: ['^src/control/', '^src/scenario/', '^src/recording/', ...ENTRY_POINTS] },
     },
     {
       name: 'services-not-entry-points',
       severity: 'error',
-      comment: 'src/control/**, src/scenario/** and src/state/** may import core, engine, domain and each other, never simulator.ts, index.ts, adapters, cli.ts or bin.ts.',
-      from: { path: '^src/(control|scenario|state)/' },
+      comment: 'src/control/**, src/scenario/**, src/state/** and src/recording/** may import core, engine, domain and each other (recording from above), never simulator.ts, index.ts, adapters, cli.ts or bin.ts.',
+      from: { path: '^src/(control|scenario|state|recording)/' },
       to: { path: ENTRY_POINTS },
+    },
+    {
+      name: 'recording-above-scenario',
+      severity: 'error',
+      comment: 'src/recording/** (record, drift, from-har) sits above the simulator like scenario/ and uses it: nothing below imports it (core, engine, domain, control, scenario, state), not even for types.',
+      from: { path: '^src/(core|engine|domain|control|scenario|state)/' },
+      to: { path: '^src/recording/' },
     },
     {
       name: 'simulator-only-from-entry-points',
       severity: 'error',
-      comment: 'Only src/index.ts, src/adapters/** and src/cli.ts import src/simulator.ts (tests are outside src/).',
-      from: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/adapters/', '^src/cli\\.ts$'] },
+      comment: 'Only src/index.ts, src/adapters/**, src/cli.ts and src/cli/** import src/simulator.ts (tests are outside src/).',
+      from: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/adapters/', '^src/cli\\.ts$', '^src/cli/'] },
       to: { path: '^src/simulator\\.ts$' },
     },
   ],

@@ -2,7 +2,9 @@
  * The `voxsim` command line: `voxsim serve` starts the standalone server (with its event
  * stream and dashboard); `voxsim events` follows a server's event stream;
  * `voxsim scenario run` plays scenario files; `voxsim scenario schema` prints the
- * scenario format's JSON Schema.
+ * scenario format's JSON Schema; `voxsim record`, `voxsim drift` and
+ * `voxsim scenario from-har` record a session with the real platform and replay it
+ * (src/cli/recording.ts).
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -30,6 +32,7 @@ import { DEFAULT_SERVER_URL, openApiDocument } from './control/openapi.js';
 import { createSimulator, ROUTES, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
 import { applyLog, fsReason, logFiles, StateFileError, StateNotSavedError, StateStore } from './state/persist.js';
 import { VERSION } from './version.js';
+import { driftCommand, fromHarCommand, parseDriftArgs, parseFromHarArgs, parseRecordArgs, recordCommand, RECORDING_HELP } from './cli/recording.js';
 
 export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat Assistant Platform API
 
@@ -44,6 +47,12 @@ Usage:
                                   play scenario files (or shipped scenarios by name), exit 1 on a failure
   voxsim scenario list            list the shipped scenarios
   voxsim scenario schema          print the JSON Schema of scenario files
+  voxsim scenario from-har FILE.har [--wire spec|live] [--out FILE.yaml]
+                                  write a scenario that reproduces a recorded session
+  voxsim record --upstream URL --out FILE.har [--port 4011] [--base-path /api]
+                                  record a session with the real platform through a local proxy
+  voxsim drift FILE.har [--wire spec|live] [--given SCENARIO] [--json] [--html FILE]
+                                  replay a recording on a fresh simulator, report where the answers differ (exit 1)
   voxsim openapi [--server URL]   print the OpenAPI 3.1 document of the platform and control API
   voxsim catalog pull --from URL --key KEY [--out FILE]
                                   write the catalog of a running platform as a catalog document
@@ -51,7 +60,7 @@ Usage:
   voxsim COMMAND --help           describe a command and its options
   voxsim --help | --version
 
-Exit codes: 0 done, 1 a failed scenario or a stopped stream, 2 a usage error or a failed start-up check.
+Exit codes: 0 done, 1 a failed scenario, a drift or a stopped stream, 2 a usage error, a file that cannot be used or a failed start-up check.
 `;
 
 /** Exit code of a usage error: an unknown command or option, a bad option value, a missing argument. */
@@ -101,7 +110,8 @@ export const COMMAND_HELP = {
   events: { usage: 'voxsim events [options]', about: "Follows a server's events, one line each, until Ctrl-C or the server stops.", options: EVENTS_HELP },
   scenario: {
     usage: 'voxsim scenario run|list|schema [options]',
-    about: 'Scenario files. Commands:\n  run FILE|NAME...  play scenario files or shipped scenarios by name; exit 1 on a failure\n  list              list the shipped scenarios\n  schema            print the JSON Schema of scenario files',
+    about:
+      'Scenario files. Commands:\n  run FILE|NAME...  play scenario files or shipped scenarios by name; exit 1 on a failure\n  list              list the shipped scenarios\n  schema            print the JSON Schema of scenario files\n  from-har FILE     write a scenario that reproduces a recorded session',
     options: HELP_OPTION,
   },
   'scenario run': {
@@ -132,6 +142,7 @@ export const COMMAND_HELP = {
     },
   },
   'catalog schema': { usage: 'voxsim catalog schema [options]', about: 'Prints the JSON Schema of catalog documents (catalog.schema.json).', options: HELP_OPTION },
+  ...RECORDING_HELP,
 } as const;
 export type CommandName = keyof typeof COMMAND_HELP;
 
@@ -725,8 +736,24 @@ export async function main(argv: string[], out: Pick<Console, 'log' | 'error'> =
   if (command === 'scenario') return scenarioCommand(rest, out);
   if (command === 'openapi') return openApiCommand(rest, out);
   if (command === 'catalog') return catalogCommand(rest, out);
+  if (command === 'record' || command === 'drift') {
+    if (wantsHelp(rest)) {
+      out.log(commandHelp(command));
+      return 0;
+    }
+    try {
+      if (command === 'drift') {
+        const options = parseDriftArgs(rest);
+        return driftCommand(options, out);
+      }
+      const options = parseRecordArgs(rest);
+      return recordCommand(options, out);
+    } catch (error) {
+      return usageError(out, usageMessage(error as Error, command), command);
+    }
+  }
   if (command !== 'serve' && command !== 'events') {
-    const near = closest(command, ['serve', 'events', 'scenario', 'catalog', 'openapi', 'help', '--help', '--version']);
+    const near = closest(command, ['serve', 'events', 'scenario', 'catalog', 'record', 'drift', 'openapi', 'help', '--help', '--version']);
     return usageError(out, `Unknown command "${command}".${near === undefined ? '' : ` Did you mean ${near}?`}`);
   }
   if (wantsHelp(rest)) {
@@ -872,14 +899,23 @@ async function scenarioCommand(args: string[], out: Pick<Console, 'log' | 'error
     out.log(commandHelp('scenario'));
     return 0;
   }
-  if (sub !== 'run' && sub !== 'list' && sub !== 'schema') {
-    const near = closest(sub, ['run', 'list', 'schema']);
+  if (sub !== 'run' && sub !== 'list' && sub !== 'schema' && sub !== 'from-har') {
+    const near = closest(sub, ['run', 'list', 'schema', 'from-har']);
     return usageError(out, `Unknown scenario command "${sub}".${near === undefined ? '' : ` Did you mean ${near}?`}`, 'scenario');
   }
   const command = `scenario ${sub}` as const;
   if (wantsHelp(rest)) {
     out.log(commandHelp(command));
     return 0;
+  }
+  if (sub === 'from-har') {
+    let options: ReturnType<typeof parseFromHarArgs>;
+    try {
+      options = parseFromHarArgs(rest);
+    } catch (error) {
+      return usageError(out, usageMessage(error as Error, command), command);
+    }
+    return fromHarCommand(options, out);
   }
   let positionals: string[];
   try {

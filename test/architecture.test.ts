@@ -201,6 +201,10 @@ describe('layering (dependency-cruiser, .dependency-cruiser.cjs)', () => {
     );
     plant('src/state/zz-state.ts', "import { domainValue } from '../domain/zz-types.js';\nexport const stateValue = domainValue;\n");
     plant('src/state/zz-entry.ts', "import type * as api from '../index.js';\nexport type Api = typeof api;\n");
+    // Recording sits above scenario (it may import it, core and domain), below the entry points; nothing below imports it.
+    plant('src/recording/zz-recording.ts', "import { stateValue } from '../state/zz-state.js';\nimport { domainValue } from '../domain/zz-types.js';\nexport const recording = [stateValue, domainValue];\n");
+    plant('src/recording/zz-entry.ts', "import type * as simulator from '../simulator.js';\nexport type Sim = typeof simulator;\n");
+    plant('src/scenario/zz-down.ts', "import { recording } from '../recording/zz-recording.js';\nexport const down = recording;\n");
     // Only index.ts, adapters and cli.ts import simulator.ts.
     plant('src/zz-main.ts', "import type * as simulator from './simulator.js';\nexport type Sim = typeof simulator;\n");
     plant('src/adapters/zz-adapter.ts', "import type * as simulator from '../simulator.js';\nimport { WebSocketServer } from 'ws';\nexport const adapter = [WebSocketServer] as unknown as typeof simulator;\n");
@@ -222,7 +226,10 @@ describe('layering (dependency-cruiser, .dependency-cruiser.cjs)', () => {
       'domain-not-upper-layers: src/domain/zz-upper.ts -> src/control/zz-control.ts',
       'engine-only-core: src/engine/zz-up.ts -> src/domain/zz-types.ts',
       'no-circular: src/core/zz-cycle-a.ts -> src/core/zz-cycle-b.ts -> src/core/zz-cycle-a.ts',
+      'recording-above-scenario: src/scenario/zz-down.ts -> src/recording/zz-recording.ts',
+      'services-not-entry-points: src/recording/zz-entry.ts -> src/simulator.ts',
       'services-not-entry-points: src/state/zz-entry.ts -> src/index.ts',
+      'simulator-only-from-entry-points: src/recording/zz-entry.ts -> src/simulator.ts',
       'simulator-only-from-entry-points: src/zz-main.ts -> src/simulator.ts',
       'transports-only-in-adapters: src/zz-transport-dynamic.ts -> npm:msw',
       'transports-only-in-adapters: src/zz-transport-reexport.ts -> npm:ws',

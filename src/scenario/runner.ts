@@ -335,9 +335,19 @@ class Player {
       case 'request': {
         const [method, path] = (v.request as string).split(/\s+/);
         const key = v.key === undefined ? this.defaultKey : (v.key as string | null);
-        const res = await this.call(method!, path!, v.body, key);
+        const file = v.file as GivenUpload | undefined;
+        const res =
+          file === undefined
+            ? await this.call(method!, path!, v.body, key)
+            : await this.call(method!, path!, uploadForm((v.body ?? {}) as Json, file), key, { 'content-type': `multipart/form-data; boundary=${FORM_BOUNDARY}` });
         const expect = (v.expect ?? {}) as { status?: number; body?: unknown };
         const mismatches: Mismatch[] = [];
+        // A ref names an id of the answer (a created resource) for the steps after this one.
+        for (const [name, at] of Object.entries((step.value.refs ?? {}) as Record<string, string>)) {
+          const value = valueAt(res.body, at.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)));
+          if (typeof value === 'number' || typeof value === 'string') this.refs[name] = { id: value, ...(typeof value === 'string' && { uuid: value }) };
+          else mismatches.push({ path: `refs.${name}`, expected: `an id at ${at}`, actual: value });
+        }
         if (expect.status !== undefined && res.status !== expect.status) mismatches.push({ path: 'status', expected: expect.status, actual: res.status });
         if (expect.body !== undefined) partialMatch(expect.body, res.body, 'body', mismatches);
         return { summary: `${method} ${path} → ${res.status}`, mismatches, expectation: v.expect !== undefined };

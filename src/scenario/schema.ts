@@ -176,6 +176,10 @@ export const STEP_SCHEMAS = {
     request: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE)\s+\/\S*$/, { error: 'The :attribute must be "METHOD /path", e.g. "POST /user/campaigns/update-status".' }),
     body: z.unknown().optional(),
     key: z.string().nullable().optional(),
+    /** Sends `body`'s fields and this file as multipart/form-data (an upload: a file document). */
+    file: GivenFile.optional(),
+    /** Names ids of the answer for later `$refs`: ref name -> dotted path in the answer body (`data.id`, `data.0.id`). */
+    refs: z.record(ref, z.string().regex(/^[\w-]+(\.[\w-]+)*$/, { error: 'The :attribute must be a dotted path in the answer, e.g. data.id.' })).optional(),
     expect: z.strictObject({ status: z.number().int().optional(), body: z.unknown().optional() }).optional(),
   }),
   advance: z.object({ advance: duration }),

@@ -92,6 +92,7 @@ describe('scenario.schema.json', () => {
       '#/properties/given/properties/conversations/items/properties/variables': "a conversation's start variables",
       '#/properties/outcomes/anyOf/0/items/properties/match/properties/lead_variables': 'the lead variables an outcome rule matches',
       '#/properties/outcomes/anyOf/1': 'outcome sequences by phone number',
+      '#/properties/steps/items/anyOf/0/properties/refs': 'ref names a request step gives to ids of its answer',
     };
     const found: string[] = [];
     const walk = (node: unknown, pointer: string): void => {
@@ -112,7 +113,7 @@ describe('scenario.schema.json', () => {
 
   it('gives the request step its options', () => {
     const request = variants.find((v) => v.required[0] === 'request')!;
-    expect(Object.keys(request.properties).sort()).toEqual(['body', 'expect', 'key', 'request']);
+    expect(Object.keys(request.properties).sort()).toEqual(['body', 'expect', 'file', 'key', 'refs', 'request']);
   });
 });
 

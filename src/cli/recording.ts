@@ -1,0 +1,298 @@
+/**
+ * The recording commands (issue 28): `voxsim record` (a recording proxy in front of the real
+ * platform), `voxsim drift` (a recording replayed on a fresh simulator, differences
+ * reported) and `voxsim scenario from-har` (a recording written as a scenario). Each parses
+ * its flags (a bad one throws, and the main CLI prints it with the command's usage, exit 2),
+ * and reports a file it cannot use as one line naming it (exit 2).
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parseInstant } from '../core/time.js';
+import { WIRES, type Wire } from '../core/wire.js';
+import { replayDrift, type DriftReport } from '../recording/drift.js';
+import { scenarioFromHar } from '../recording/from-har.js';
+import { HarError } from '../recording/har.js';
+import { probeUpstream, recordHar, upstreamUrl } from '../recording/proxy.js';
+import { formatDriftHtml, formatDriftText } from '../recording/report.js';
+import { basePathOf } from '../recording/session.js';
+import { ScenarioError } from '../scenario/load.js';
+import { createSimulator, ROUTES } from '../simulator.js';
+import { VERSION } from '../version.js';
+
+type Out = Pick<Console, 'log' | 'error'>;
+interface OptionHelp {
+  value?: string;
+  description: string;
+}
+const HELP: Record<string, OptionHelp> = { help: { description: 'print this help and exit' } };
+
+/** Exit code of a file that cannot be used, an upstream that cannot be reached, a port that cannot be bound. */
+export const EXIT_INPUT = 2;
+
+export const RECORDING_HELP = {
+  record: {
+    usage: 'voxsim record --upstream URL --out FILE.har [options]',
+    about:
+      "Records a session with the real platform: point your client at the printed URL with your own key; every request under the base path goes to URL unchanged and its answer comes back unchanged, and each exchange is written to FILE.har (valid after each one; Authorization, cookies and keys in query strings redacted). Ctrl-C stops.",
+    options: {
+      upstream: { value: 'URL', description: "the platform's base URL, e.g. https://api.example.com/api" },
+      out: { value: 'FILE', description: 'the HAR 1.2 file to write (rewritten whole after each exchange)' },
+      port: { value: 'N', description: 'port to listen on (default 4011; 0 picks a free one)' },
+      host: { value: 'HOST', description: 'address to bind (default 127.0.0.1; others need --admin-token)' },
+      'base-path': { value: 'PATH', description: 'path the client uses under the proxy (default /api)' },
+      'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on {base}/__record (the status of the recording)' },
+      quiet: { description: 'no line per exchange' },
+      ...HELP,
+    },
+  },
+  drift: {
+    usage: 'voxsim drift FILE.har [options]',
+    about:
+      'Replays a recorded session (HAR 1.2 from voxsim record, a browser, Playwright or mitmproxy) on a fresh simulator, in recorded order on its virtual clock, and reports where the answers differ: status, the body shape at every depth, closed-set values and echoes. Exit 0 when nothing differs, 1 when something does, 2 for a file that cannot be read.',
+    options: {
+      wire: { value: 'spec|live', description: 'wire format voxsim answers in (default spec; live for the live platform)' },
+      given: { value: 'SCENARIO', description: "seed what the session used but did not create from the scenario's given" },
+      json: { description: 'print the report as one JSON document' },
+      html: { value: 'FILE', description: 'also write the report as a self-contained HTML page' },
+      'base-path': { value: 'PATH', description: "the platform's base path in the recorded URLs (default /api)" },
+      start: { value: 'ISO-8601', description: "where the replay's clock starts (default: the upstream's clock when the session read it, else the first entry's time)" },
+      ...HELP,
+    },
+  },
+  'scenario from-har': {
+    usage: 'voxsim scenario from-har FILE.har [options]',
+    about:
+      "Writes a scenario that reproduces a recorded session: request steps with $refs for the ids it created, advance_to between them as recorded, and expect with each answer's status and closed-set values.",
+    options: {
+      wire: { value: 'spec|live', description: 'the wire the scenario runs on (default the simulator\'s, spec)' },
+      out: { value: 'FILE', description: 'write the scenario to FILE (default: print it)' },
+      'base-path': { value: 'PATH', description: "the platform's base path in the recorded URLs (default /api)" },
+      ...HELP,
+    },
+  },
+} as const;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+function wireOf(text: string | undefined): Wire | undefined {
+  if (text === undefined) return undefined;
+  if (!(WIRES as readonly string[]).includes(text)) throw new Error(`--wire must be one of ${WIRES.join(', ')}, got "${text}"`);
+  return text as Wire;
+}
+
+/** The one HAR file a command takes. */
+function oneFile(positionals: string[]): string {
+  if (positionals.length === 0) throw new Error('No HAR file given.');
+  if (positionals.length > 1) throw new Error(`One HAR file at a time, got ${positionals.length}: ${positionals.join(' ')}`);
+  return positionals[0]!;
+}
+
+/** A file's text, or a one-line reason naming it. */
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new HarError(file, null, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (error as Error).message})`);
+  }
+}
+
+export interface DriftArgs {
+  file: string;
+  wire?: Wire;
+  given?: string;
+  json: boolean;
+  html?: string;
+  basePath: string;
+  start?: string;
+}
+
+export function parseDriftArgs(args: string[]): DriftArgs {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { wire: { type: 'string' }, given: { type: 'string' }, json: { type: 'boolean', default: false }, html: { type: 'string' }, 'base-path': { type: 'string', default: '/api' }, start: { type: 'string' } },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.start !== undefined && parseInstant(values.start) === undefined) throw new Error(`--start must be an ISO 8601 time, got "${values.start}"`);
+  const wire = wireOf(values.wire);
+  return {
+    file: oneFile(positionals),
+    json: values.json,
+    basePath: basePathOf(values['base-path']),
+    ...(wire && { wire }),
+    ...(values.given !== undefined && { given: values.given }),
+    ...(values.html !== undefined && { html: values.html }),
+    ...(values.start !== undefined && { start: values.start }),
+  };
+}
+
+/**
+ * Runs drift on a file; answers the report (undefined after printing the one line of a file
+ * that cannot be used).
+ */
+export async function driftFile(options: DriftArgs, out: Out): Promise<DriftReport | undefined> {
+  try {
+    return await replayDrift(readText(options.file), { file: options.file, basePath: options.basePath, ...(options.wire && { wire: options.wire }), ...(options.given && { given: options.given }), ...(options.start && { start: options.start }) }, {
+      createHost: (o) => createSimulator(o),
+      routes: ROUTES as never,
+    });
+  } catch (error) {
+    if (error instanceof HarError || error instanceof ScenarioError) out.error(error.message);
+    else if (options.given !== undefined && (error as NodeJS.ErrnoException).code !== undefined) out.error(`${options.given}: the --given scenario cannot be read (${(error as NodeJS.ErrnoException).code})`);
+    else throw error;
+    return undefined;
+  }
+}
+
+/** `voxsim drift FILE.har`: 0 nothing differs, 1 something does, 2 a file that cannot be used. */
+export async function driftCommand(options: DriftArgs, out: Out): Promise<number> {
+  const report = await driftFile(options, out);
+  if (!report) return EXIT_INPUT;
+  out.log(options.json ? JSON.stringify(report, null, 2) : formatDriftText(report));
+  if (options.html !== undefined) {
+    try {
+      writeAtomically(options.html, formatDriftHtml(report));
+    } catch (error) {
+      out.error(`${options.html}: the HTML report cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      return EXIT_INPUT;
+    }
+    if (!options.json) out.log(`HTML report: ${options.html}`);
+  }
+  return report.differences.length === 0 ? 0 : 1;
+}
+
+function writeAtomically(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
+export interface FromHarArgs {
+  file: string;
+  wire?: Wire;
+  out?: string;
+  basePath: string;
+}
+
+export function parseFromHarArgs(args: string[]): FromHarArgs {
+  const { values, positionals } = parseArgs({ args, options: { wire: { type: 'string' }, out: { type: 'string' }, 'base-path': { type: 'string', default: '/api' } }, strict: true, allowPositionals: true });
+  const wire = wireOf(values.wire);
+  return { file: oneFile(positionals), basePath: basePathOf(values['base-path']), ...(wire && { wire }), ...(values.out !== undefined && { out: values.out }) };
+}
+
+/** `voxsim scenario from-har FILE.har`: prints (or writes) the scenario; 2 for a file that cannot be used. */
+export function fromHarCommand(options: FromHarArgs, out: Out): number {
+  let yaml: string;
+  try {
+    yaml = scenarioFromHar(readText(options.file), ROUTES as never, { file: options.file, basePath: options.basePath, ...(options.wire && { wire: options.wire }) });
+  } catch (error) {
+    if (error instanceof HarError) {
+      out.error(error.message);
+      return EXIT_INPUT;
+    }
+    throw error;
+  }
+  if (options.out === undefined) {
+    out.log(yaml.trimEnd());
+    return 0;
+  }
+  try {
+    writeAtomically(options.out, yaml);
+  } catch (error) {
+    out.error(`${options.out}: the scenario cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return EXIT_INPUT;
+  }
+  out.error(`Wrote ${options.out}; run it with: voxsim scenario run ${options.out}`);
+  return 0;
+}
+
+export interface RecordArgs {
+  upstream: string;
+  out: string;
+  port: number;
+  host: string;
+  basePath: string;
+  adminToken?: string;
+  quiet: boolean;
+}
+
+export function parseRecordArgs(args: string[]): RecordArgs {
+  const { values } = parseArgs({
+    args,
+    options: {
+      upstream: { type: 'string' },
+      out: { type: 'string' },
+      port: { type: 'string', default: '4011' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'base-path': { type: 'string', default: '/api' },
+      'admin-token': { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.upstream === undefined) throw new Error('--upstream is required: the platform\'s base URL, such as https://api.example.com/api');
+  upstreamUrl(values.upstream);
+  if (values.out === undefined) throw new Error('--out is required: the HAR file to write, such as session.har');
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
+  // A proxy reachable from other machines must protect its status route, as serve protects its control API.
+  if (!LOOPBACK.has(values.host) && !values['admin-token']) throw new Error(`--admin-token is required when binding to ${values.host} (not a loopback address)`);
+  return {
+    upstream: values.upstream,
+    out: values.out,
+    port,
+    host: values.host,
+    basePath: basePathOf(values['base-path']),
+    quiet: values.quiet,
+    ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
+  };
+}
+
+/** `voxsim record`: runs until SIGINT or SIGTERM (then 0); 2 when the upstream, the port or the file cannot be used. */
+export async function recordCommand(options: RecordArgs, out: Out): Promise<number> {
+  const upstream = upstreamUrl(options.upstream);
+  const unreachable = await probeUpstream(upstream);
+  if (unreachable !== undefined) {
+    out.error(`upstream ${upstream.href.replace(/\/$/, '')} cannot be reached (${unreachable}); check --upstream`);
+    return EXIT_INPUT;
+  }
+  let proxy: Awaited<ReturnType<typeof recordHar>>;
+  try {
+    proxy = await recordHar({
+      upstream: options.upstream,
+      out: options.out,
+      port: options.port,
+      host: options.host,
+      basePath: options.basePath,
+      version: VERSION,
+      ...(options.adminToken !== undefined && { adminToken: options.adminToken }),
+      ...(!options.quiet && { onExchange: (x) => out.log(`  ${x.status} ${x.method} ${x.url}  (${x.entries} recorded)`) }),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') out.error(`port ${options.port} is in use; pass --port`);
+    else if (code === 'EACCES' && (error as NodeJS.ErrnoException).syscall === 'listen') out.error(`port ${options.port} may not be used by this user; pass --port`);
+    else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') out.error(`host ${options.host} is not an address of this machine; pass --host`);
+    else if (code !== undefined) out.error(`${options.out}: the HAR file cannot be written (${code})`);
+    else throw error;
+    return EXIT_INPUT;
+  }
+  out.log(
+    [
+      `voxsim ${VERSION} recording ${upstream.href.replace(/\/$/, '')}`,
+      `  Point your client at:  ${proxy.url}   (your own key; same paths and bodies)`,
+      `  Recording to:          ${options.out}   (a valid HAR after each exchange; keys redacted)`,
+      `  Stop with Ctrl-C, then: voxsim drift ${options.out} --wire live   or   voxsim scenario from-har ${options.out}`,
+    ].join('\n'),
+  );
+  return new Promise((resolve) => {
+    const stop = () => {
+      void proxy.close().then(() => {
+        out.log(`Recorded ${proxy.entries} exchanges to ${options.out}.`);
+        resolve(0);
+      });
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * `voxsim scenario from-har` (issue 28): a recorded session written as a scenario file
+ * that reproduces it. Each recorded request is a `request` step (ids the session created
+ * replaced by `$refs`, named where an answer first showed them), the clock moves between
+ * them as recorded (`advance_to`, on the timeline drift uses), and each step expects the
+ * recorded status and the recorded answer's closed-set values, so a run of the file fails
+ * at the step where voxsim drifts.
+ */
+import { Document } from 'yaml';
+import type { RouteDef } from '../core/http.js';
+import { parseMultipart, UploadedFile } from '../core/multipart.js';
+import { formatControlTime, parseInstant } from '../core/time.js';
+import type { Wire } from '../core/wire.js';
+import { loadScenario } from '../scenario/load.js';
+import { CREATED_KINDS, fieldKind, idsIn, isClosedValue, paramKind, routeKind } from './compare.js';
+import { readHar, type Exchange } from './har.js';
+import { selectSession, Timeline, type PlatformExchange } from './session.js';
+
+export interface FromHarOptions {
+  wire?: Wire;
+  basePath?: string;
+  /** The HAR's file name, for the scenario's name and errors. */
+  file?: string;
+  /** Where the clock starts (default: inferred as drift does). */
+  start?: number;
+}
+
+type Json = Record<string, unknown>;
+
+/** A clock gap shorter than this is not written as a step (requests a few milliseconds apart). */
+const MIN_GAP_MS = 1000;
+
+/** Control operations whose answer tells where the upstream's clock went. */
+const CLOCK_MOVES = /^\/__sim\/(clock\/advance|clock\/run-until-idle|reset)$/;
+
+/**
+ * The recorded answer's closed-set values (isClosedValue), as a partial the scenario's
+ * `expect.body` matches: objects by the keys kept, lists item by item when every item
+ * keeps something (a list is matched whole, so one with nothing to check is left out).
+ * @example closedPart({ data: { id: 3, status: 'active', name: 'x' } }) // { data: { status: 'active' } }
+ */
+export function closedPart(value: unknown, key?: string | number): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((item) => closedPart(item));
+    if (items.length === 0 || items.every((item) => item === undefined)) return undefined;
+    if (value.some((item, i) => items[i] === undefined && (typeof item !== 'object' || item === null))) return undefined;
+    return items.map((item) => item ?? {});
+  }
+  if (typeof value === 'object' && value !== null) {
+    const kept = Object.entries(value as Json)
+      .map(([k, v]) => [k, closedPart(v, k)] as const)
+      .filter(([, v]) => v !== undefined);
+    return kept.length === 0 ? undefined : Object.fromEntries(kept);
+  }
+  return isClosedValue(key, value) ? value : undefined;
+}
+
+/** The session's ids and the refs that stand for them. */
+class Refs {
+  private readonly names = new Map<string, string>();
+  private readonly counts = new Map<string, number>();
+
+  private static key(kind: string, value: number | string) {
+    return `${kind}:${typeof value}:${value}`;
+  }
+
+  get(kind: string, value: number | string): string | undefined {
+    return this.names.get(Refs.key(kind, value)) ?? (typeof value === 'string' && /^\d+$/.test(value) ? this.names.get(Refs.key(kind, Number(value))) : undefined);
+  }
+
+  /** A new ref for an id first seen in an answer: `assistant_1`, or `assistant_uuid_1` for a uuid. */
+  add(kind: string, value: number | string, field: string): string | undefined {
+    if (this.get(kind, value) !== undefined) return undefined;
+    const base = field === 'uuid' || field.endsWith('_uuid') ? `${kind}_uuid` : kind;
+    const n = (this.counts.get(base) ?? 0) + 1;
+    this.counts.set(base, n);
+    const name = `${base}_${n}`;
+    this.names.set(Refs.key(kind, value), name);
+    return name;
+  }
+}
+
+/** A value of a created kind as its `$ref`, else as it is. */
+function asRef(refs: Refs, kind: string | undefined, value: unknown): unknown {
+  if (kind === undefined || !CREATED_KINDS.has(kind) || (typeof value !== 'number' && typeof value !== 'string')) return value;
+  const name = refs.get(kind, value);
+  return name === undefined ? value : `$${name}`;
+}
+
+/** A JSON body with `*_id` / `*_ids` values of created kinds as `$refs`. */
+function bodyWithRefs(refs: Refs, body: unknown): unknown {
+  if (Array.isArray(body)) return body.map((item) => bodyWithRefs(refs, item));
+  if (typeof body !== 'object' || body === null) return body;
+  return Object.fromEntries(
+    Object.entries(body as Json).map(([key, value]) => {
+      const kind = key === 'id' ? undefined : fieldKind(key);
+      if (kind !== undefined && Array.isArray(value)) return [key, value.map((v) => asRef(refs, kind, v))];
+      if (kind !== undefined) return [key, asRef(refs, kind, value)];
+      return [key, bodyWithRefs(refs, value)];
+    }),
+  );
+}
+
+/** `METHOD /path?query` with path parameters and `*_id` query values of created kinds as `$refs`. */
+function requestLine(refs: Refs, exchange: PlatformExchange): string {
+  let path = exchange.path;
+  if (exchange.template) {
+    const pattern = exchange.template.split('/');
+    path = exchange.path
+      .split('/')
+      .map((segment, i) => {
+        const param = pattern[i]?.startsWith(':') ? pattern[i]!.slice(1) : undefined;
+        return param === undefined ? segment : String(asRef(refs, paramKind(exchange.template!, param), decodeURIComponent(segment)));
+      })
+      .join('/');
+  }
+  const query = [...new URLSearchParams(exchange.search)].map(([name, value]) => `${encodeURIComponent(name)}=${String(asRef(refs, fieldKind(name.replace(/\[\]$/, '')), value))}`);
+  return `${exchange.method} ${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+}
+
+/** The body of a step: JSON with refs, or a form's text fields and its file (name and size). */
+function stepBody(refs: Refs, exchange: PlatformExchange): { body?: unknown; file?: { name: string; size: number } } {
+  const contentType = exchange.requestHeaders['content-type'] ?? '';
+  if (/multipart\/form-data/i.test(contentType) && exchange.requestBytes) {
+    const form = parseMultipart(exchange.requestBytes, contentType);
+    if (form) {
+      const fields: Json = {};
+      let file: { name: string; size: number } | undefined;
+      for (const [name, value] of Object.entries(form)) {
+        if (value instanceof UploadedFile) file = { name: value.filename, size: value.size };
+        else fields[name] = value;
+      }
+      return { body: bodyWithRefs(refs, fields), ...(file && { file }) };
+    }
+  }
+  return exchange.requestBody === undefined ? {} : { body: bodyWithRefs(refs, exchange.requestBody) };
+}
+
+/** The virtual time a `/__sim` answer tells. */
+function toldNow(exchange: PlatformExchange): number | undefined {
+  const now = (exchange.responseBody as { now?: unknown } | undefined)?.now;
+  return typeof now === 'string' ? parseInstant(now) : undefined;
+}
+
+/**
+ * The scenario (YAML text) of a recorded session; it passes the scenario schema.
+ * @example const yaml = scenarioFromHar(readFileSync('session.har', 'utf8'), ROUTES, { file: 'session.har', wire: 'live' })
+ */
+export function scenarioFromHar(har: string | object | Exchange[], routes: readonly RouteDef<unknown>[], options: FromHarOptions = {}): string {
+  const file = options.file ?? '<har>';
+  const all = Array.isArray(har) ? har : readHar(har, file);
+  const { exchanges, ignored } = selectSession(all, routes, options.basePath);
+  const timeline = new Timeline(exchanges, options.start);
+  const refs = new Refs();
+  const steps: Json[] = [];
+  let clock = timeline.start;
+  for (const exchange of exchanges) {
+    const target = timeline.before(exchange);
+    if (target - clock >= MIN_GAP_MS) {
+      steps.push({ advance_to: formatControlTime(target) });
+      clock = target;
+    }
+    const step: Json = { request: requestLine(refs, exchange) };
+    const auth = exchange.requestHeaders.authorization;
+    if (auth === undefined) step.key = null;
+    else if (exchange.status === 401) step.key = auth.replace(/^Bearer\s+/i, '');
+    Object.assign(step, stepBody(refs, exchange));
+    // Ids this answer shows first become refs for the steps after it.
+    if (exchange.status >= 200 && exchange.status < 300) {
+      const named: Json = {};
+      for (const found of idsIn(exchange.responseBody, exchange.template && routeKind(exchange.template))) {
+        const name = refs.add(found.kind, found.value, String(found.path.at(-1)));
+        if (name !== undefined) named[name] = found.path.join('.');
+      }
+      if (Object.keys(named).length > 0) step.refs = named;
+    }
+    const body = closedPart(exchange.responseBody);
+    step.expect = { status: exchange.status, ...(body !== undefined && { body }) };
+    steps.push(step);
+    const now = exchange.method !== 'GET' && CLOCK_MOVES.test(exchange.path) && exchange.status < 300 ? toldNow(exchange) : undefined;
+    timeline.after(exchange);
+    if (now !== undefined) clock = now;
+    clock = Math.max(clock, target);
+  }
+  const name = file.replace(/^.*[\\/]/, '');
+  const scenario = {
+    name: `Recorded session ${name}`,
+    description: `Written by voxsim scenario from-har from ${name}: ${exchanges.length} exchanges${ignored.count > 0 ? ` (${ignored.count} entries outside the platform left out)` : ''}. Each step expects the recorded status and the recorded answer's closed-set values.`,
+    seed: 1,
+    start: formatControlTime(timeline.start),
+    ...(options.wire && { wire: options.wire }),
+    steps,
+  };
+  const doc = new Document(scenario);
+  const text = doc.toString({ lineWidth: 0 });
+  // What is written must load: a scenario this cannot read is a bug here, not in the HAR.
+  loadScenario(text, name);
+  return text;
+}
