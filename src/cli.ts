@@ -51,7 +51,7 @@ Usage:
                                   write a scenario that reproduces a recorded session
   voxsim record --upstream URL --out FILE.har [--port 4011] [--base-path /api]
                                   record a session with the real platform through a local proxy
-  voxsim drift FILE.har [--wire spec|live] [--given SCENARIO] [--json] [--html FILE]
+  voxsim drift FILE.har [--wire spec|live] [--catalog FILE] [--given SCENARIO] [--json] [--html FILE]
                                   replay a recording on a fresh simulator, report where the answers differ (exit 1)
   voxsim openapi [--server URL]   print the OpenAPI 3.1 document of the platform and control API
   voxsim catalog pull --from URL --key KEY [--out FILE]

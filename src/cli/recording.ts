@@ -15,6 +15,8 @@ import { HarError } from '../recording/har.js';
 import { probeUpstream, recordHar, upstreamUrl } from '../recording/proxy.js';
 import { formatDriftHtml, formatDriftText } from '../recording/report.js';
 import { basePathOf } from '../recording/session.js';
+import type { CatalogDocument } from '../domain/catalog/document.js';
+import { CatalogFileError, readCatalogFile } from '../scenario/catalog-file.js';
 import { ScenarioError } from '../scenario/load.js';
 import { createSimulator, ROUTES } from '../simulator.js';
 import { VERSION } from '../version.js';
@@ -52,6 +54,7 @@ export const RECORDING_HELP = {
     options: {
       wire: { value: 'spec|live', description: 'wire format voxsim answers in (default spec; live for the live platform)' },
       given: { value: 'SCENARIO', description: "seed what the session used but did not create from the scenario's given" },
+      catalog: { value: 'FILE', description: "a catalog document (JSON or YAML, docs/catalog.md) of the recorded account's own, as voxsim serve --catalog takes it" },
       json: { description: 'print the report as one JSON document' },
       html: { value: 'FILE', description: 'also write the report as a self-contained HTML page' },
       'base-path': { value: 'PATH', description: "the platform's base path in the recorded URLs (default /api)" },
@@ -101,6 +104,7 @@ export interface DriftArgs {
   file: string;
   wire?: Wire;
   given?: string;
+  catalog?: string;
   json: boolean;
   html?: string;
   basePath: string;
@@ -110,7 +114,7 @@ export interface DriftArgs {
 export function parseDriftArgs(args: string[]): DriftArgs {
   const { values, positionals } = parseArgs({
     args,
-    options: { wire: { type: 'string' }, given: { type: 'string' }, json: { type: 'boolean', default: false }, html: { type: 'string' }, 'base-path': { type: 'string', default: '/api' }, start: { type: 'string' } },
+    options: { wire: { type: 'string' }, given: { type: 'string' }, catalog: { type: 'string' }, json: { type: 'boolean', default: false }, html: { type: 'string' }, 'base-path': { type: 'string', default: '/api' }, start: { type: 'string' } },
     strict: true,
     allowPositionals: true,
   });
@@ -122,6 +126,7 @@ export function parseDriftArgs(args: string[]): DriftArgs {
     basePath: basePathOf(values['base-path']),
     ...(wire && { wire }),
     ...(values.given !== undefined && { given: values.given }),
+    ...(values.catalog !== undefined && { catalog: values.catalog }),
     ...(values.html !== undefined && { html: values.html }),
     ...(values.start !== undefined && { start: values.start }),
   };
@@ -132,8 +137,18 @@ export function parseDriftArgs(args: string[]): DriftArgs {
  * that cannot be used).
  */
 export async function driftFile(options: DriftArgs, out: Out): Promise<DriftReport | undefined> {
+  const wire = options.wire ?? 'spec';
+  let catalog: CatalogDocument | undefined;
   try {
-    return await replayDrift(readText(options.file), { file: options.file, basePath: options.basePath, ...(options.wire && { wire: options.wire }), ...(options.given && { given: options.given }), ...(options.start && { start: options.start }) }, {
+    if (options.catalog !== undefined) catalog = await readCatalogFile(options.catalog, wire);
+  } catch (error) {
+    if (error instanceof CatalogFileError) out.error(error.message);
+    else if ((error as NodeJS.ErrnoException).code !== undefined) out.error(`${options.catalog}: the --catalog file cannot be read (${(error as NodeJS.ErrnoException).code})`);
+    else throw error;
+    return undefined;
+  }
+  try {
+    return await replayDrift(readText(options.file), { file: options.file, basePath: options.basePath, wire, ...(options.given && { given: options.given }), ...(options.start && { start: options.start }), ...(catalog && { catalog }) }, {
       createHost: (o) => createSimulator(o),
       routes: ROUTES as never,
     });

@@ -8,6 +8,7 @@ import type { RouteDef } from '../core/http.js';
 import { answerText } from '../core/json.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
+import type { CatalogDocumentInput } from '../domain/catalog/document.js';
 import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
 import { readScenario } from '../scenario/load.js';
 import { playScenario, type ScenarioHost } from '../scenario/runner.js';
@@ -27,6 +28,12 @@ export interface DriftOptions {
   start?: string | number;
   /** Seed of the simulator (default 1). */
   seed?: number;
+  /**
+   * A catalog document of the account's own (docs/catalog.md), as `createSimulator({ catalog })`
+   * takes it: without it, an account whose voices or models differ from the wire's catalog
+   * drifts on every catalog answer and refuses assistants naming them.
+   */
+  catalog?: CatalogDocumentInput;
   /** The file the HAR came from, for errors and the report. */
   file?: string;
 }
@@ -94,7 +101,7 @@ export interface DriftHost extends ScenarioHost {
   dispose(): void;
 }
 export interface DriftEnvironment {
-  createHost(options: { wire: Wire; seed: number; startAt: number }): DriftHost;
+  createHost(options: { wire: Wire; seed: number; startAt: number; catalog?: CatalogDocumentInput }): DriftHost;
   routes: readonly RouteDef<unknown>[];
 }
 
@@ -133,7 +140,7 @@ export async function replayDrift(har: string | object | Exchange[], options: Dr
   const startOption = options.start === undefined ? undefined : typeof options.start === 'number' ? options.start : parseInstant(options.start);
   if (options.start !== undefined && startOption === undefined) throw new RangeError(`start is not an ISO 8601 time: ${String(options.start)}`);
   const timeline = new Timeline(exchanges, startOption);
-  const host = env.createHost({ wire, seed: options.seed ?? 1, startAt: timeline.start });
+  const host = env.createHost({ wire, seed: options.seed ?? 1, startAt: timeline.start, ...(options.catalog && { catalog: options.catalog }) });
   const ids = new IdMap();
   const seeded = new Map<string, (number | string)[]>();
   let key = DEFAULT_API_KEY;
