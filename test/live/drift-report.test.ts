@@ -35,7 +35,7 @@ describe.skipIf(!HAVE_BROWSER)(`drift report in headless Chromium${HAVE_BROWSER 
     dir = mkdtempSync(join(tmpdir(), 'voxsim-drift-html-'));
     // A live-wire session replayed on the spec wire (the known differences), and one request on an assistant made before the recording.
     const upstream = createSimulator({ wire: 'live', startAt: UPSTREAM_START });
-    await upstream.handle({ method: 'POST', path: '/user/assistant', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(pipelineAssistant({ name: 'Made before' })) });
+    await upstream.handle({ method: 'POST', path: '/user/assistant', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(pipelineAssistant({ name: 'Made before' }, 'live')) });
     const recorder = recordInProcess(upstream);
     await driveSession(recorder.call);
     await recorder.call('GET', '/user/assistant/1');

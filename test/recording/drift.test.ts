@@ -15,7 +15,7 @@ import { driveSession, KEY, recordInProcess, UPSTREAM_START } from '../support/s
 async function recordedSession() {
   const upstream = createSimulator({ wire: 'live', startAt: UPSTREAM_START, seed: 5 });
   const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-  for (const name of ['Old one', 'Old two']) await upstream.handle({ method: 'POST', path: '/user/assistant', headers: auth, body: JSON.stringify(pipelineAssistant({ name })) });
+  for (const name of ['Old one', 'Old two']) await upstream.handle({ method: 'POST', path: '/user/assistant', headers: auth, body: JSON.stringify(pipelineAssistant({ name }, 'live')) });
   await upstream.handle({ method: 'POST', path: '/user/knowledgebases', headers: auth, body: JSON.stringify({ name: 'Old' }) });
   const recorder = recordInProcess(upstream);
   const ids = await driveSession(recorder.call);
@@ -67,7 +67,7 @@ describe('drift of an in-process recording', () => {
   it('reports an id used but never created as a missing prerequisite, and given seeds it', async () => {
     const upstream = createSimulator({ wire: 'live', startAt: UPSTREAM_START });
     const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-    for (const name of ['A', 'B', 'C']) await upstream.handle({ method: 'POST', path: '/user/assistant', headers: auth, body: JSON.stringify(pipelineAssistant({ name })) });
+    for (const name of ['A', 'B', 'C']) await upstream.handle({ method: 'POST', path: '/user/assistant', headers: auth, body: JSON.stringify(pipelineAssistant({ name }, 'live')) });
     const recorder = recordInProcess(upstream);
     await recorder.call('GET', '/user/assistant/3');
     await recorder.call('POST', '/user/campaign', { body: { name: 'C', assistant_id: 3 } });
@@ -75,7 +75,7 @@ describe('drift of an in-process recording', () => {
     expect(without.differences).toEqual([]);
     expect(without.missing.map((m) => `${m.entry} ${m.kind} ${m.id} ${m.where}`)).toEqual(['1 assistant 3 path', '2 assistant 3 body.assistant_id']);
     expect(without.operations.map((o) => o.missing_prerequisites)).toEqual([1, 1]);
-    const seeded = await drift(recorder.har(), { wire: 'live', given: { name: 'seed', given: { assistants: [pipelineAssistant({ name: 'C' })] } } });
+    const seeded = await drift(recorder.har(), { wire: 'live', given: { name: 'seed', given: { assistants: [pipelineAssistant({ name: 'C' }, 'live')] } } });
     expect(seeded.missing).toEqual([]);
     expect(seeded.differences).toEqual([]);
   });

@@ -95,7 +95,7 @@ export async function driveSession(call: Call): Promise<{ assistant: number; cam
   await ok('GET', '/__sim/clock');
   await ok('GET', '/user/me');
   const number = await ok('POST', '/__sim/phone-numbers', { body: { account_id: 1, type: 'sip', phone_number: '+14155550100' } });
-  const assistant = (await ok('POST', '/user/assistant', { body: pipelineAssistant({ phone_number_id: number.id, fillers: true }) })).data;
+  const assistant = (await ok('POST', '/user/assistant', { body: pipelineAssistant({ phone_number_id: number.id, fillers: true }, 'live') })).data;
   const read = (await ok('GET', `/user/assistant/${assistant.id}`)).data;
   const campaign = (await ok('POST', '/user/campaign', { body: { name: 'Spring renewals', assistant_id: assistant.id, max_calls_in_parallel: 2, retry_interval: 10 } })).data;
   for (const phone_number of ['+14155510001', '+14155510003', '+14155514444']) await ok('POST', '/user/lead', { body: { campaign_id: campaign.id, phone_number } });
