@@ -9,27 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killAll, startServer, voxsim, within, type Server } from './support/processes.js';
+import { CUSTOM_CATALOG_YAML } from './support/custom-catalog.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'voxsim-catalog-'));
 const KEY = 'sim_test_key';
 
-/** A custom catalog in YAML: the live catalog extended by a German voice and a house LLM. */
-const CUSTOM_YAML = `# A team's own catalog
-merge: extend
-voices:
-  - id: 9001
-    name: Mina
-    language_id: 5
-    gender: female
-    preview_url: https://voices.example.test/mina.mp3
-    accent: Bavarian
-    age: young
-    synthesizer_provider_id: 3
-models:
-  llm:
-    - id: 40
-      name: House LLM
-`;
 
 /** The catalog answers a client reads: every route, and every filter the document encodes. */
 const CATALOG_REQUESTS = [
@@ -61,7 +45,7 @@ afterAll(async () => {
 describe('voxsim catalog pull, then voxsim serve --catalog', () => {
   it('serves the same catalog answers byte for byte, and the custom voice is taken by assistant creation', async () => {
     const custom = join(dir, 'custom.yaml');
-    writeFileSync(custom, CUSTOM_YAML);
+    writeFileSync(custom, CUSTOM_CATALOG_YAML);
     const source = await startServer(['--wire', 'live', '--catalog', custom, '--quiet']);
     const pulled = join(dir, 'pulled.json');
     const pull = voxsim(['catalog', 'pull', '--from', source.url, '--key', KEY, '--out', pulled]);
@@ -83,7 +67,7 @@ describe('voxsim catalog pull, then voxsim serve --catalog', () => {
 
   it('refuses a bad catalog file with exit 2 and one line naming the file and line', async () => {
     const bad = join(dir, 'bad.yaml');
-    writeFileSync(bad, CUSTOM_YAML.replace('    language_id: 5', '    language_id: 99'));
+    writeFileSync(bad, CUSTOM_CATALOG_YAML.replace('    language_id: 5', '    language_id: 99'));
     const proc = voxsim(['serve', '--port', '0', '--catalog', bad]);
     expect(await within(proc.closed, 'exit')).toEqual({ code: 2, signal: null });
     expect(proc.stderr().trim()).toBe(`catalog file ${bad}:6: voices.0.language_id: The selected voices.0.language id is no language of the catalog; pass another --catalog`);

@@ -10,20 +10,11 @@ import type { Wire } from '../core/wire.js';
 import { builtinCatalogDocument } from '../domain/catalog/builtin.js';
 import { CatalogDocument, documentProblems } from '../domain/catalog/document.js';
 import { didYouMean } from '../core/suggest.js';
-import { locator } from './load.js';
+import { LocatedFileError, locator } from './load.js';
 import { knownKeysAt, quoted } from './shapes.js';
 
 /** A catalog file that cannot be used, located in it: `catalog.yaml:12: voices.3.language_id: The selected ...`. */
-export class CatalogFileError extends Error {
-  constructor(
-    message: string,
-    readonly file: string,
-    readonly line: number | null,
-    readonly path: string,
-  ) {
-    super(`${file}${line === null ? '' : `:${line}`}: ${path ? `${path}: ` : ''}${message}`);
-  }
-}
+export class CatalogFileError extends LocatedFileError {}
 
 const pathOf = (key: string) => key.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 

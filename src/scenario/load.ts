@@ -12,8 +12,8 @@ import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type ScenarioI
 import { knownKeysAt, quoted, type UnknownKey, type UnknownWord } from './shapes.js';
 import { didYouMean } from '../core/suggest.js';
 
-/** A scenario that cannot be read or run, located in its file. */
-export class ScenarioError extends Error {
+/** A problem of a file, located in it: `file:line: path: message` (a line or path may be unknown). */
+export class LocatedFileError extends Error {
   constructor(
     message: string,
     readonly file: string,
@@ -23,6 +23,9 @@ export class ScenarioError extends Error {
     super(`${file}${line === null ? '' : `:${line}`}: ${path ? `${path}: ` : ''}${message}`);
   }
 }
+
+/** A scenario that cannot be read or run, located in its file. */
+export class ScenarioError extends LocatedFileError {}
 
 export interface ParsedStep {
   kind: StepKind;

@@ -11,26 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { DriftReport } from '../../src/index.js';
+import { CUSTOM_CATALOG_YAML } from '../support/custom-catalog.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { startServer, stop, voxsim, waitForStdout, type Server } from '../support/processes.js';
 import { httpCall, UPSTREAM_START } from '../support/session.js';
 
-/** The live catalog extended by a German voice and a house LLM. */
-const CUSTOM_YAML = `merge: extend
-voices:
-  - id: 9001
-    name: Mina
-    language_id: 5
-    gender: female
-    preview_url: https://voices.example.test/mina.mp3
-    accent: Bavarian
-    age: young
-    synthesizer_provider_id: 1
-models:
-  llm:
-    - id: 40
-      name: House LLM
-`;
 
 function capture() {
   const lines: string[] = [];
@@ -43,7 +28,7 @@ const har = join(dir, 'session.har');
 let upstream: Server;
 
 beforeAll(async () => {
-  writeFileSync(catalog, CUSTOM_YAML);
+  writeFileSync(catalog, CUSTOM_CATALOG_YAML);
   upstream = await startServer(['--wire', 'live', '--catalog', catalog, '--quiet', '--start', UPSTREAM_START]);
   const proxy = voxsim(['record', '--upstream', upstream.url, '--out', har, '--port', '0']);
   const call = httpCall((await waitForStdout(proxy, /Point your client at:\s+(\S+)/, 'the proxy URL'))[1]!);
@@ -74,10 +59,10 @@ describe('voxsim drift --catalog', () => {
 
   it('refuses a bad catalog file with one line naming the file and its line (exit 2)', async () => {
     const bad = join(dir, 'bad.yaml');
-    writeFileSync(bad, CUSTOM_YAML.replace('language_id: 5', 'language_id: 999'));
+    writeFileSync(bad, CUSTOM_CATALOG_YAML.replace('language_id: 5', 'language_id: 999'));
     const { out, text } = capture();
     expect(await main(['drift', har, '--wire', 'live', '--catalog', bad], out)).toBe(2);
-    expect(text()).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:5: voices\\.0\\.language_id: .+$`));
+    expect(text()).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:6: voices\\.0\\.language_id: .+$`));
     expect(text().split('\n')).toHaveLength(1);
   });
 
