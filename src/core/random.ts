@@ -3,7 +3,9 @@
  * so the same seed and the same requests draw the same values and a snapshot can
  * carry the generator's position.
  */
-import { Faker, base, en, type Randomizer } from '@faker-js/faker';
+import type { Faker, Randomizer } from '@faker-js/faker';
+// The English entry loads one locale; the package's root loads all of them (some 100 ms at import).
+import { faker as english } from '@faker-js/faker/locale/en';
 
 export type RandomState = [number, number, number, number];
 
@@ -99,7 +101,8 @@ export class SeededRandom {
    */
   get faker(): Faker {
     drawing = this.generator;
-    shared ??= new Faker({ locale: [en, base], randomizer: delegate });
+    // Faker's own class, from the English entry's instance: its definitions are English over the base locale.
+    shared ??= new (english.constructor as typeof Faker)({ locale: english.rawDefinitions, randomizer: delegate });
     return shared;
   }
 
