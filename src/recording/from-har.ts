@@ -6,7 +6,6 @@
  * recorded status and the recorded answer's closed-set values, so a run of the file fails
  * at the step where voxsim drifts.
  */
-import { Document } from 'yaml';
 import type { RouteDef } from '../core/http.js';
 import { parseMultipart, UploadedFile } from '../core/multipart.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
@@ -15,6 +14,7 @@ import { loadScenario } from '../scenario/load.js';
 import { CREATED_KINDS, fieldKind, idsIn, isClosedValue, paramKind, routeKind } from './compare.js';
 import { readHar, type Exchange } from './har.js';
 import { selectSession, Timeline, type PlatformExchange } from './session.js';
+import { yaml } from '../scenario/yaml.js';
 
 export interface FromHarOptions {
   wire?: Wire;
@@ -191,7 +191,7 @@ export function scenarioFromHar(har: string | object | Exchange[], routes: reado
     ...(options.wire && { wire: options.wire }),
     steps,
   };
-  const doc = new Document(scenario);
+  const doc = new (yaml().Document)(scenario);
   const text = doc.toString({ lineWidth: 0 });
   // What is written must load: a scenario this cannot read is a bug here, not in the HAR.
   loadScenario(text, name);

@@ -3,7 +3,6 @@
  * YAML or JSON, checked as `PUT /__sim/catalog` checks a body; a mistake is reported with
  * the file, the line and the path inside it.
  */
-import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { laravelMessage, ruleMessage } from '../core/validation.js';
 import type { Wire } from '../core/wire.js';
@@ -11,6 +10,7 @@ import { builtinCatalogDocument } from '../domain/catalog/builtin.js';
 import { CatalogDocument, documentProblems } from '../domain/catalog/document.js';
 import { didYouMean } from '../core/suggest.js';
 import { LocatedFileError, locator } from './load.js';
+import { yaml } from './yaml.js';
 import { knownKeysAt, quoted } from './shapes.js';
 
 /** A catalog file that cannot be used, located in it: `catalog.yaml:12: voices.3.language_id: The selected ...`. */
@@ -24,6 +24,7 @@ const pathOf = (key: string) => key.split('.').map((part) => (/^\d+$/.test(part)
  * @example loadCatalogText(readFileSync('catalog.yaml', 'utf8'), 'catalog.yaml', 'live')
  */
 export function loadCatalogText(text: string, file: string, wire: Wire): CatalogDocument {
+  const { LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
   if (doc.errors.length > 0) {

@@ -2,7 +2,8 @@
  * Reading scenario files: YAML or JSON (YAML 1.2 reads both), validated by the zod
  * schema; a mistake is reported with the file, the line and the path inside it.
  */
-import { LineCounter, parseDocument, isMap, isNode, isScalar, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { yaml } from './yaml.js';
 import { z } from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import { laravelMessage, RULE_MESSAGES, tooDeepAt } from '../core/validation.js';
@@ -46,6 +47,7 @@ export interface LoadedScenario {
 export function locator(doc: Document, counter: LineCounter) {
   return (path: (string | number)[]): number | null => {
     const map = doc.getIn(path.slice(0, -1), true);
+    const { isMap, isNode, isScalar } = yaml();
     const pair = isMap(map) ? map.items.find((item) => isScalar(item.key) && item.key.value === path.at(-1)) : undefined;
     if (isScalar(pair?.key) && pair.key.range) return counter.linePos(pair.key.range[0]).line;
     for (let i = path.length; i >= 0; i--) {
@@ -90,6 +92,7 @@ export function loadScenario(source: string | ScenarioInput, file = '<scenario>'
   if (typeof source === 'string') {
     const deepAt = flowTooDeep(source);
     if (deepAt >= 0) throw new ScenarioError(COMMON_MESSAGES.tooDeep('scenario'), file, source.slice(0, deepAt).split('\n').length, '');
+    const { LineCounter, parseDocument } = yaml();
     const counter = new LineCounter();
     const doc = parseDocument(source, { lineCounter: counter, prettyErrors: false });
     if (doc.errors.length > 0) {
