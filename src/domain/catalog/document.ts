@@ -211,14 +211,7 @@ export function catalogTables(doc: FullCatalogDocument): CatalogTables {
   );
   const voices = doc.voices.map(
     (v): Voice => ({
-      id: v.id,
-      name: v.name,
-      language_id: v.language_id,
-      gender: v.gender,
-      preview_url: v.preview_url,
-      accent: v.accent,
-      age: v.age,
-      synthesizer_provider_id: v.synthesizer_provider_id,
+      ...v,
       // live-platform G.1 (decision): a voice with a synthesizer suits pipeline (and dualplex); one without, the realtime modes.
       modes: v.modes ? [...new Set(v.modes)] : ((v.synthesizer_provider_id === null ? ['multimodal', 'dualplex'] : ['pipeline', 'dualplex']) as Mode[]),
     }),
