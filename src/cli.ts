@@ -109,7 +109,7 @@ export const COMMAND_HELP = {
   serve: { usage: 'voxsim serve [options]', about: 'Starts the standalone server (API, control API, event stream and dashboard).', options: SERVE_HELP },
   events: { usage: 'voxsim events [options]', about: "Follows a server's events, one line each, until Ctrl-C or the server stops.", options: EVENTS_HELP },
   scenario: {
-    usage: 'voxsim scenario run|list|schema [options]',
+    usage: 'voxsim scenario run|list|schema|from-har [options]',
     about:
       'Scenario files. Commands:\n  run FILE|NAME...  play scenario files or shipped scenarios by name; exit 1 on a failure\n  list              list the shipped scenarios\n  schema            print the JSON Schema of scenario files\n  from-har FILE     write a scenario that reproduces a recorded session',
     options: HELP_OPTION,
@@ -842,21 +842,9 @@ function openApiCommand(args: string[], out: Pick<Console, 'log' | 'error'>): nu
  * cannot reach the platform is one line and exit 2.
  */
 async function catalogCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === undefined || sub === '--help' || sub === '-h') {
-    if (sub === undefined) return usageError(out, 'No catalog command given.', 'catalog');
-    out.log(commandHelp('catalog'));
-    return 0;
-  }
-  if (sub !== 'pull' && sub !== 'schema') {
-    const near = closest(sub, ['pull', 'schema']);
-    return usageError(out, `Unknown catalog command "${sub}".${near === undefined ? '' : ` Did you mean ${near}?`}`, 'catalog');
-  }
-  const command = `catalog ${sub}` as const;
-  if (wantsHelp(rest)) {
-    out.log(commandHelp(command));
-    return 0;
-  }
+  const chosen = subcommand('catalog', ['pull', 'schema'] as const, args, out);
+  if (typeof chosen === 'number') return chosen;
+  const { sub, rest, command } = chosen;
   if (sub === 'schema') {
     try {
       parseArgs({ args: rest, options: {}, strict: true, allowPositionals: false });
@@ -891,23 +879,40 @@ async function catalogCommand(args: string[], out: Pick<Console, 'log' | 'error'
   }
 }
 
-/** `voxsim scenario run|list|schema`, each with `--help`. */
-async function scenarioCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
+/**
+ * The subcommand of a command group (`voxsim catalog pull ...`) with the arguments after it,
+ * or the exit code once the group's or the subcommand's help, or a usage error for a missing
+ * or unknown subcommand (with the closest one), has been printed.
+ */
+function subcommand<G extends 'catalog' | 'scenario', S extends string>(
+  group: G,
+  subs: readonly S[],
+  args: string[],
+  out: Pick<Console, 'log' | 'error'>,
+): number | { sub: S; rest: string[]; command: `${G} ${S}` & CommandName } {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h') {
-    if (sub === undefined) return usageError(out, 'No scenario command given.', 'scenario');
-    out.log(commandHelp('scenario'));
+    if (sub === undefined) return usageError(out, `No ${group} command given.`, group);
+    out.log(commandHelp(group));
     return 0;
   }
-  if (sub !== 'run' && sub !== 'list' && sub !== 'schema' && sub !== 'from-har') {
-    const near = closest(sub, ['run', 'list', 'schema', 'from-har']);
-    return usageError(out, `Unknown scenario command "${sub}".${near === undefined ? '' : ` Did you mean ${near}?`}`, 'scenario');
+  if (!(subs as readonly string[]).includes(sub)) {
+    const near = closest(sub, subs);
+    return usageError(out, `Unknown ${group} command "${sub}".${near === undefined ? '' : ` Did you mean ${near}?`}`, group);
   }
-  const command = `scenario ${sub}` as const;
+  const command = `${group} ${sub}` as `${G} ${S}` & CommandName;
   if (wantsHelp(rest)) {
     out.log(commandHelp(command));
     return 0;
   }
+  return { sub: sub as S, rest, command };
+}
+
+/** `voxsim scenario run|list|schema|from-har`, each with `--help`. */
+async function scenarioCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
+  const chosen = subcommand('scenario', ['run', 'list', 'schema', 'from-har'] as const, args, out);
+  if (typeof chosen === 'number') return chosen;
+  const { sub, rest, command } = chosen;
   if (sub === 'from-har') {
     let options: ReturnType<typeof parseFromHarArgs>;
     try {

@@ -160,7 +160,7 @@ describe('voxsim COMMAND --help', () => {
     [['serve', '--help'], 'Usage: voxsim serve [options]'],
     [['serve', '-h'], 'Usage: voxsim serve [options]'],
     [['events', '--help'], 'Usage: voxsim events [options]'],
-    [['scenario', '--help'], 'Usage: voxsim scenario run|list|schema [options]'],
+    [['scenario', '--help'], 'Usage: voxsim scenario run|list|schema|from-har [options]'],
     [['scenario', 'run', '--help'], 'Usage: voxsim scenario run FILE|NAME... [options]'],
     [['scenario', 'list', '--help'], 'Usage: voxsim scenario list [options]'],
     [['scenario', 'schema', '--help'], 'Usage: voxsim scenario schema [options]'],
@@ -251,6 +251,23 @@ describe('usage errors exit 2', () => {
     const { stderr, out } = streams();
     expect(await main(['scenario', 'lst'], out)).toBe(2);
     expect(stderr).toEqual([`Unknown scenario command "lst". Did you mean list?\n\n${commandHelp('scenario')}`]);
+  });
+
+  it.each([
+    [['catalog'], 'No catalog command given.', 'catalog'],
+    [['catalog', 'pul'], 'Unknown catalog command "pul". Did you mean pull?', 'catalog'],
+    [['scenario'], 'No scenario command given.', 'scenario'],
+  ] as const)('answers 2 for %j, with the group help', async (args, message, group) => {
+    const { stdout, stderr, out } = streams();
+    expect(await main([...args], out)).toBe(2);
+    expect(stdout).toEqual([]);
+    expect(stderr).toEqual([`${message}\n\n${commandHelp(group)}`]);
+  });
+
+  it('prints the help of a subcommand given --help, and exits 0', async () => {
+    const { stdout, out } = streams();
+    expect(await main(['catalog', 'pull', '--help'], out)).toBe(0);
+    expect(stdout).toEqual([commandHelp('catalog pull')]);
   });
 
   it('answers 2 with the usage on stderr when no command is given', async () => {
