@@ -2,7 +2,7 @@
  * Leads (spec: Lead; List leads; Update lead; decisions: Create lead, Delete lead,
  * Dates in filters, Ids that point elsewhere).
  */
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { parsePhone, type CountryCode } from '../../core/phone.js';
 import { shapeA } from '../../core/errors.js';
 import { texts } from '../../core/wire.js';
 import { ErrorBag, attributeName } from '../../core/validation.js';
@@ -43,7 +43,7 @@ export function defaultCountry(ctx: AccountCtx, campaign: Campaign): CountryCode
  * @example normalisePhone('(415) 555-0123', 'US') // '+14155550123'
  */
 export function normalisePhone(text: string, country: CountryCode): string | undefined {
-  const parsed = parsePhoneNumberFromString(text.trim(), country);
+  const parsed = parsePhone(text.trim(), country);
   return parsed?.isPossible() ? parsed.number : undefined;
 }
 

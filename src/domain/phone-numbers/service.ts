@@ -3,10 +3,9 @@
  * clock (spec: Phone numbers; Phone number release behaviour; decisions: Release of a
  * normal number, Billing period).
  */
-import parsePhoneNumber from 'libphonenumber-js/max';
 import { shapeC } from '../../core/errors.js';
 import { toMicros } from '../../core/money.js';
-import { readE164 } from '../../core/phone.js';
+import { parsePhone, readE164 } from '../../core/phone.js';
 import { SeededRandom } from '../../core/random.js';
 import { addMonthsUtc, formatSqlUtc } from '../../core/time.js';
 import { ErrorBag, ruleMessage } from '../../core/validation.js';
@@ -102,7 +101,7 @@ export function searchNumbers(ctx: AccountCtx, query: SearchQuery): NumberOffer[
       const at = random.int(0, national.length - contains.length);
       national = national.slice(0, at) + contains + national.slice(at + contains.length);
     }
-    const parsed = parsePhoneNumber(`+${CALLING_CODES[plan.country_code]}${national}`);
+    const parsed = parsePhone(`+${CALLING_CODES[plan.country_code]}${national}`);
     if (!parsed?.isValid() || parsed.country !== plan.country_code) continue;
     if (!parsed.number.slice(1).includes(contains) || found.has(parsed.number) || ctx.numberInUse(parsed.number)) continue;
     found.set(parsed.number, parsed.formatInternational());
