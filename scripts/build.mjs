@@ -1,6 +1,10 @@
 /**
- * Builds dist/ with the TypeScript compiler and leaves the `voxsim` bin executable (tsc
- * writes it without its execute bit, and `npx voxsim` runs it directly).
+ * Builds dist/: the declarations with the TypeScript compiler, and the code as one bundled
+ * ES module per entry point (`voxsim`, `voxsim/msw`, `voxsim/express`, `voxsim/vitest`, the
+ * `voxsim` command) with esbuild, at the paths package.json names (dist/src/...), chunks
+ * they share in dist/src/chunks/. Dependencies are bundled in, so an import reads a few
+ * files instead of some 300 (issue 29); msw, vitest, express and ws stay the consumer's
+ * own (peers, and the server's). The bin is left executable (`npx voxsim` runs it).
  *
  * `--if-stale` (the `prepare` script) builds only when the build is missing or older than
  * a file it is built from: `npx voxsim` in a checkout installs the checkout into npm's
@@ -12,11 +16,16 @@ import { chmodSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist/src/bin.js');
-/** What the build is made from: tsconfig.json's inputs and the config itself. */
-const INPUTS = ['src', 'fixtures', 'tsconfig.json', 'package.json'];
+/** What the build is made from: tsconfig.json's inputs, the config and this script. */
+const INPUTS = ['src', 'fixtures', 'tsconfig.json', 'package.json', 'scripts/build.mjs'];
+/** The package's entry points (package.json `exports` and `bin`). */
+const ENTRIES = ['src/index.ts', 'src/adapters/msw.ts', 'src/adapters/msw-runtime.ts', 'src/adapters/express.ts', 'src/adapters/vitest.ts', 'src/bin.ts'];
+/** What the consumer brings (peers) or the server loads from its own dependencies. */
+const EXTERNAL = ['msw', 'msw/*', 'vitest', 'express', 'ws', 'libphonenumber-js', 'libphonenumber-js/*', 'yaml'];
 
 function newestInput() {
   let newest = 0;
@@ -35,6 +44,37 @@ if (process.argv.includes('--if-stale') && existsSync(BIN) && statSync(BIN).mtim
 }
 rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
+const result = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json'), '--emitDeclarationOnly'], { cwd: ROOT, stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
+
+/**
+ * msw.ts imports msw-runtime.js first so that it checks Node and msw before msw loads: it
+ * stays a module of its own, named by a path that holds from dist/src/adapters/ and from
+ * dist/src/chunks/ alike (wherever esbuild puts msw.ts's code).
+ */
+const runtimeFirst = {
+  name: 'msw-runtime-first',
+  setup(b) {
+    b.onResolve({ filter: /\/msw-runtime\.js$/ }, (args) => (args.importer.endsWith('msw.ts') ? { path: '../adapters/msw-runtime.js', external: true } : undefined));
+  },
+};
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ENTRIES,
+  outbase: 'src',
+  outdir: 'dist/src',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  sourcemap: true,
+  sourcesContent: true,
+  external: EXTERNAL,
+  plugins: [runtimeFirst],
+  logLevel: 'warning',
+  // Bundled CommonJS dependencies (safe-regex2) call require: give them Node's.
+  banner: { js: "import { createRequire as __voxsimRequire } from 'node:module'; const require = __voxsimRequire(import.meta.url);" },
+});
 chmodSync(BIN, 0o755);

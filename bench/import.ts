@@ -1,0 +1,33 @@
+/**
+ * The cold import (issue 29): `import('voxsim')` then `import('voxsim/msw')`, as a test
+ * file's first lines pay it, against `import('msw/node')` alone, each in a fresh Node
+ * process (the package as built: dist/, resolved through its own exports), alternating,
+ * medians of the rounds. Target: <= 1.5x.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { alternate, emit, round } from './lib.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROUNDS = 5;
+
+/** Milliseconds a fresh Node takes to import `specifiers` in order (measured inside it, start-up excluded). */
+function coldImport(specifiers: string[]): number {
+  const code = `const t = performance.now(); for (const s of ${JSON.stringify(specifiers)}) await import(s); console.log(performance.now() - t);`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' }).trim());
+}
+
+const { subject, baseline, subjects, baselines } = await alternate(ROUNDS, () => coldImport(['voxsim', 'voxsim/msw']), () => coldImport(['msw/node']));
+const ratio = subject / baseline;
+emit({
+  bench: 'import.voxsim_msw',
+  value: round(subject, 1),
+  unit: 'ms per cold import',
+  baseline: round(baseline, 1),
+  baseline_of: "import('msw/node') in a fresh process",
+  ratio: round(ratio, 2),
+  target: '<= 1.5x',
+  met: ratio <= 1.5,
+  rounds: subjects.map((s) => round(s, 1)),
+  baseline_rounds: baselines.map((b) => round(b, 1)),
+});
