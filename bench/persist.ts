@@ -12,7 +12,7 @@
  *   persist.throughput            lead creations per server CPU-second in that window, 8 clients (target ratio >= 0.8; the clients' rate beside it)
  *   persist.restart_to_first_answer  `serve()` on the state file to its first answer, against a bare start (target < 3000 ms)
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,15 +21,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { logFiles } from '../src/state/persist.js';
 import { emit, median } from './lib.js';
-import { createLead } from '../src/domain/leads/service.js';
-import { createSimulator, type SimulatorSnapshot } from '../src/simulator.js';
+import type { SimulatorSnapshot } from '../src/simulator.js';
+import { buildState } from './fixture.js';
 
 const LEADS = Number(process.env.LEADS ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const LOAD_MS = Number(process.env.LOAD_MS ?? 4_000);
 const WARMUP_MS = 1_500;
 const CLIENTS = 8;
-const START = '2026-03-02T00:00:00Z';
 const AUTH = { authorization: 'Bearer sim_test_key', 'content-type': 'application/json' };
 
 /** Progress lines (not figures: `npm run bench` counts only lines with `met`). */
@@ -38,35 +37,6 @@ function note(line: Record<string, unknown>): void {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-
-/** The state of bench/dialer.ts: a 100k-lead campaign run to completion. */
-async function buildState(file: string): Promise<{ leads: number; calls: number; bytes: number }> {
-  const sim = createSimulator({ seed: 1, startAt: START, accounts: [{ api_key: 'sim_test_key', balance: 1_000_000 }] });
-  const call = async (path: string, body: unknown) => (await sim.handle({ method: 'POST', path, headers: AUTH, body: JSON.stringify(body) })).body as { data: { id: number } };
-  sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
-  const assistant = await call('/user/assistant', {
-    name: 'Bench', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'UTC',
-    initial_message: 'Hello!', system_prompt: 'Bench.', llm_model_id: 1, phone_number_id: 1,
-  });
-  const campaign = await call('/user/campaign', {
-    name: 'Bench', assistant_id: assistant.data.id, max_calls_in_parallel: 10, max_retries: 3, retry_interval: 10,
-    allowed_hours_start_time: '00:00', allowed_hours_end_time: '23:59',
-  });
-  const mix = ['human', 'no-answer', 'voicemail', 'busy'] as const;
-  sim.control.outcomes.set({ rules: mix.map((outcome) => ({ match: { lead_variables: { mix: outcome } }, outcomes: [outcome] })) });
-  const ctx = sim.accountScope(1)!;
-  for (let i = 0; i < LEADS; i++) {
-    const slot = i % 100;
-    const m = slot < 40 ? 'human' : slot < 70 ? 'no-answer' : slot < 90 ? 'voicemail' : 'busy';
-    createLead(ctx, { campaign_id: campaign.data.id, phone_number: `+1212${String(2_000_000 + i).padStart(7, '0')}`, variables: { mix: m } });
-  }
-  await call('/user/campaigns/update-status', { campaign_id: campaign.data.id, action: 'start' });
-  await sim.clock.runUntilIdle();
-  writeFileSync(file, JSON.stringify(sim.snapshot()));
-  const result = { leads: sim.db.leads.size, calls: sim.db.calls.size, bytes: statSync(file).size };
-  sim.dispose();
-  return result;
-}
 
 /** The counts of a state built by an earlier run. */
 function describeState(file: string): { leads: number; calls: number; bytes: number } {
@@ -189,7 +159,7 @@ const dir = mkdtempSync(join(tmpdir(), 'voxsim-bench-persist-'));
 try {
   // BASE=file keeps the built state there (and reuses it when it exists) between runs.
   const base = process.env.BASE ?? join(dir, 'base.json');
-  const built = existsSync(base) ? describeState(base) : await buildState(base);
+  const built = existsSync(base) ? describeState(base) : await buildState(base, LEADS);
   note({ bench: 'persist.state', leads: built.leads, calls: built.calls, snapshot_mb: round1(built.bytes / 1_048_576) });
   type Side = Awaited<ReturnType<typeof side>>;
   const rounds: { q: Side; b: Side }[] = [];
