@@ -25,7 +25,7 @@ const INPUTS = ['src', 'fixtures', 'tsconfig.json', 'package.json', 'scripts/bui
 /** The package's entry points (package.json `exports` and `bin`). */
 const ENTRIES = ['src/index.ts', 'src/adapters/msw.ts', 'src/adapters/msw-runtime.ts', 'src/adapters/express.ts', 'src/adapters/vitest.ts', 'src/bin.ts'];
 /** What the consumer brings (peers) or the server loads from its own dependencies. */
-const EXTERNAL = ['msw', 'msw/*', 'vitest', 'express', 'ws', 'libphonenumber-js', 'libphonenumber-js/*', 'yaml'];
+const EXTERNAL = ['msw', 'msw/*', 'vitest', 'express', 'ws', 'libphonenumber-js', 'libphonenumber-js/*', 'yaml', '@faker-js/faker', '@faker-js/faker/*', 'safe-regex2', 'luxon'];
 
 function newestInput() {
   let newest = 0;

@@ -99,7 +99,7 @@ export interface SimulatorOptions {
  * was asked under as its server.
  */
 const openApiRoute = defineRoute<ControlRouteCtx>({
-  method: 'GET', path: '/__sim/openapi.json', family: 'control', auth: 'control', responses: { 200: OpenApiAnswer },
+  method: 'GET', path: '/__sim/openapi.json', family: 'control', auth: 'control', responses: () => ({ 200: OpenApiAnswer }),
   handle: ({ request }) => {
     const base = request.url?.replace(/\/__sim\/openapi\.json(\?.*)?$/, '');
     return ok(openApiDocument(ROUTES, base === undefined || base === request.url ? {} : { serverUrl: base }));

@@ -8,7 +8,7 @@
  * @example
  * import type { CreateAssistantRequest, Assistant } from 'voxsim'
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { EventMap, SimEvent as BusEvent, SimEventListener as BusEventListener, WireEvent as BusWireEvent } from './core/events.js';
 import type { SimEventMap } from './domain/sim-events.js';
 import type { Control, OutcomesInput } from './control/control.js';

@@ -94,7 +94,7 @@ describe('the OpenAPI document', () => {
 
   it('documents every route’s success answers from its schemas, records as components', () => {
     // Each route names its answers (core/http RouteDef.responses); none is left as any JSON.
-    const undocumented = ROUTES.filter((r) => r.responses === undefined || Object.keys(r.responses).length === 0).map((r) => `${r.method} ${r.path}`);
+    const undocumented = ROUTES.filter((r) => r.responses === undefined || Object.keys(r.responses()).length === 0).map((r) => `${r.method} ${r.path}`);
     expect(undocumented).toEqual([]);
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {

@@ -2,7 +2,7 @@
  * `sim.control`: the in-process control plane. Each method is also one `/__sim`
  * route (routes.ts), and both validate input the same way.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { shapeB } from '../core/errors.js';
 import { ClockRangeError, MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import type { SimEventListener, Subscription } from '../core/events.js';
@@ -82,7 +82,7 @@ type In<S extends z.ZodType> = z.input<S>;
 export type OutcomesInput = z.input<typeof OutcomeRuleSchema>['outcomes'];
 
 /** Refuses a body with keys its schema does not have (a body the engine parses itself after). */
-function closed(schema: z.ZodObject, input: unknown): void {
+function closed(schema: z.ZodObject | z.ZodLazy<z.ZodObject>, input: unknown): void {
   const errors = unknownKeyErrors(schema, input);
   if (Object.keys(errors).length > 0) throw validationFailure(errors, 'control');
 }

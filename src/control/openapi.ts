@@ -13,7 +13,7 @@
  * `components/schemas` (their zod `id`), referenced from every answer that carries them;
  * an answer that differs per wire is `anyOf` the spec and the live schema *(ours)*.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteDef } from '../core/http.js';
 import { VERSION } from '../version.js';
 import { WEBHOOK_BODIES } from './schema.js';
@@ -207,7 +207,7 @@ function buildDocument(routes: readonly RouteDef<never>[]): Schema {
       }),
       responses: {
         ...Object.fromEntries(
-          Object.entries(route.responses ?? {}).map(([status, schema]) => [
+          Object.entries(route.responses?.() ?? {}).map(([status, schema]) => [
             status,
             { description: STATUS_TEXTS[Number(status)] ?? 'Success', content: { 'application/json': { schema: answerSchema(schema, records) } } },
           ]),

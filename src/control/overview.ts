@@ -4,7 +4,7 @@
  * the answer stays small and quick however many leads a campaign holds (a 100k-lead
  * campaign is a handful of numbers here, never 100k rows).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { controlTimestamp, integer } from '../core/answers.js';
 import { fromMicros } from '../core/money.js';
 import type { Table } from '../core/store.js';
@@ -19,6 +19,7 @@ import type { Session } from '../domain/msgapp/schema.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalRecord } from '../state/journal.js';
 import { ClockRecord, DeliveryRecord, RequestRecord, serialiseClock, serialiseDelivery } from './schema.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 /** How many rows each list of the overview holds by default (`?limit`, 1 to 200). */
 export const OVERVIEW_DEFAULT_LIMIT = 25;
@@ -41,13 +42,13 @@ function newest<T extends { id: number }>(table: Table<T>, limit: number, keep?:
 }
 
 /** `GET /__sim/overview` (`overview`): the dashboard's aggregate. */
-export const OverviewRecord = z
+export const OverviewRecord = lazySchema(() => z
   .object({
     clock: ClockRecord,
     events: z.object({ latest_seq: integer(), capacity: integer() }),
     accounts: z.object({
       total: integer(),
-      data: z.array(AccountRecord.pick({ id: true, name: true, balance: true, has_payment_method: true, timezone: true, plan: true })),
+      data: z.array(AccountRecord.unwrap().pick({ id: true, name: true, balance: true, has_payment_method: true, timezone: true, plan: true })),
     }),
     campaigns: z.object({
       total: integer(),
@@ -93,7 +94,7 @@ export const OverviewRecord = z
         }),
       ),
     }),
-    deliveries: z.object({ total: integer(), pending: integer(), failed: integer(), evicted: integer(), latest: z.array(DeliveryRecord.omit({ payload: true })) }),
+    deliveries: z.object({ total: integer(), pending: integer(), failed: integer(), evicted: integer(), latest: z.array(DeliveryRecord.unwrap().omit({ payload: true })) }),
     sessions: z.object({
       total: integer(),
       open: integer(),
@@ -109,9 +110,9 @@ export const OverviewRecord = z
         }),
       ),
     }),
-    requests: z.object({ latest: z.array(RequestRecord.extend({ error: z.string().nullable() })) }),
+    requests: z.object({ latest: z.array(RequestRecord.unwrap().extend({ error: z.string().nullable() })) }),
   })
-  .meta({ id: 'Overview' });
+  .meta({ id: 'Overview' }));
 export type OverviewRecord = z.output<typeof OverviewRecord>;
 
 const iso = (ms: number | null) => (ms === null ? null : formatControlTime(ms));

@@ -1,5 +1,5 @@
 /** The `/__sim` control API: one route per `sim.control` operation (STYLE 8). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { dataList, integer } from '../core/answers.js';
 import { defineRoute, ok, type HttpMethod, type Responses, type RouteArgs, type SimResponse } from '../core/http.js';
 import { MAX_SNAPSHOT_DEPTH } from '../core/validation.js';
@@ -55,7 +55,7 @@ export interface ControlRouteCtx extends RouteCtx {
 interface ControlSchemas<B extends z.ZodType, Q extends z.ZodType> {
   body?: B;
   query?: Q;
-  responses: Responses;
+  responses: () => Responses;
   /** How deep the body may nest, when not MAX_JSON_DEPTH (`RouteDef.maxDepth`). */
   maxDepth?: number;
 }
@@ -93,41 +93,41 @@ function controlRoute<B extends z.ZodType = z.ZodNever, Q extends z.ZodType = z.
 export const controlRoutes = [
   // The scenario arrives as YAML or JSON text, so the route reads the raw body; the document shows its JSON form.
   defineRoute<ControlRouteCtx>({
-    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control', responses: { 200: ScenarioLoaded }, doc: { body: Scenario },
+    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control', responses: () => ({ 200: ScenarioLoaded }), doc: { body: Scenario },
     handle: async ({ ctx, request }) => ok(await ctx.control.scenario.load(request.body ?? '')),
   }),
-  controlRoute('GET', '/health', { responses: { 200: HealthAnswer } }, ({ ctx }) => ok(ctx.control.health())),
-  controlRoute('POST', '/reset', { body: ResetBody, responses: { 200: ResetAnswer } }, ({ ctx, body }) => ok(ctx.control.reset(body))),
-  controlRoute('GET', '/requests', { query: RequestsQuery, responses: { 200: RequestsAnswer } }, ({ ctx, query }) => ok(ctx.control.requests.list(query))),
-  controlRoute('GET', '/overview', { query: OverviewQuery, responses: { 200: OverviewRecord } }, ({ ctx, query }) => ok(ctx.control.overview(query))),
-  controlRoute('GET', '/state', { responses: { 200: SnapshotAnswer } }, ({ ctx }) => ok(ctx.control.state.get())),
-  controlRoute('PUT', '/state', { body: AnyObject, responses: { 200: StateRestored }, maxDepth: MAX_SNAPSHOT_DEPTH }, ({ ctx, body }) => ok(ctx.control.state.put(body))),
-  controlRoute('GET', '/clock', { responses: { 200: ClockRecord } }, ({ ctx }) => ok(ctx.control.clock.get())),
-  controlRoute('PUT', '/clock', { body: ClockModeBody, responses: { 200: ClockRecord } }, ({ ctx, body }) => ok(ctx.control.clock.setMode(body))),
-  controlRoute('POST', '/clock/advance', { body: AdvanceBody, responses: { 200: ClockMoveRecord } }, async ({ ctx, body }) => ok(await ctx.control.clock.advance(body))),
-  controlRoute('POST', '/clock/run-until-idle', { body: RunUntilIdleBody, responses: { 200: RunUntilIdleAnswer } }, async ({ ctx, body }) => ok(await ctx.control.clock.runUntilIdle(body))),
-  controlRoute('GET', '/accounts', { responses: { 200: dataList(AccountRecord) } }, ({ ctx }) => ok(ctx.control.accounts.list())),
-  controlRoute('POST', '/accounts', { body: AccountInput, responses: { 201: AccountRecord } }, ({ ctx, body }) => ok(ctx.control.accounts.create(body), 201)),
-  controlRoute('PATCH', '/accounts/:id', { body: AccountPatch, responses: { 200: AccountRecord } }, ({ ctx, body, params }) => ok(ctx.control.accounts.patch(pathId(params.id), body))),
-  controlRoute('POST', '/phone-numbers', { body: InsertNumberBody, responses: { 201: PhoneNumberRecord } }, ({ ctx, body }) => ok(ctx.control.phoneNumbers.add(body), 201)),
-  controlRoute('POST', '/calls', { body: InsertCallBody, responses: { 201: CallRecord } }, ({ ctx, body }) => ok(ctx.control.calls.insert(body), 201)),
-  controlRoute('POST', '/calls/inbound', { body: InboundCallBody, responses: { 201: z.object({ call_id: integer() }) } }, ({ ctx, body }) => ok(ctx.control.calls.inbound(body), 201)),
-  controlRoute('PUT', '/outcomes', { body: OutcomeRulesBody, responses: { 200: OutcomeRulesBody } }, ({ ctx, body }) => ok(ctx.control.outcomes.set(body))),
-  controlRoute('GET', '/outcomes', { responses: { 200: OutcomeRulesBody } }, ({ ctx }) => ok(ctx.control.outcomes.list())),
-  controlRoute('GET', '/charges', { query: ChargesQuery, responses: { 200: dataList(ChargeRecord) } }, ({ ctx, query }) => ok(ctx.control.charges.list(query))),
-  controlRoute('GET', '/documents', { query: DocumentsQuery, responses: { 200: dataList(StoredDocumentRecord) } }, ({ ctx, query }) => ok(ctx.control.documents.list(query))),
-  controlRoute('GET', '/sms', { query: ChargesQuery, responses: { 200: dataList(SmsRecord) } }, ({ ctx, query }) => ok(ctx.control.sms.list(query))),
-  controlRoute('POST', '/webhooks/failures', { body: WebhookFailureBody, responses: { 201: FailureRuleRecord } }, ({ ctx, body }) => ok(ctx.control.webhooks.failNext(body), 201)),
-  controlRoute('GET', '/webhooks/failures', { responses: { 200: dataList(FailureRuleRecord) } }, ({ ctx }) => ok(ctx.control.webhooks.failures())),
-  controlRoute('DELETE', '/webhooks/failures', { responses: { 200: OkAnswer } }, ({ ctx }) => ok(ctx.control.webhooks.clearFailures())),
-  controlRoute('GET', '/webhooks/deliveries', { query: DeliveriesQuery, responses: { 200: z.object({ data: z.array(DeliveryRecord), evicted: integer() }) } }, ({ ctx, query }) => ok(ctx.control.webhooks.deliveries(query))),
-  controlRoute('PUT', '/replies', { body: ReplyRulesBody, responses: { 200: ReplyRulesBody } }, ({ ctx, body }) => ok(ctx.control.replies.set(body))),
-  controlRoute('GET', '/replies', { responses: { 200: ReplyRulesBody } }, ({ ctx }) => ok(ctx.control.replies.list())),
-  controlRoute('POST', '/msgapp/inbound', { body: InboundBody, responses: { 201: InboundAnswer } }, ({ ctx, body }) => ok(ctx.control.msgapp.inbound(body), 201)),
-  controlRoute('PATCH', '/msgapp/senders/:id', { body: SenderPatchBody, responses: { 200: SenderRecord.extend({ assistant_id: integer().nullable() }) } }, ({ ctx, body, params }) => ok(ctx.control.msgapp.patchSender(pathId(params.id), body))),
-  controlRoute('GET', '/catalog', { responses: { 200: CatalogDocument } }, ({ ctx }) => ok(ctx.control.catalog.get())),
-  controlRoute('PUT', '/catalog', { body: CatalogDocument, responses: { 200: CatalogDocument } }, ({ ctx, body }) => ok(ctx.control.catalog.set(body))),
-  controlRoute('GET', '/faults', { responses: { 200: dataList(FaultRuleRecord) } }, ({ ctx }) => ok(ctx.control.faults.list())),
-  controlRoute('POST', '/faults', { body: FaultBody, responses: { 201: FaultRuleRecord } }, ({ ctx, body }) => ok(ctx.control.faults.add(body), 201)),
-  controlRoute('DELETE', '/faults', { responses: { 200: OkAnswer } }, ({ ctx }) => ok(ctx.control.faults.clear())),
+  controlRoute('GET', '/health', { responses: () => ({ 200: HealthAnswer }) }, ({ ctx }) => ok(ctx.control.health())),
+  controlRoute('POST', '/reset', { body: ResetBody, responses: () => ({ 200: ResetAnswer }) }, ({ ctx, body }) => ok(ctx.control.reset(body))),
+  controlRoute('GET', '/requests', { query: RequestsQuery, responses: () => ({ 200: RequestsAnswer }) }, ({ ctx, query }) => ok(ctx.control.requests.list(query))),
+  controlRoute('GET', '/overview', { query: OverviewQuery, responses: () => ({ 200: OverviewRecord }) }, ({ ctx, query }) => ok(ctx.control.overview(query))),
+  controlRoute('GET', '/state', { responses: () => ({ 200: SnapshotAnswer }) }, ({ ctx }) => ok(ctx.control.state.get())),
+  controlRoute('PUT', '/state', { body: AnyObject, responses: () => ({ 200: StateRestored }), maxDepth: MAX_SNAPSHOT_DEPTH }, ({ ctx, body }) => ok(ctx.control.state.put(body))),
+  controlRoute('GET', '/clock', { responses: () => ({ 200: ClockRecord }) }, ({ ctx }) => ok(ctx.control.clock.get())),
+  controlRoute('PUT', '/clock', { body: ClockModeBody, responses: () => ({ 200: ClockRecord }) }, ({ ctx, body }) => ok(ctx.control.clock.setMode(body))),
+  controlRoute('POST', '/clock/advance', { body: AdvanceBody, responses: () => ({ 200: ClockMoveRecord }) }, async ({ ctx, body }) => ok(await ctx.control.clock.advance(body))),
+  controlRoute('POST', '/clock/run-until-idle', { body: RunUntilIdleBody, responses: () => ({ 200: RunUntilIdleAnswer }) }, async ({ ctx, body }) => ok(await ctx.control.clock.runUntilIdle(body))),
+  controlRoute('GET', '/accounts', { responses: () => ({ 200: dataList(AccountRecord) }) }, ({ ctx }) => ok(ctx.control.accounts.list())),
+  controlRoute('POST', '/accounts', { body: AccountInput, responses: () => ({ 201: AccountRecord }) }, ({ ctx, body }) => ok(ctx.control.accounts.create(body), 201)),
+  controlRoute('PATCH', '/accounts/:id', { body: AccountPatch, responses: () => ({ 200: AccountRecord }) }, ({ ctx, body, params }) => ok(ctx.control.accounts.patch(pathId(params.id), body))),
+  controlRoute('POST', '/phone-numbers', { body: InsertNumberBody, responses: () => ({ 201: PhoneNumberRecord }) }, ({ ctx, body }) => ok(ctx.control.phoneNumbers.add(body), 201)),
+  controlRoute('POST', '/calls', { body: InsertCallBody, responses: () => ({ 201: CallRecord }) }, ({ ctx, body }) => ok(ctx.control.calls.insert(body), 201)),
+  controlRoute('POST', '/calls/inbound', { body: InboundCallBody, responses: () => ({ 201: z.object({ call_id: integer() }) }) }, ({ ctx, body }) => ok(ctx.control.calls.inbound(body), 201)),
+  controlRoute('PUT', '/outcomes', { body: OutcomeRulesBody, responses: () => ({ 200: OutcomeRulesBody }) }, ({ ctx, body }) => ok(ctx.control.outcomes.set(body))),
+  controlRoute('GET', '/outcomes', { responses: () => ({ 200: OutcomeRulesBody }) }, ({ ctx }) => ok(ctx.control.outcomes.list())),
+  controlRoute('GET', '/charges', { query: ChargesQuery, responses: () => ({ 200: dataList(ChargeRecord) }) }, ({ ctx, query }) => ok(ctx.control.charges.list(query))),
+  controlRoute('GET', '/documents', { query: DocumentsQuery, responses: () => ({ 200: dataList(StoredDocumentRecord) }) }, ({ ctx, query }) => ok(ctx.control.documents.list(query))),
+  controlRoute('GET', '/sms', { query: ChargesQuery, responses: () => ({ 200: dataList(SmsRecord) }) }, ({ ctx, query }) => ok(ctx.control.sms.list(query))),
+  controlRoute('POST', '/webhooks/failures', { body: WebhookFailureBody, responses: () => ({ 201: FailureRuleRecord }) }, ({ ctx, body }) => ok(ctx.control.webhooks.failNext(body), 201)),
+  controlRoute('GET', '/webhooks/failures', { responses: () => ({ 200: dataList(FailureRuleRecord) }) }, ({ ctx }) => ok(ctx.control.webhooks.failures())),
+  controlRoute('DELETE', '/webhooks/failures', { responses: () => ({ 200: OkAnswer }) }, ({ ctx }) => ok(ctx.control.webhooks.clearFailures())),
+  controlRoute('GET', '/webhooks/deliveries', { query: DeliveriesQuery, responses: () => ({ 200: z.object({ data: z.array(DeliveryRecord), evicted: integer() }) }) }, ({ ctx, query }) => ok(ctx.control.webhooks.deliveries(query))),
+  controlRoute('PUT', '/replies', { body: ReplyRulesBody, responses: () => ({ 200: ReplyRulesBody }) }, ({ ctx, body }) => ok(ctx.control.replies.set(body))),
+  controlRoute('GET', '/replies', { responses: () => ({ 200: ReplyRulesBody }) }, ({ ctx }) => ok(ctx.control.replies.list())),
+  controlRoute('POST', '/msgapp/inbound', { body: InboundBody, responses: () => ({ 201: InboundAnswer }) }, ({ ctx, body }) => ok(ctx.control.msgapp.inbound(body), 201)),
+  controlRoute('PATCH', '/msgapp/senders/:id', { body: SenderPatchBody, responses: () => ({ 200: SenderRecord.unwrap().extend({ assistant_id: integer().nullable() }) }) }, ({ ctx, body, params }) => ok(ctx.control.msgapp.patchSender(pathId(params.id), body))),
+  controlRoute('GET', '/catalog', { responses: () => ({ 200: CatalogDocument }) }, ({ ctx }) => ok(ctx.control.catalog.get())),
+  controlRoute('PUT', '/catalog', { body: CatalogDocument, responses: () => ({ 200: CatalogDocument }) }, ({ ctx, body }) => ok(ctx.control.catalog.set(body))),
+  controlRoute('GET', '/faults', { responses: () => ({ 200: dataList(FaultRuleRecord) }) }, ({ ctx }) => ok(ctx.control.faults.list())),
+  controlRoute('POST', '/faults', { body: FaultBody, responses: () => ({ 201: FaultRuleRecord }) }, ({ ctx, body }) => ok(ctx.control.faults.add(body), 201)),
+  controlRoute('DELETE', '/faults', { responses: () => ({ 200: OkAnswer }) }, ({ ctx }) => ok(ctx.control.faults.clear())),
 ];

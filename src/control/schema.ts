@@ -1,5 +1,5 @@
 /** Inputs and wire shapes of the control API (ARCHITECTURE §6). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { controlTimestamp, integer, jsonObject } from '../core/answers.js';
 import { SPEED_RANGE, parseDuration, type VirtualClock } from '../core/clock.js';
 import { CLOCK_RANGE, formatControlTime, isClockTime, parseInstant } from '../core/time.js';
@@ -9,6 +9,7 @@ import { WIRES } from '../core/wire.js';
 import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type WebhookKind } from '../engine/webhooks.js';
 import { PostCallWebhookBody } from '../domain/calls/schema.js';
 import { ConversationEndedWebhookBody } from '../domain/conversations/schema.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 /** The body of each webhook the platform sends, by kind (the OpenAPI document's `webhooks`, a delivery's `payload`). */
 export const WEBHOOK_BODIES = {
@@ -16,7 +17,7 @@ export const WEBHOOK_BODIES = {
   conversation_ended: ConversationEndedWebhookBody,
 } as const satisfies Record<WebhookKind, z.ZodType>;
 
-const duration = z.union([z.number(), z.string()]).refine(
+const duration = lazySchema(() => z.union([z.number(), z.string()]).refine(
   (d) => {
     try {
       parseDuration(d);
@@ -26,7 +27,7 @@ const duration = z.union([z.number(), z.string()]).refine(
     }
   },
   { error: 'The :attribute must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).' },
-);
+));
 
 /** Texts of the clock's limits (docs/control-api.md; docs/clock.md: Clock range). */
 export const CLOCK_MESSAGES = {
@@ -37,39 +38,39 @@ export const CLOCK_MESSAGES = {
   speed: `The :attribute must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}.`,
 } as const;
 
-const instant = z.string().refine((t) => parseInstant(t) !== undefined, { error: 'The :attribute must be an ISO 8601 time.', abort: true });
+const instant = lazySchema(() => z.string().refine((t) => parseInstant(t) !== undefined, { error: 'The :attribute must be an ISO 8601 time.', abort: true }));
 /** An ISO 8601 time within the clock's range (CLOCK_RANGE). */
-export const clockTime = instant.refine((t) => isClockTime(parseInstant(t)), { error: CLOCK_MESSAGES.range });
+export const clockTime = lazySchema(() => instant.refine((t) => isClockTime(parseInstant(t)), { error: CLOCK_MESSAGES.range }));
 
-export const ResetBody = z.object({ seed: int(0, MAX_SEED).optional(), start: clockTime.optional(), wire: oneOf(WIRES).optional() });
+export const ResetBody = lazySchema(() => z.object({ seed: int(0, MAX_SEED).optional(), start: clockTime.optional(), wire: oneOf(WIRES).optional() }));
 export type ResetInput = z.infer<typeof ResetBody>;
 
-export const AdvanceBody = z
+export const AdvanceBody = lazySchema(() => z
   .object({ by: duration.optional(), to: instant.optional() })
-  .refine((b) => (b.by === undefined) !== (b.to === undefined), { error: 'Give exactly one of by or to.', path: ['by'] });
+  .refine((b) => (b.by === undefined) !== (b.to === undefined), { error: 'Give exactly one of by or to.', path: ['by'] }));
 export type AdvanceInput = z.infer<typeof AdvanceBody>;
 
-export const RunUntilIdleBody = z.object({ max_events: int(1, 10_000_000).optional() });
-export const ClockModeBody = z.object({
+export const RunUntilIdleBody = lazySchema(() => z.object({ max_events: int(1, 10_000_000).optional() }));
+export const ClockModeBody = lazySchema(() => z.object({
   mode: z.enum(['manual', 'realtime']),
   speed: z.number().min(SPEED_RANGE.min, { error: CLOCK_MESSAGES.speed }).max(SPEED_RANGE.max, { error: CLOCK_MESSAGES.speed }).optional(),
-});
+}));
 export type ClockModeInput = z.infer<typeof ClockModeBody>;
 
-export const FaultBody = z.object({
+export const FaultBody = lazySchema(() => z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
   path: z.string().startsWith('/', { error: 'The :attribute must start with /.' }),
   times: int(1, 1000).default(1),
-});
+}));
 export type FaultInput = z.input<typeof FaultBody>;
 
 /** `GET /__sim/charges` and `GET /__sim/sms` (a number in the query string, or an integer in-process). */
-export const ChargesQuery = z.object({ account_id: queryInt().pipe(int(1)).optional() });
+export const ChargesQuery = lazySchema(() => z.object({ account_id: queryInt().pipe(int(1)).optional() }));
 
 /** `GET /__sim/documents` (live-platform C.1: a document's stored source, which the platform never shows). */
-export const DocumentsQuery = z.object({ account_id: queryInt().pipe(int(1)).optional(), knowledgebase_id: queryInt().pipe(int(1)).optional() });
+export const DocumentsQuery = lazySchema(() => z.object({ account_id: queryInt().pipe(int(1)).optional(), knowledgebase_id: queryInt().pipe(int(1)).optional() }));
 
-export const WebhookFailureBody = z.object({
+export const WebhookFailureBody = lazySchema(() => z.object({
   url: z.string().min(1).nullable().optional(),
   kind: z.enum(WEBHOOK_KINDS).nullable().optional(),
   times: int(1, 1000).default(1),
@@ -78,12 +79,12 @@ export const WebhookFailureBody = z.object({
     [int(100, 599).refine((status) => status < 200 || status > 299, { error: 'The :attribute must be a failing status (not 2xx), "timeout" or "refused".' }), z.enum(['timeout', 'refused'])],
     { error: 'The :attribute must be a status code from 100 to 599, "timeout" or "refused".' },
   ),
-});
-export const DeliveriesQuery = z.object({ kind: z.enum(WEBHOOK_KINDS).optional(), state: z.enum(DELIVERY_STATES).optional() });
+}));
+export const DeliveriesQuery = lazySchema(() => z.object({ kind: z.enum(WEBHOOK_KINDS).optional(), state: z.enum(DELIVERY_STATES).optional() }));
 
 /** A delivery as the control API shows it (ARCHITECTURE §6). */
 /** A webhook delivery as the control API shows it (ARCHITECTURE §6). */
-export const DeliveryRecord = z
+export const DeliveryRecord = lazySchema(() => z
   .object({
     id: integer(),
     account_id: integer(),
@@ -96,11 +97,11 @@ export const DeliveryRecord = z
     created_at: controlTimestamp(),
     payload: z.union([WEBHOOK_BODIES.post_call, WEBHOOK_BODIES.conversation_ended]),
   })
-  .meta({ id: 'Delivery' });
+  .meta({ id: 'Delivery' }));
 export type DeliveryRecord = z.output<typeof DeliveryRecord>;
 
 /** A forced webhook failure rule. */
-export const FailureRuleRecord = z
+export const FailureRuleRecord = lazySchema(() => z
   .object({
     id: integer(),
     url: z.string().nullable(),
@@ -108,52 +109,52 @@ export const FailureRuleRecord = z
     times: integer(),
     with: z.union([integer(), z.enum(['timeout', 'refused'])]),
   })
-  .meta({ id: 'WebhookFailureRule' });
+  .meta({ id: 'WebhookFailureRule' }));
 export type FailureRuleRecord = z.output<typeof FailureRuleRecord>;
 
 /** A forced request failure rule (`POST /__sim/faults`). */
-export const FaultRuleRecord = z.object({ id: integer(), method: z.string(), path: z.string(), times: integer() }).meta({ id: 'FaultRule' });
+export const FaultRuleRecord = lazySchema(() => z.object({ id: integer(), method: z.string(), path: z.string(), times: integer() }).meta({ id: 'FaultRule' }));
 
 /** The clock as `GET /__sim/clock` shows it. */
-export const ClockRecord = z
+export const ClockRecord = lazySchema(() => z
   .object({ now: controlTimestamp(), now_ms: integer(), mode: z.enum(['manual', 'realtime']), speed: z.number(), pending_events: integer() })
-  .meta({ id: 'ClockState' });
+  .meta({ id: 'ClockState' }));
 export type ClockRecord = z.output<typeof ClockRecord>;
 
 /** A clock move: where it ended and how many events ran. */
-export const ClockMoveRecord = z.object({ now: controlTimestamp(), now_ms: integer(), ran: integer() }).meta({ id: 'ClockMoveResult' });
+export const ClockMoveRecord = lazySchema(() => z.object({ now: controlTimestamp(), now_ms: integer(), ran: integer() }).meta({ id: 'ClockMoveResult' }));
 export type ClockMoveRecord = z.output<typeof ClockMoveRecord>;
 
 /**
  * `POST /__sim/clock/run-until-idle`: a move, the other events still pending (due beyond
  * the horizon, or left by `max_events`; 0 when idle) and the periodic ones.
  */
-export const RunUntilIdleAnswer = ClockMoveRecord.extend({ pending: integer(), periodic_pending: integer() });
+export const RunUntilIdleAnswer = lazySchema(() => ClockMoveRecord.unwrap().extend({ pending: integer(), periodic_pending: integer() }));
 export type RunUntilIdleAnswer = z.output<typeof RunUntilIdleAnswer>;
 
 /** `{ok: true}`. */
-export const OkAnswer = z.object({ ok: z.literal(true) });
+export const OkAnswer = lazySchema(() => z.object({ ok: z.literal(true) }));
 export type OkAnswer = z.output<typeof OkAnswer>;
 /** `GET /__sim/health`. */
-export const HealthAnswer = z.object({ ok: z.literal(true), version: z.string(), now: controlTimestamp() });
+export const HealthAnswer = lazySchema(() => z.object({ ok: z.literal(true), version: z.string(), now: controlTimestamp() }));
 export type HealthAnswer = z.output<typeof HealthAnswer>;
 /** `POST /__sim/reset`. */
-export const ResetAnswer = z.object({ ok: z.literal(true), seed: integer(), now: controlTimestamp() });
+export const ResetAnswer = lazySchema(() => z.object({ ok: z.literal(true), seed: integer(), now: controlTimestamp() }));
 export type ResetAnswer = z.output<typeof ResetAnswer>;
 /** `PUT /__sim/state`. */
-export const StateRestored = z.object({ ok: z.literal(true), now: controlTimestamp() });
+export const StateRestored = lazySchema(() => z.object({ ok: z.literal(true), now: controlTimestamp() }));
 export type StateRestored = z.output<typeof StateRestored>;
 /** `GET /__sim/state`: a snapshot; its members are the store's own (`format` names their version). */
-export const SnapshotAnswer = z.looseObject({ format: z.string() });
+export const SnapshotAnswer = lazySchema(() => z.looseObject({ format: z.string() }));
 /** `POST /__sim/scenario`: the scenario's name and the ids of its `ref`s. */
-export const ScenarioLoaded = z.object({ name: z.string(), refs: jsonObject() });
+export const ScenarioLoaded = lazySchema(() => z.object({ name: z.string(), refs: jsonObject() }));
 /** One journaled request. */
-export const RequestRecord = z.object({ at: controlTimestamp(), method: z.string(), path: z.string(), status: integer(), account_id: integer().nullable() });
+export const RequestRecord = lazySchema(() => z.object({ at: controlTimestamp(), method: z.string(), path: z.string(), status: integer(), account_id: integer().nullable() }));
 /** `GET /__sim/requests`. */
-export const RequestsAnswer = z.object({ data: z.array(RequestRecord), evicted: integer() });
+export const RequestsAnswer = lazySchema(() => z.object({ data: z.array(RequestRecord), evicted: integer() }));
 export type RequestsAnswer = z.output<typeof RequestsAnswer>;
 /** `GET /__sim/openapi.json`: this document. */
-export const OpenApiAnswer = z.looseObject({ openapi: z.literal('3.1.0'), info: jsonObject(), paths: jsonObject() });
+export const OpenApiAnswer = lazySchema(() => z.looseObject({ openapi: z.literal('3.1.0'), info: jsonObject(), paths: jsonObject() }));
 
 export function serialiseDelivery(d: Delivery): DeliveryRecord {
   return {
@@ -176,16 +177,16 @@ export function serialiseFailureRule(r: FailureRule): FailureRuleRecord {
 }
 
 /** `GET /__sim/requests`. */
-export const RequestsQuery = z.object({ limit: queryInt().pipe(int(1, 100_000)).optional() });
+export const RequestsQuery = lazySchema(() => z.object({ limit: queryInt().pipe(int(1, 100_000)).optional() }));
 
 /** `GET /__sim/overview`: rows per list (calls, deliveries, sessions, requests). */
-export const OverviewQuery = z.object({ limit: queryInt().pipe(int(1, 200)).optional() });
+export const OverviewQuery = lazySchema(() => z.object({ limit: queryInt().pipe(int(1, 200)).optional() }));
 
 /**
  * `GET /__sim/events` (WebSocket) and `sim.control.events.subscribe`: `type` prefixes
  * (repeatable, or comma-separated), `account_id`, `since` (replay the journal after it).
  */
-export const EventStreamQuery = z.object({
+export const EventStreamQuery = lazySchema(() => z.object({
   type: z
     .union([z.string(), z.array(z.string())])
     .transform((t) => (Array.isArray(t) ? t : [t]).flatMap((v) => v.split(',')).map((v) => v.trim()))
@@ -193,14 +194,14 @@ export const EventStreamQuery = z.object({
     .optional(),
   account_id: queryInt().pipe(int(1)).optional(),
   since: queryInt().pipe(int(0)).optional(),
-});
+}));
 export type EventStreamInput = z.input<typeof EventStreamQuery>;
 
 /** `POST /__sim/calls/inbound`. */
-export const InboundCallBody = z.object({ to: z.string().min(1), from: z.string().min(1) });
+export const InboundCallBody = lazySchema(() => z.object({ to: z.string().min(1), from: z.string().min(1) }));
 
 /** Any JSON object; the control operation validates it (so in-process calls get the same checks). */
-export const AnyObject = z.record(z.string(), z.unknown());
+export const AnyObject = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** The clock as `GET /__sim/clock` shows it. */
 export function serialiseClock(clock: VirtualClock): ClockRecord {

@@ -6,31 +6,33 @@
  * contract suites validate every answer against the document. They are never parsed at
  * run time: the answers are built by the serialisers alone.
  */
-import { z } from 'zod';
+import * as z from 'zod';
+import { shared } from './validation.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 /** An integer id or count. */
-export const integer = () => z.number().int();
+export const integer = shared(() => z.number().int());
 
 /** `2026-03-02T09:00:00.000000Z` (core/time formatIsoUtc: the spec's records). */
-export const isoTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+export const isoTimestamp = shared(() => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/));
 
 /** `2026-03-02 09:00:00` (core/time formatSqlUtc: leads, calls, conversations). */
-export const sqlTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+export const sqlTimestamp = shared(() => z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/));
 
 /** `2026-03-02T10:00:00+01:00` (core/time formatIsoOffset: webhook bodies, in the assistant's timezone). */
-export const offsetTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/);
+export const offsetTimestamp = shared(() => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$/));
 
 /** `2026-03-02T09:00:00Z` (core/time formatControlTime: the control API). */
-export const controlTimestamp = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
+export const controlTimestamp = shared(() => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/));
 
 /** Any JSON object (variables, evaluations, payloads). */
-export const jsonObject = () => z.record(z.string(), z.unknown());
+export const jsonObject = shared(() => z.record(z.string(), z.unknown()));
 
 /** An empty JSON array: what PHP writes for an empty associative array on the live wire (live-platform D.2, D.3). */
-export const emptyArray = () => z.array(z.never()).max(0);
+export const emptyArray = shared(() => z.array(z.never()).max(0));
 
 /** `{message}`: a delete or an update that answers its text alone. */
-export const MessageAnswer = z.object({ message: z.string() });
+export const MessageAnswer = lazySchema(() => z.object({ message: z.string() }));
 
 /** `{message, data}`: a create or an update with its record. */
 export function withMessage<T extends z.ZodType>(data: T) {
@@ -38,7 +40,7 @@ export function withMessage<T extends z.ZodType>(data: T) {
 }
 
 /** `{message, data: []}`: a switch that answers an empty `data` (live-platform B). */
-export const MessageEmptyData = withMessage(emptyArray());
+export const MessageEmptyData = lazySchema(() => withMessage(emptyArray()));
 
 /** `{data: [item...]}`. */
 export function dataList<T extends z.ZodType>(item: T) {

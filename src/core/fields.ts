@@ -6,7 +6,7 @@
  * allocated unless something is wrong: the 320k rows of a 206 MB state file (100k leads,
  * 220k calls) are checked in about 40 ms at a restart.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { LATEST_STATE_TIME, formatControlTime } from './time.js';
 
 /** What is wrong with a value: where inside it (`''` the value itself, `.plan.max_tools`, `[2]`) and what. */
@@ -158,7 +158,7 @@ export function mapOf<T>(kind: FieldKind<T>): FieldKind<Record<string, T>> {
 
 /**
  * An object with R's fields, each of its kind; fields it does not name are left alone.
- * The description is compiled once into a function that reads each field by its name.
+ * The description is compiled, on the first check, into a function that reads each field by its name.
  * @example const plan = record<Plan>({ max_campaigns: count, max_calls_in_parallel: count, max_tools: count })
  */
 export function record<R>(fields: Fields<R>): FieldKind<R> {
@@ -169,7 +169,15 @@ export function record<R>(fields: Fields<R>): FieldKind<R> {
     if (field === undefined) return missing[i]!;
     return within(`.${names[i]}`, kinds[i]!.check(field))!;
   };
-  return { check: compiledRecord(names, kinds, failed) ?? loopedRecord(names, kinds, failed) };
+  // Compiled on the first check, not when declared: the state's kinds are declared while the
+  // package is imported, and most simulators never check a row (issue 29).
+  const kind: { check: Check } = {
+    check: (value) => {
+      kind.check = compiledRecord(names, kinds, failed) ?? loopedRecord(names, kinds, failed);
+      return kind.check(value);
+    },
+  };
+  return kind;
 }
 
 type Check = (value: unknown) => Problem | undefined;

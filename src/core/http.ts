@@ -3,7 +3,7 @@
  * Adapters turn their native objects into a `SimRequest` and a `SimResponse` back;
  * everything between (JSON parsing, matching, validation, errors) happens here once.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { COMMON_MESSAGES, SimError, malformedJson, shapeA, type RouteFamily } from './errors.js';
 import { isMultipart, parseMultipart } from './multipart.js';
 import { attributeName, MAX_JSON_DEPTH, nestsTooDeep, parseInput, validationFailure } from './validation.js';
@@ -87,9 +87,10 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   /**
    * The success answers: status -> the schema of the body (core/answers.ts), shown by the
    * OpenAPI document and checked by the contract suites against every answer. Never parsed
-   * at run time.
+   * at run time, so they are built when first asked for, not while the package is imported
+   * (issue 29).
    */
-  responses?: Responses;
+  responses?: () => Responses;
   /** Runs after authentication and before the body is read (a rate limit checked before validation). */
   guard?(ctx: C, request: SimRequest): void;
   handle(args: RouteArgs<C, B, Q>): SimResponse | Promise<SimResponse>;

@@ -3,11 +3,12 @@
  * `{data, current_page, per_page, total, last_page}` (spec: List leads, List calls), or
  * on the live wire Laravel's full paginator (live-platform D.1); and the cursor form (A.2).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer } from './answers.js';
 import { JsonText, encodeJson } from './json.js';
 import { int, queryInt } from './validation.js';
 import type { Wire } from './wire.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 export interface Page<T> {
   data: T[];
@@ -23,7 +24,7 @@ export function pageSchema<T extends z.ZodType>(item: T): z.ZodType<Page<z.outpu
 }
 
 /** The schema of `PageLink`. */
-const PageLinkSchema = z.object({ url: z.string().nullable(), label: z.string(), active: z.boolean() });
+const PageLinkSchema = lazySchema(() => z.object({ url: z.string().nullable(), label: z.string(), active: z.boolean() }));
 
 /** The schema of Laravel's full page paginator of `item` (typed as `LaravelPage`, live-platform D.1). */
 export function laravelPageSchema<T extends z.ZodType>(item: T): z.ZodType<LaravelPage<z.output<T>>> {

@@ -3,9 +3,8 @@
  * so the same seed and the same requests draw the same values and a snapshot can
  * carry the generator's position.
  */
+import { createRequire } from 'node:module';
 import type { Faker, Randomizer } from '@faker-js/faker';
-// The English entry loads one locale; the package's root loads all of them (some 100 ms at import).
-import { faker as english } from '@faker-js/faker/locale/en';
 
 export type RandomState = [number, number, number, number];
 
@@ -81,6 +80,17 @@ const delegate: Randomizer = {
 let shared: Faker | undefined;
 
 /**
+ * The shared faker, built on the first read: the English entry (the package's root loads
+ * every locale, some 100 ms) is loaded then, by a synchronous require, so importing
+ * voxsim does not pay its 15 ms (issue 29). Faker's own class, from the English entry's
+ * instance: its definitions are English over the base locale.
+ */
+function englishFaker(): Faker {
+  const { faker: english } = createRequire(import.meta.url)('@faker-js/faker/locale/en') as typeof import('@faker-js/faker/locale/en');
+  return new (english.constructor as typeof Faker)({ locale: english.rawDefinitions, randomizer: delegate });
+}
+
+/**
  * The simulator's random source. Everything random (uuids, generated names, phone
  * numbers, transcripts) is drawn here, never from `Math.random()`.
  * @example
@@ -101,8 +111,7 @@ export class SeededRandom {
    */
   get faker(): Faker {
     drawing = this.generator;
-    // Faker's own class, from the English entry's instance: its definitions are English over the base locale.
-    shared ??= new (english.constructor as typeof Faker)({ locale: english.rawDefinitions, randomizer: delegate });
+    shared ??= englishFaker();
     return shared;
   }
 

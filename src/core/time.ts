@@ -2,7 +2,18 @@
  * The specification's timestamp formats and zone arithmetic. Every function takes
  * the instant explicitly (from the simulator clock); nothing here reads real time.
  */
-import { DateTime, IANAZone } from 'luxon';
+import { createRequire } from 'node:module';
+
+let zones: typeof import('luxon') | undefined;
+
+/**
+ * luxon, loaded on first use (a synchronous require) so that importing voxsim does not
+ * pay for it (issue 29): UTC instants are formatted by arithmetic, a zone's local time
+ * asks luxon.
+ */
+export function luxon(): typeof import('luxon') {
+  return (zones ??= createRequire(import.meta.url)('luxon') as typeof import('luxon'));
+}
 
 /**
  * The range of the clock (docs/clock.md: Clock range): whole epoch milliseconds from
@@ -87,7 +98,7 @@ export function formatIsoUtc(ms: number): string {
  * @example formatIsoOffset(Date.parse('2026-03-02T09:00:00Z'), 'Europe/Berlin') // '2026-03-02T10:00:00+01:00'
  */
 export function formatIsoOffset(ms: number, zone = 'UTC'): string {
-  return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? formatIsoUtc(ms);
+  return luxon().DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? formatIsoUtc(ms);
 }
 
 /** ISO 8601 UTC without fractional seconds, used on the control API's wire. */
@@ -104,7 +115,7 @@ const AREA_CITY = /^[A-Za-z]+(?:\/[A-Za-z0-9_+\-]+)+$/;
  */
 export function isTimezone(zone: string): boolean {
   if (zone === 'UTC') return true;
-  return AREA_CITY.test(zone) && IANAZone.isValidZone(zone);
+  return AREA_CITY.test(zone) && luxon().IANAZone.isValidZone(zone);
 }
 
 /**
@@ -112,13 +123,13 @@ export function isTimezone(zone: string): boolean {
  * @example dayRange('2026-03-02', 'UTC') // [1772409600000, 1772496000000]
  */
 export function dayRange(day: string, zone: string): [number, number] {
-  const start = DateTime.fromISO(day, { zone }).startOf('day');
+  const start = luxon().DateTime.fromISO(day, { zone }).startOf('day');
   return [start.toMillis(), start.plus({ days: 1 }).toMillis()];
 }
 
 /** Whether `text` is a real calendar date written `YYYY-MM-DD`. */
 export function isCalendarDate(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && DateTime.fromISO(text, { zone: 'UTC' }).isValid;
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && luxon().DateTime.fromISO(text, { zone: 'UTC' }).isValid;
 }
 
 const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
@@ -134,7 +145,7 @@ export function parseInstant(text: string): number | undefined {
     const ms = Date.parse(text);
     if (Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19)) return ms;
   }
-  const dt = DateTime.fromISO(text, { zone: 'UTC' });
+  const dt = luxon().DateTime.fromISO(text, { zone: 'UTC' });
   return dt.isValid ? dt.toMillis() : undefined;
 }
 
@@ -144,5 +155,5 @@ export function parseInstant(text: string): number | undefined {
  * @example addMonthsUtc(Date.parse('2026-01-31T10:00:00Z'), 1) // 2026-02-28T10:00:00Z
  */
 export function addMonthsUtc(ms: number, months: number): number {
-  return DateTime.fromMillis(ms, { zone: 'utc' }).plus({ months }).toMillis();
+  return luxon().DateTime.fromMillis(ms, { zone: 'utc' }).plus({ months }).toMillis();
 }

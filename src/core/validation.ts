@@ -3,11 +3,12 @@
  * answers with Laravel-style messages ("The name field is required.",
  * "The name may not be greater than 255 characters.").
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { shapeB, shapeD, shapeE, type FieldErrors, type RouteFamily, type SimError } from './errors.js';
 import { MAX_USD } from './money.js';
 import { didYouMean } from './suggest.js';
 import { CLOCK_RANGE_TEXT } from './time.js';
+import { unlazy } from './lazy-schema.js';
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -151,9 +152,10 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, family: Rout
  * the simulator's, so a misspelt option is refused with 422 shape B, where the platform's
  * API ignores an unknown field as the platform does.
  */
-export function unknownKeyErrors(schema: z.ZodObject, input: unknown): FieldErrors {
+export function unknownKeyErrors(lazyOrObject: z.ZodObject | z.ZodLazy<z.ZodObject>, input: unknown): FieldErrors {
   const errors: FieldErrors = {};
   if (!isPlainObject(input)) return errors;
+  const schema = unlazy(lazyOrObject);
   for (const key of Object.keys(input)) {
     // A key set to undefined is absent, as zod reads it (a caller's spread that clears one).
     if (Object.hasOwn(schema.shape, key) || input[key] === undefined) continue;
@@ -167,10 +169,10 @@ export function unknownKeyErrors(schema: z.ZodObject, input: unknown): FieldErro
  * the schema's failures come after the unknown keys'.
  * @example parseControlBody(z.object({ seed: z.number().optional() }), { seeds: 1 }) // throws 422 {errors: {seeds: ['The seeds field is not allowed; did you mean seed?']}}
  */
-export function parseControlBody<S extends z.ZodObject>(schema: S, input: unknown): z.output<S> {
+export function parseControlBody<S extends z.ZodObject | z.ZodLazy<z.ZodObject>>(schema: S, input: unknown): z.output<S> {
   const errors = unknownKeyErrors(schema, input);
   const result = schema.safeParse(input, { error: laravelMessage });
-  if (result.success && Object.keys(errors).length === 0) return result.data;
+  if (result.success && Object.keys(errors).length === 0) return result.data as z.output<S>;
   throw validationFailure({ ...errors, ...(result.success ? {} : issuesToFieldErrors(result.error.issues)) }, 'control');
 }
 
@@ -201,44 +203,61 @@ export class ErrorBag {
 
 // Schema builders: the platform's field kinds with the messages of their rules.
 
+/**
+ * A schema builder that builds once per argument list and answers that schema to every
+ * later call. Zod schemas are immutable (`.optional()`, `.meta()` and the rest answer new
+ * ones), so a shared one behaves as a fresh one; building costs some 10 µs, and the
+ * route tables call these builders some 1,500 times while the package is imported (issue 29).
+ * @example const int = shared((min?: number, max?: number) => z.int().min(min ?? 0).max(max ?? 9))
+ */
+export function shared<A extends unknown[], S>(build: (...args: A) => S): (...args: A) => S {
+  const built = new Map<string, S>();
+  return (...args) => {
+    const key = JSON.stringify(args);
+    let schema = built.get(key);
+    if (schema === undefined) built.set(key, (schema = build(...args)));
+    return schema;
+  };
+}
+
 /** A string of at most `max` characters. */
-export function str(max?: number) {
+export const str = shared((max?: number) => {
   const s = z.string();
   return max === undefined ? s : s.max(max, { error: RULE_MESSAGES.maxString.replace(':max', String(max)) });
-}
+});
 
 /** A string of `min`..`max` characters. */
-export function strBetween(min: number, max: number) {
+export const strBetween = shared((min: number, max: number) => {
   const message = RULE_MESSAGES.betweenString.replace(':min', String(min)).replace(':max', String(max));
   return z.string().min(min, { error: message }).max(max, { error: message });
-}
+});
 
 /** An integer in [min, max] (either bound optional). */
-export function int(min?: number, max?: number) {
+export const int = shared((min?: number, max?: number) => {
   let s = z.int();
   const both = min !== undefined && max !== undefined;
   const between = both ? RULE_MESSAGES.between.replace(':min', String(min)).replace(':max', String(max)) : undefined;
   if (min !== undefined) s = s.min(min, { error: between ?? RULE_MESSAGES.minNumeric.replace(':min', String(min)) });
   if (max !== undefined) s = s.max(max, { error: between ?? RULE_MESSAGES.maxNumeric.replace(':max', String(max)) });
   return s;
-}
+});
 
 /** A number (integer or decimal) in [min, max]. */
-export function num(min: number, max: number) {
+export const num = shared((min: number, max: number) => {
   const between = RULE_MESSAGES.between.replace(':min', String(min)).replace(':max', String(max));
   return z.number().min(min, { error: between }).max(max, { error: between });
-}
+});
 
 /**
  * An amount of US dollars from 0 to `max` (at most MAX_USD, so its micro-dollars are a safe integer).
  * @example usd(1000) // a price per minute
  */
-export function usd(max: number = MAX_USD) {
+export const usd = shared((max: number = MAX_USD) => {
   return z
     .number()
     .min(0, { error: RULE_MESSAGES.minNumeric.replace(':min', '0') })
     .max(max, { error: RULE_MESSAGES.maxNumeric.replace(':max', String(max)) });
-}
+});
 
 /** One of the listed strings. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
@@ -246,9 +265,9 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 }
 
 /** A URL with an http or https scheme. */
-export function url() {
+export const url = shared(() => {
   return z.string().max(2048, { error: 'The :attribute may not be greater than 2048 characters.' }).refine(isHttpUrl, { error: RULE_MESSAGES.url });
-}
+});
 
 export function isHttpUrl(value: string): boolean {
   try {
@@ -268,9 +287,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * A free key-value object stored as plain data: keys such as `__proto__` are kept as
  * ordinary own properties and never touch a prototype (ARCHITECTURE §8).
  */
-export function freeObject() {
+export const freeObject = shared(() => {
   return z.custom<Record<string, unknown>>(isPlainObject, { error: RULE_MESSAGES.object }).transform(cloneJson);
-}
+});
 
 /** How deep JSON may nest: far beyond any real payload, well within what every later copy and serialisation can walk. */
 export const MAX_JSON_DEPTH = 64;
@@ -332,6 +351,6 @@ export function cloneJson<T>(value: T): T {
 }
 
 /** A query-string integer: digits become a number, anything else fails the integer rule. */
-export function queryInt() {
+export const queryInt = shared(() => {
   return z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v), z.int());
-}
+});

@@ -1,7 +1,7 @@
 /** Route helpers for the platform's routes, and the clock handlers domains declare beside them. */
 import { defineRoute, type RouteArgs, type RouteDef, type HttpMethod } from '../core/http.js';
 import type { RouteFamily, SimError } from '../core/errors.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { record, type FieldKind, type Fields } from '../core/fields.js';
 import type { AccountCtx } from './context.js';
 import type { SimState } from './state.js';

@@ -4,7 +4,7 @@
  * checks every event a run emits against its schema, so the types and the table in docs/events.md
  * cannot drift from what is emitted. Times inside `data` are ISO 8601 UTC text.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventShape, type EventShape } from '../core/events.js';
 import { ANSWERED_BY, CALL_STATUSES, DELIVERY_STATES, WEBHOOK_KINDS } from '../core/vocabulary.js';
 import { CALL_TYPES } from './calls/schema.js';
@@ -12,8 +12,9 @@ import { CAMPAIGN_STATUSES, IDLE_REASONS } from './campaigns/schema.js';
 import { CONVERSATION_TYPES } from './conversations/schema.js';
 import { DOCUMENT_STATUSES } from './knowledgebases/schema.js';
 import { LEAD_STATUSES } from './leads/schema.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
-const id = z.number().int().positive();
+const id = lazySchema(() => z.number().int().positive());
 const account = { account_id: id };
 
 const conversation = {
@@ -26,10 +27,10 @@ const conversation = {
 
 /** Every event type with the schema of its `data` (docs/events.md: Events). */
 export const SIM_EVENT_SCHEMAS = {
-  'campaign.status': z.object({ ...account, campaign_id: id, status: z.enum(CAMPAIGN_STATUSES) }).strict(),
-  'campaign.idle': z.object({ ...account, campaign_id: id, reason: z.enum(IDLE_REASONS) }).strict(),
-  'lead.status': z.object({ ...account, lead_id: id, campaign_id: id, status: z.enum(LEAD_STATUSES) }).strict(),
-  'call.status': z
+  'campaign.status': lazySchema(() => z.object({ ...account, campaign_id: id, status: z.enum(CAMPAIGN_STATUSES) }).strict()),
+  'campaign.idle': lazySchema(() => z.object({ ...account, campaign_id: id, reason: z.enum(IDLE_REASONS) }).strict()),
+  'lead.status': lazySchema(() => z.object({ ...account, lead_id: id, campaign_id: id, status: z.enum(LEAD_STATUSES) }).strict()),
+  'call.status': lazySchema(() => z
     .object({
       ...account,
       call_id: id,
@@ -46,9 +47,9 @@ export const SIM_EVENT_SCHEMAS = {
       duration: z.number().int().nonnegative().optional(),
       total_cost: z.number().nonnegative().optional(),
     })
-    .strict(),
-  'webhook.queued': z.object({ ...account, delivery_id: id, kind: z.enum(WEBHOOK_KINDS), url: z.string() }).strict(),
-  'webhook.attempt': z
+    .strict()),
+  'webhook.queued': lazySchema(() => z.object({ ...account, delivery_id: id, kind: z.enum(WEBHOOK_KINDS), url: z.string() }).strict()),
+  'webhook.attempt': lazySchema(() => z
     .object({
       ...account,
       delivery_id: id,
@@ -66,8 +67,8 @@ export const SIM_EVENT_SCHEMAS = {
       /** ISO time of the next attempt, null when the delivery is done. */
       next_attempt_at: z.string().nullable(),
     })
-    .strict(),
-  'msgapp.window_opened': z
+    .strict()),
+  'msgapp.window_opened': lazySchema(() => z
     .object({
       ...account,
       session_id: id,
@@ -77,10 +78,10 @@ export const SIM_EVENT_SCHEMAS = {
       by: z.enum(['customer_message', 'template']),
       was_open: z.boolean(),
     })
-    .strict(),
-  'msgapp.window_closed': z.object({ ...account, session_id: id, sender_id: id, recipient_phone: z.string() }).strict(),
-  'conversation.started': z.object(conversation).strict(),
-  'conversation.ended': z
+    .strict()),
+  'msgapp.window_closed': lazySchema(() => z.object({ ...account, session_id: id, sender_id: id, recipient_phone: z.string() }).strict()),
+  'conversation.started': lazySchema(() => z.object(conversation).strict()),
+  'conversation.ended': lazySchema(() => z
     .object({
       ...conversation,
       message_count: z.number().int().nonnegative(),
@@ -88,11 +89,11 @@ export const SIM_EVENT_SCHEMAS = {
       /** Whether the conversation-ended webhook was sent. */
       webhook: z.boolean(),
     })
-    .strict(),
-  'conversation.reopened': z.object(conversation).strict(),
-  'document.status': z.object({ ...account, knowledgebase_id: id, document_id: id, status: z.enum(DOCUMENT_STATUSES) }).strict(),
-  'sms.sent': z.object({ ...account, sms_id: z.string(), phone_number_id: id, to: z.string(), segments: z.number().int().positive() }).strict(),
-  'request.answered': z
+    .strict()),
+  'conversation.reopened': lazySchema(() => z.object(conversation).strict()),
+  'document.status': lazySchema(() => z.object({ ...account, knowledgebase_id: id, document_id: id, status: z.enum(DOCUMENT_STATUSES) }).strict()),
+  'sms.sent': lazySchema(() => z.object({ ...account, sms_id: z.string(), phone_number_id: id, to: z.string(), segments: z.number().int().positive() }).strict()),
+  'request.answered': lazySchema(() => z
     .object({
       method: z.string(),
       path: z.string(),
@@ -102,11 +103,11 @@ export const SIM_EVENT_SCHEMAS = {
       /** The message of a 4xx/5xx answer, else null. */
       error: z.string().nullable(),
     })
-    .strict(),
-  'clock.advanced': z.object({ by: z.enum(['advance', 'run_until_idle']), from: z.string(), to: z.string(), ran: z.number().int().nonnegative() }).strict(),
-  'clock.mode': z.object({ mode: z.enum(['manual', 'realtime']), speed: z.number().positive() }).strict(),
-  'sim.reset': z.object({ seed: z.number().int() }).strict(),
-  'sim.restored': z.object({ seed: z.number().int() }).strict(),
+    .strict()),
+  'clock.advanced': lazySchema(() => z.object({ by: z.enum(['advance', 'run_until_idle']), from: z.string(), to: z.string(), ran: z.number().int().nonnegative() }).strict()),
+  'clock.mode': lazySchema(() => z.object({ mode: z.enum(['manual', 'realtime']), speed: z.number().positive() }).strict()),
+  'sim.reset': lazySchema(() => z.object({ seed: z.number().int() }).strict()),
+  'sim.restored': lazySchema(() => z.object({ seed: z.number().int() }).strict()),
 } as const;
 
 /** Each event type's `data`. */

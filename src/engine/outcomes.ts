@@ -5,10 +5,11 @@
  * dialed number; when it is used up its last outcome repeats (decisions: Outcome sequences).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readE164 } from '../core/phone.js';
 import { freeObject, int, oneOf, parseInput } from '../core/validation.js';
 import { ANSWERED_BY, CALL_STATUSES } from '../core/vocabulary.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 export const OUTCOME_NAMES = ['human', 'busy', 'no-answer', 'voicemail', 'failed', 'goal-incomplete'] as const;
 export type OutcomeName = (typeof OUTCOME_NAMES)[number];
@@ -26,10 +27,10 @@ export const MAGIC_SUFFIXES: Record<string, OutcomeName> = {
 export const RING_SECONDS = { min: 0, max: 600 } as const;
 export const TALK_SECONDS = { min: 0, max: 86_400 } as const;
 
-const TranscriptLine = z.union([z.string(), z.strictObject({ role: oneOf(['assistant', 'customer', 'user']), content: z.string() })]);
+const TranscriptLine = lazySchema(() => z.union([z.string(), z.strictObject({ role: oneOf(['assistant', 'customer', 'user']), content: z.string() })]));
 
 /** An outcome written out: every field optional, the rest from `kind` (default human). Closed, like the rule and its match: a misspelt key is refused, never dropped. */
-export const OutcomeObject = z.strictObject({
+export const OutcomeObject = lazySchema(() => z.strictObject({
   kind: z.enum(OUTCOME_NAMES).optional(),
   answered_by: z.enum(ANSWERED_BY).optional(),
   status: z.enum(CALL_STATUSES).optional(),
@@ -38,12 +39,12 @@ export const OutcomeObject = z.strictObject({
   transcript: z.array(TranscriptLine).optional(),
   variables: freeObject().optional(),
   evaluation: freeObject().optional(),
-});
+}));
 export type OutcomeObject = z.infer<typeof OutcomeObject>;
-export const Outcome = z.union([z.enum(OUTCOME_NAMES), OutcomeObject]);
+export const Outcome = lazySchema(() => z.union([z.enum(OUTCOME_NAMES), OutcomeObject]));
 export type Outcome = z.infer<typeof Outcome>;
 
-export const OutcomeRuleSchema = z.strictObject({
+export const OutcomeRuleSchema = lazySchema(() => z.strictObject({
   match: z
     .strictObject({
       phone_number: z.string().min(1).optional(),
@@ -52,9 +53,9 @@ export const OutcomeRuleSchema = z.strictObject({
     })
     .default({}),
   outcomes: z.array(Outcome).min(1, { error: 'The :attribute must have at least 1 items.' }),
-});
+}));
 export type OutcomeRule = z.infer<typeof OutcomeRuleSchema>;
-export const OutcomeRulesBody = z.object({ rules: z.array(OutcomeRuleSchema) });
+export const OutcomeRulesBody = lazySchema(() => z.object({ rules: z.array(OutcomeRuleSchema) }));
 
 /** What a dial is: the number, its campaign, its lead's variables. */
 export interface DialContext {

@@ -3,10 +3,11 @@
  * assistant or for all; the first rule whose `when` matches the customer's message
  * answers; without a match, a fixed default reply.
  */
-import safeRegex from 'safe-regex2';
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import * as z from 'zod';
 import { fillTemplate } from '../core/template.js';
 import { freeObject, int, parseInput } from '../core/validation.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 /** The answer when no rule matches. */
 export const DEFAULT_REPLY = 'Thank you for your message. How else can I help you today?';
@@ -39,11 +40,15 @@ function compiles(pattern: { regex: string; flags?: string | undefined }): boole
  * those of a lookahead, so it reads one. Overlapping alternatives under one quantifier
  * (`(a|a)*`) are beyond what it detects.
  */
+let safeRegex: typeof import('safe-regex2') | undefined;
+
 function backtracksSafely(pattern: { regex: string; flags?: string | undefined }): boolean {
+  // Loaded on first use (a synchronous require): only scripts with patterns need it (issue 29).
+  safeRegex ??= createRequire(import.meta.url)('safe-regex2') as typeof import('safe-regex2');
   return !compiles(pattern) || safeRegex(pattern.regex.replace(/\)\?\??/g, ')').replace(/\(\?<([=!])/g, '(?$1'));
 }
 
-const FunctionCallSchema = z.strictObject({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) });
+const FunctionCallSchema = lazySchema(() => z.strictObject({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) }));
 /** A function call of an assistant reply (spec: Other shapes: function call record). */
 export interface FunctionCall {
   name: string;
@@ -52,7 +57,7 @@ export interface FunctionCall {
 }
 
 /** A reply rule: `when` is text (found anywhere in the message, any letter case) or `{regex, flags?}`. Closed, with its function calls: a misspelt key is refused, never dropped. */
-export const ReplyRuleSchema = z.strictObject({
+export const ReplyRuleSchema = lazySchema(() => z.strictObject({
   assistant_id: z.union([int(1), z.string().min(1)]).nullable().default(null),
   when: z.union([
     z.string().min(1),
@@ -64,9 +69,9 @@ export const ReplyRuleSchema = z.strictObject({
   reply: z.string().max(4096, { error: 'The :attribute may not be greater than 4096 characters.' }),
   function_calls: z.array(FunctionCallSchema).default([]),
   set_variables: freeObject().default({}),
-});
+}));
 export type ReplyRule = z.infer<typeof ReplyRuleSchema>;
-export const ReplyRulesBody = z.object({ rules: z.array(ReplyRuleSchema) });
+export const ReplyRulesBody = lazySchema(() => z.object({ rules: z.array(ReplyRuleSchema) }));
 
 export interface ScriptedReply {
   reply: string;

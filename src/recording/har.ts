@@ -6,8 +6,9 @@
  * ignored. A body is `text`, base64 when `encoding` says so (`_encoding` on a request body,
  * which HAR 1.2 leaves without one: voxsim writes a binary upload that way).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseInstant } from '../core/time.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 /** A HAR that cannot be read, located: `FILE: entry 3: request.url: ...`. */
 export class HarError extends Error {
@@ -21,25 +22,25 @@ export class HarError extends Error {
   }
 }
 
-const NameValue = z.looseObject({ name: z.string(), value: z.string() });
+const NameValue = lazySchema(() => z.looseObject({ name: z.string(), value: z.string() }));
 
-const PostData = z.looseObject({
+const PostData = lazySchema(() => z.looseObject({
   mimeType: z.string().optional(),
   text: z.string().optional(),
   encoding: z.string().optional(),
   _encoding: z.string().optional(),
   params: z.array(z.looseObject({ name: z.string(), value: z.string().optional(), fileName: z.string().optional() })).optional(),
-});
+}));
 
-const Content = z.looseObject({
+const Content = lazySchema(() => z.looseObject({
   size: z.number().optional(),
   mimeType: z.string().optional(),
   text: z.string().optional(),
   encoding: z.string().optional(),
-});
+}));
 
 /** One HAR entry, as far as it is read. */
-export const HarEntrySchema = z.looseObject({
+export const HarEntrySchema = lazySchema(() => z.looseObject({
   startedDateTime: z.string().refine((text) => parseInstant(text) !== undefined, { error: 'must be an ISO 8601 time' }),
   time: z.number().optional(),
   request: z.looseObject({
@@ -58,7 +59,7 @@ export const HarEntrySchema = z.looseObject({
     cookies: z.array(z.unknown()).optional(),
     content: Content,
   }),
-});
+}));
 export type HarEntry = z.infer<typeof HarEntrySchema>;
 
 export interface HarLog {

@@ -3,7 +3,7 @@
  * YAML or JSON, checked as `PUT /__sim/catalog` checks a body; a mistake is reported with
  * the file, the line and the path inside it.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { laravelMessage, ruleMessage } from '../core/validation.js';
 import type { Wire } from '../core/wire.js';
 import { builtinCatalogDocument } from '../domain/catalog/builtin.js';

@@ -5,7 +5,7 @@
  * record, so the loader checks them all before playing, at every depth: a misspelt key is
  * refused at its line instead of passing when no item is selected.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MeRecord } from '../domain/accounts/schema.js';
 import { AssistantRecord, LiveAssistantRecord } from '../domain/assistants/schema.js';
 import { CallRecord, LiveCallRecord } from '../domain/calls/schema.js';
@@ -17,6 +17,7 @@ import { SIM_EVENT_SCHEMAS } from '../domain/sim-events.js';
 import { LiveToolRecord, ToolRecord } from '../domain/tools/schema.js';
 import { DeliveryRecord } from '../control/schema.js';
 import { firstUnknown, knownKeysAt, schemasAt, type UnknownKey, type UnknownWord } from './shapes.js';
+import { lazySchema, once, unlazy } from '../core/lazy-schema.js';
 
 /** What an expectation compares with and which of its keys choose instead. */
 interface Form {
@@ -34,21 +35,32 @@ const isForm = (value: z.ZodType | Form): value is Form => 'records' in value;
 const isMapping = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A ref (`spring`, `$spring`) or a literal id. */
-const id = z.union([z.number().int(), z.string()]);
+const id = lazySchema(() => z.union([z.number().int(), z.string()]));
 
 /**
  * The items of `expect_events`: `{type, at, ...data}` per event type (SIM_EVENT_SCHEMAS).
  * `type` is any text: the data of a conversation event or a placed call carries its own
  * `type`, which wins.
  */
-const EVENT_RECORDS: Record<string, z.ZodType> = Object.fromEntries(
-  Object.entries(SIM_EVENT_SCHEMAS).map(([type, data]) => [type, (data as z.ZodObject).extend({ type: z.string(), at: z.string() })]),
+const eventRecords = once((): Record<string, z.ZodType> =>
+  Object.fromEntries(
+  Object.entries(SIM_EVENT_SCHEMAS).map(([type, data]) => [type, unlazy(data as z.ZodType as z.ZodObject | z.ZodLazy<z.ZodObject>).extend({ type: z.string(), at: z.string() })]),
+  ),
 );
 
 /** What `GET /user/conversations` lists of a conversation, with `history` and `variables` from `GET /conversations/{uuid}`. */
 const read = { history: true, variables: true } as const;
 
-const FORMS = {
+/** The expectation steps. */
+const EXPECTATION_KINDS = [
+  'expect_lead', 'expect_leads', 'expect_calls', 'expect_campaign', 'expect_assistant', 'expect_knowledgebase',
+  'expect_tool', 'expect_conversation', 'expect_deliveries', 'expect_events', 'expect_balance',
+] as const;
+
+export type ExpectationKind = (typeof EXPECTATION_KINDS)[number];
+
+/** Each step's form, built when a scenario is first loaded (they read some 1,000 schemas of answers: issue 29). */
+const forms = once(() => ({
   expect_lead: { records: [LeadRecord], choose: { lead: id.optional(), phone_number: z.string().optional(), campaign: id.optional() } },
   expect_leads: { records: [LeadRecord], collection: true, choose: { campaign: id.optional() } },
   expect_calls: { records: [CallRecord, LiveCallRecord], collection: true, choose: { phone_number: z.string().optional(), campaign: id.optional() } },
@@ -60,20 +72,18 @@ const FORMS = {
   },
   expect_tool: { records: [ToolRecord, LiveToolRecord], choose: { tool: id } },
   expect_conversation: {
-    records: [ConversationRecord.extend(ConversationReadRecord.pick(read).shape), LiveConversationRecord.extend(LiveConversationReadRecord.pick(read).shape)],
+    records: [ConversationRecord.unwrap().extend(ConversationReadRecord.unwrap().pick(read).shape), LiveConversationRecord.unwrap().extend(LiveConversationReadRecord.unwrap().pick(read).shape)],
     choose: { conversation: z.string() },
   },
   expect_deliveries: { records: [DeliveryRecord], collection: true },
   expect_events: {
-    records: Object.values(EVENT_RECORDS),
+    records: Object.values(eventRecords()),
     collection: true,
     choose: { type: z.enum(Object.keys(SIM_EVENT_SCHEMAS) as [string, ...string[]]).optional() },
-    narrow: (expectation) => (typeof expectation.type === 'string' && EVENT_RECORDS[expectation.type] ? [EVENT_RECORDS[expectation.type]!] : undefined),
+    narrow: (expectation) => (typeof expectation.type === 'string' && eventRecords()[expectation.type] ? [eventRecords()[expectation.type]!] : undefined),
   },
   expect_balance: { records: [MeRecord] },
-} satisfies Record<string, Form>;
-
-export type ExpectationKind = keyof typeof FORMS;
+}) satisfies Record<ExpectationKind, Form>);
 
 /** The keys of the records of a form: the fields an expectation may compare. */
 const fieldsOf = (records: readonly z.ZodType[]) => [...new Set(records.flatMap((record) => knownKeysAt(record)))];
@@ -90,7 +100,10 @@ function schemaOf(form: Form): z.ZodObject {
 
 /** The value of each expectation step: a closed mapping (`expect_balance` may also be a number, the total balance). */
 export const EXPECTATION_SCHEMAS = Object.fromEntries(
-  Object.entries(FORMS).map(([kind, form]): [string, z.ZodType] => [kind, kind === 'expect_balance' ? z.union([z.number(), schemaOf(form)]) : schemaOf(form)]),
+  EXPECTATION_KINDS.map((kind): [string, z.ZodType] => [
+    kind,
+    lazySchema(() => (kind === 'expect_balance' ? z.union([z.number(), schemaOf(forms()[kind])]) : schemaOf(forms()[kind]))),
+  ]),
 ) as Record<ExpectationKind, z.ZodType>;
 
 function firstUnknownIn(form: Form, expectation: Record<string, unknown>, path: (string | number)[]): UnknownKey | UnknownWord | undefined {
@@ -123,6 +136,6 @@ function firstUnknownIn(form: Form, expectation: Record<string, unknown>, path: 
  * @example firstUnknownInExpectation('expect_calls', { where: { answerd_by: 'machine' } }, ['steps', 3, 'expect_calls']) // { kind: 'key', key: 'answerd_by', ... }
  */
 export function firstUnknownInExpectation(kind: string, expectation: unknown, path: (string | number)[]): UnknownKey | UnknownWord | undefined {
-  const form: Form | undefined = FORMS[kind as ExpectationKind];
+  const form: Form | undefined = (EXPECTATION_KINDS as readonly string[]).includes(kind) ? forms()[kind as ExpectationKind] : undefined;
   return form && isMapping(expectation) ? firstUnknownIn(form, expectation, path) : undefined;
 }

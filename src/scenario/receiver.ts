@@ -3,7 +3,7 @@
  * It answers every POST with 200 `{"received": true}` and keeps what it got; outages are
  * scripted with `webhook_failures` in front of it.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
@@ -19,6 +19,8 @@ export class WebhookReceiver {
 
   /** Listens on a free loopback port. */
   async start(): Promise<string> {
+    // node:http is loaded when a scenario first listens, not while voxsim is imported (issue 29).
+    const { createServer } = await import('node:http');
     this.server = createServer((req, res) => {
       let text = '';
       req.setEncoding('utf8');

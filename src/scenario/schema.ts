@@ -5,7 +5,7 @@
  * the format is closed (an unknown key is an error, not silently ignored); the resources
  * of `given` take the fields of their route's body, whose values the API validates.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import { MAX_SEED } from '../core/random.js';
 import { isClockTime, parseInstant } from '../core/time.js';
@@ -25,16 +25,17 @@ import { ReplyRuleSchema } from '../engine/replies.js';
 import { CLOCK_MESSAGES, WebhookFailureBody } from '../control/schema.js';
 import { EXPECTATION_SCHEMAS, type ExpectationKind } from './expectations.js';
 import { firstUnknown, schemasAt, type UnknownKey, type UnknownWord } from './shapes.js';
+import { lazySchema, unlazy } from '../core/lazy-schema.js';
 
-const ref = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, { error: 'The :attribute must be a name of letters, digits, _ and -.' });
+const ref = lazySchema(() => z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, { error: 'The :attribute must be a name of letters, digits, _ and -.' }));
 /**
  * An instant (ISO 8601) within the clock's range: where the clock starts (`start`) or
  * moves to (`advance_to`); checked here so the error names the key.
  */
-const instant = z
+const instant = lazySchema(() => z
   .string()
   .refine((text) => parseInstant(text) !== undefined, { error: 'The :attribute must be an ISO 8601 time, e.g. 2026-03-02T09:00:00Z.', abort: true })
-  .refine((text) => isClockTime(parseInstant(text)), { error: CLOCK_MESSAGES.range });
+  .refine((text) => isClockTime(parseInstant(text)), { error: CLOCK_MESSAGES.range }));
 
 /** Milliseconds of a duration (`90s`, `2h`, 5000), or undefined when it is none. */
 function durationMs(duration: number | string): number | undefined {
@@ -45,14 +46,14 @@ function durationMs(duration: number | string): number | undefined {
   }
 }
 /** A move of the clock by a duration (`advance`), as the control API takes it; checked here so the error names `advance`. */
-const duration = z
+const duration = lazySchema(() => z
   .union([z.number(), z.string()])
   .refine((d) => durationMs(d) !== undefined, { error: 'The :attribute must be a duration in milliseconds or with units (90s, 15m, 2h, 3d).' })
-  .refine((d) => (durationMs(d) ?? 0) <= MAX_MOVE_MS, { error: CLOCK_MESSAGES.horizon(':attribute') });
+  .refine((d) => (durationMs(d) ?? 0) <= MAX_MOVE_MS, { error: CLOCK_MESSAGES.horizon(':attribute') }));
 
-export const ScenarioAccount = AccountInput.extend({ ref: ref.optional() }).strict();
+export const ScenarioAccount = lazySchema(() => AccountInput.unwrap().extend({ ref: ref.optional() }).strict());
 
-export const GivenPhoneNumber = z.strictObject({
+export const GivenPhoneNumber = lazySchema(() => z.strictObject({
   ref: ref.optional(),
   /** API key of the account (default: the first account's). */
   key: z.string().optional(),
@@ -60,7 +61,7 @@ export const GivenPhoneNumber = z.strictObject({
   phone_number: z.string().optional(),
   country_code: z.string().optional(),
   contains: z.string().optional(),
-});
+}));
 
 /**
  * A resource of `given`: the fields of the body its route takes (any value, `$ref` strings
@@ -71,29 +72,29 @@ export const GivenPhoneNumber = z.strictObject({
 const resource = (route: z.ZodType, extra: string[] = []) =>
   // Typed as any field besides `ref` and `key` (its keys are the route's, known only at run time), so a program's scenario object compiles.
   z.strictObject({
-    ...Object.fromEntries([...Object.keys((route as unknown as z.ZodObject).shape), ...extra].map((field) => [field, z.unknown().optional()])),
+    ...Object.fromEntries([...Object.keys((unlazy(route) as unknown as z.ZodObject).shape), ...extra].map((field) => [field, z.unknown().optional()])),
     ref: ref.optional(),
     key: z.string().optional(),
   }) as unknown as z.ZodObject<Record<string, z.ZodType> & { ref: z.ZodOptional<typeof ref>; key: z.ZodOptional<z.ZodString> }, z.core.$strict>;
-export const GivenSender = z.strictObject({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() });
-export const GivenConversation = z.strictObject({
+export const GivenSender = lazySchema(() => z.strictObject({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() }));
+export const GivenConversation = lazySchema(() => z.strictObject({
   ref: ref.optional(),
   assistant: z.string(),
   type: z.enum(['widget', 'test', 'api']).optional(),
   variables: z.record(z.string(), z.unknown()).optional(),
   messages: z.array(z.string()).optional(),
-});
+}));
 
 /**
  * A file document's upload (live-platform C.1), sent as multipart/form-data: `content`
  * as the file's text, else `size` bytes (default 1024, at most the document limit of
  * 20,971,520: a larger file could only be refused); `name` is the file name.
  */
-export const GivenFile = z.strictObject({
+export const GivenFile = lazySchema(() => z.strictObject({
   name: z.string().min(1).optional(),
   size: z.number().int().min(0).max(20_971_520).optional(),
   content: z.string().optional(),
-});
+}));
 /** The body of the route that creates each kind of `given` resource (a knowledge base's documents: CreateDocumentBody). */
 const BODIES = {
   knowledgebases: CreateKnowledgebaseBody,
@@ -108,12 +109,12 @@ const BODIES = {
 } as const;
 
 /** A knowledge base with its documents, each created through the API (a website by JSON, a file by form). */
-export const GivenKnowledgebase = resource(BODIES.knowledgebases).extend({
+export const GivenKnowledgebase = lazySchema(() => resource(BODIES.knowledgebases).extend({
   // A document is created with its knowledge base's key.
   documents: z.array(resource(CreateDocumentBody).omit({ key: true }).extend({ file: GivenFile.optional() })).optional(),
-});
+}));
 
-export const Given = z.strictObject({
+export const Given = lazySchema(() => z.strictObject({
   // issue 27: a catalog document put in force before anything is created (docs/catalog.md).
   catalog: CatalogDocument.optional(),
   phone_numbers: z.array(GivenPhoneNumber).optional(),
@@ -132,7 +133,7 @@ export const Given = z.strictObject({
   leads: z.array(resource(BODIES.leads, ['campaign'])).optional(),
   conversations: z.array(GivenConversation).optional(),
   senders: z.array(GivenSender).optional(),
-});
+}));
 
 /** The first key nested in a resource's fields that `body` does not have where it stands. */
 function firstUnknownInBody(resource: Record<string, unknown>, body: z.ZodType, path: (string | number)[]): UnknownKey | UnknownWord | undefined {
@@ -164,15 +165,15 @@ export function firstUnknownInGiven(given: z.output<typeof Given> | undefined): 
 }
 
 /** An outcome rule whose ids may be `$refs` (resolved when the scenario runs). */
-const ScenarioOutcomeRule = OutcomeRuleSchema.extend({
+const ScenarioOutcomeRule = lazySchema(() => OutcomeRuleSchema.unwrap().extend({
   match: z.strictObject({ phone_number: z.string().min(1).optional(), campaign_id: z.union([z.number().int(), z.string()]).optional(), lead_variables: z.record(z.string(), z.unknown()).optional() }).default({}),
-});
+}));
 /** `outcomes`: `{number: [outcome...]}` or a list of rules (ARCHITECTURE §6 Outcome rule). */
-export const ScenarioOutcomes = z.union([z.array(ScenarioOutcomeRule), z.record(z.string(), z.array(Outcome).min(1))]);
+export const ScenarioOutcomes = lazySchema(() => z.union([z.array(ScenarioOutcomeRule), z.record(z.string(), z.array(Outcome).min(1))]));
 
 /** One step per action key; the other keys are the action's options. */
 export const STEP_SCHEMAS = {
-  request: z.object({
+  request: lazySchema(() => z.object({
     request: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE)\s+\/\S*$/, { error: 'The :attribute must be "METHOD /path", e.g. "POST /user/campaigns/update-status".' }),
     body: z.unknown().optional(),
     key: z.string().nullable().optional(),
@@ -181,21 +182,21 @@ export const STEP_SCHEMAS = {
     /** Names ids of the answer for later `$refs`: ref name -> dotted path in the answer body (`data.id`, `data.0.id`). */
     refs: z.record(ref, z.string().regex(/^[\w-]+(\.[\w-]+)*$/, { error: 'The :attribute must be a dotted path in the answer, e.g. data.id.' })).optional(),
     expect: z.strictObject({ status: z.number().int().optional(), body: z.unknown().optional() }).optional(),
-  }),
-  advance: z.object({ advance: duration }),
-  advance_to: z.object({ advance_to: instant }),
-  run_until_idle: z.object({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().min(1) })]) }),
-  customer_message: z.object({ customer_message: z.strictObject({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) }),
-  inbound_call: z.object({ inbound_call: z.strictObject({ to: z.string(), from: z.string() }) }),
+  })),
+  advance: lazySchema(() => z.object({ advance: duration })),
+  advance_to: lazySchema(() => z.object({ advance_to: instant })),
+  run_until_idle: lazySchema(() => z.object({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().min(1) })]) })),
+  customer_message: lazySchema(() => z.object({ customer_message: z.strictObject({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) })),
+  inbound_call: lazySchema(() => z.object({ inbound_call: z.strictObject({ to: z.string(), from: z.string() }) })),
   ...(Object.fromEntries(Object.entries(EXPECTATION_SCHEMAS).map(([kind, schema]) => [kind, z.object({ [kind]: schema })])) as Record<ExpectationKind, z.ZodObject>),
 } as const;
 export type StepKind = keyof typeof STEP_SCHEMAS;
 export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];
 
 /** A step: exactly one action key, checked by the loader (clearer errors than a union). */
-export const Step = z.record(z.string(), z.unknown());
+export const Step = lazySchema(() => z.record(z.string(), z.unknown()));
 
-export const Scenario = z.strictObject({
+export const Scenario = lazySchema(() => z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   seed: z.number().int().min(0).max(MAX_SEED).optional(),
@@ -206,9 +207,9 @@ export const Scenario = z.strictObject({
   given: Given.optional(),
   outcomes: ScenarioOutcomes.optional(),
   replies: z.array(ReplyRuleSchema).optional(),
-  webhook_failures: z.array(WebhookFailureBody.strict()).optional(),
+  webhook_failures: z.array(WebhookFailureBody.unwrap().strict()).optional(),
   steps: z.array(Step).default([]),
-});
+}));
 /** A scenario as a program may write it (the object form of the YAML or JSON file): `sim.loadScenario(...)`, `sim.control.scenario.load(...)`. */
 export type ScenarioInput = z.input<typeof Scenario>;
 
@@ -216,8 +217,8 @@ export type Scenario = z.infer<typeof Scenario>;
 
 /** The JSON Schema of the format, for editors (`voxsim scenario schema`). */
 export function scenarioJsonSchema(): Record<string, unknown> {
-  const steps = z.union(STEP_KINDS.map((kind) => STEP_SCHEMAS[kind].strict()) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-  const schema = Scenario.extend({ steps: z.array(steps).optional() });
+  const steps = z.union(STEP_KINDS.map((kind) => unlazy(STEP_SCHEMAS[kind]).strict()) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  const schema = Scenario.unwrap().extend({ steps: z.array(steps).optional() });
   return {
     $id: 'urn:voxsim:scenario',
     title: 'voxsim scenario',

@@ -4,7 +4,7 @@
  * format leaves open to its own schema (a `given` body's nested objects, an expectation's
  * fields) against the schema they stand for: a route's body, a record of an answer.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** A key or word as scenario messages quote it (`outcomes`). */
 export const quoted = (word: string): string => `\`${word}\``;
@@ -26,11 +26,13 @@ const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } 
 
 /**
  * The schemas a value at `path` inside `schema` may have to match: wrappers (optional,
- * default, pipe) are seen through and unions give several.
+ * default, pipe, lazy) are seen through and unions give several.
  * @example schemasAt(Scenario, ['given', 'leads', 0])
  */
 export function schemasAt(schema: z.ZodType, path: readonly (string | number)[]): z.ZodType[] {
   const def = defOf(schema);
+  // A lazy schema (core/lazy-schema.ts) stands for the one it builds.
+  if (def.type === 'lazy') return schemasAt((schema as unknown as z.ZodLazy).unwrap() as z.ZodType, path);
   if (def.innerType) return schemasAt(def.innerType, path);
   if (def.type === 'pipe' && def.in) return schemasAt(def.in, path);
   if (def.options) return def.options.flatMap((option) => schemasAt(option, path));

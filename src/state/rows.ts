@@ -6,7 +6,7 @@
  * of another type (a string for a number, a missing `nullable`), or a table added to
  * `Database` without its rows' kind does not compile.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   anything,
   boolean,
@@ -81,6 +81,7 @@ import { PERIOD_END_EVENT } from '../domain/phone-numbers/service.js';
 import type { Sms } from '../domain/sms/schema.js';
 import { TOOL_METHODS, type Tool } from '../domain/tools/schema.js';
 import { WebhookFailureBody } from '../control/schema.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 /** A zone the calling windows and the formats can compute in (an invalid one would give NaN times). */
 const timezone = refined(string, isTimezone, 'must be an IANA time zone such as Europe/Berlin');
@@ -586,7 +587,7 @@ export const FAILURE_RULE_KIND = record<FailureRule>({
   url: nullable(string),
   kind: nullable(oneOf(WEBHOOK_KINDS)),
   times: count,
-  with: parsedBy(WebhookFailureBody.shape.with),
+  with: parsedBy(lazySchema(() => WebhookFailureBody.unwrap().shape.with)),
 });
 
 /** A forced request fault (`POST /__sim/faults`). */

@@ -4,7 +4,7 @@
  * position, webhook deliveries and failure rules, fault rules, reply and outcome
  * scripts. Plain JSON; a snapshot is checked whole before anything is restored.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import { SPEED_RANGE, type ClockEvent, type ClockSnapshot, type VirtualClock } from '../core/clock.js';
 import { anything, count, exactly, id, list, mapOf, nullable, oneOf, optional, parsedBy, record, refined, string, time, whole, within, type FieldKind, type Problem } from '../core/fields.js';

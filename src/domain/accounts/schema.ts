@@ -1,9 +1,10 @@
 /** Accounts: the records behind API keys, and their wire shapes. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer } from '../../core/answers.js';
 import { fromMicros } from '../../core/money.js';
 import { isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, int, str, usd } from '../../core/validation.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 
 /** Plan limits (decisions: Plan, configurable per account). */
 export interface Plan {
@@ -65,27 +66,27 @@ export const DEFAULT_ACCOUNT = {
 /** Every account starts with 100 USD and a payment method (decisions: Fixtures for every account). */
 export const DEFAULT_BALANCE_USD = 100;
 
-const timezone = z.string().refine(isTimezone, { error: RULE_MESSAGES.timezone });
+const timezone = lazySchema(() => z.string().refine(isTimezone, { error: RULE_MESSAGES.timezone }));
 
 // Closed, like every nested object of a control input: a misspelt key is refused (422), never dropped.
-const planInput = z.strictObject({
+const planInput = lazySchema(() => z.strictObject({
   max_campaigns: int(0, 1000).optional(),
   max_calls_in_parallel: int(1, 1000).optional(),
   max_tools: int(0, 100).optional(),
-});
+}));
 
 /** A price (decisions: Billing defaults): at most 1000 USD. */
 const price = () => usd(MAX_PRICE_USD);
-const ratesInput = z.strictObject({
+const ratesInput = lazySchema(() => z.strictObject({
   ai_per_minute: price().optional(),
   carrier_per_minute: price().optional(),
   widget_message: price().optional(),
   template_message: price().optional(),
   freeform_message: price().optional(),
   sms_segment: price().optional(),
-});
+}));
 
-const accountFields = {
+const accountFields = once(() => ({
   name: str(255).min(1).optional(),
   email: str(255).email({ error: 'The :attribute must be a valid email address.' }).optional(),
   api_key: z
@@ -99,18 +100,18 @@ const accountFields = {
   timezone: timezone.optional(),
   plan: planInput.optional(),
   rates: ratesInput.optional(),
-};
+}));
 
 /** `POST /__sim/accounts` and `createSimulator({accounts})`. */
-export const AccountInput = z.object(accountFields);
+export const AccountInput = lazySchema(() => z.object(accountFields()));
 export type AccountInput = z.infer<typeof AccountInput>;
 
 /** `PATCH /__sim/accounts/{id}`: any of the create fields. */
-export const AccountPatch = z.object(accountFields);
+export const AccountPatch = lazySchema(() => z.object(accountFields()));
 export type AccountPatch = z.infer<typeof AccountPatch>;
 
 /** An account as the control API shows it (`serialiseAccount`). */
-export const AccountRecord = z
+export const AccountRecord = lazySchema(() => z
   .object({
     id: integer(),
     name: z.string(),
@@ -129,11 +130,11 @@ export const AccountRecord = z
       sms_segment: z.number(),
     }),
   })
-  .meta({ id: 'Account' });
+  .meta({ id: 'Account' }));
 export type AccountRecord = z.output<typeof AccountRecord>;
 
 /** `GET /user/me` (decisions: Account). */
-export const MeRecord = z.object({ name: z.string(), email: z.string(), total_balance: z.number() }).meta({ id: 'Me' });
+export const MeRecord = lazySchema(() => z.object({ name: z.string(), email: z.string(), total_balance: z.number() }).meta({ id: 'Me' }));
 export type MeRecord = z.output<typeof MeRecord>;
 
 /** An account as the control API shows it. */

@@ -1,5 +1,5 @@
 /** Assistant operations (spec: Endpoints > Assistants; decisions: routes without a path). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MessageAnswer, MessageEmptyData, perWire, withMessage } from '../../core/answers.js';
 import { ok, selfPath } from '../../core/http.js';
 import { laravelPageSchema, pageSchema, paginate } from '../../core/pagination.js';
@@ -22,6 +22,7 @@ import {
   type Assistant,
 } from './schema.js';
 import { createAssistant, deleteAssistant, findAssistant, listAssistants, listOutboundAssistants, setInboundWebhook, setPostCallWebhook, updateAssistant } from './service.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 /** The read record in the request's wire (live-platform D.3). */
 function readRecord(ctx: AccountCtx) {
@@ -29,54 +30,54 @@ function readRecord(ctx: AccountCtx) {
 }
 
 /** The read record on either wire. */
-const ReadRecord = perWire(AssistantRecord, LiveAssistantRecord);
+const ReadRecord = lazySchema(() => perWire(AssistantRecord, LiveAssistantRecord));
 
 export const assistantRoutes = [
   // live-platform D.5: a failed create or update says "Validation failed" on the live wire.
   userRoute({
-    method: 'POST', path: '/user/assistant', body: CreateAssistantBody, liveInvalid: ASSISTANT_MESSAGES.invalid, responses: { 201: withMessage(AssistantSummaryRecord) },
+    method: 'POST', path: '/user/assistant', body: CreateAssistantBody, liveInvalid: ASSISTANT_MESSAGES.invalid, responses: () => ({ 201: withMessage(AssistantSummaryRecord) }),
     handle: ({ ctx, body }) => ok({ message: say(ctx.wire, ASSISTANT_MESSAGES.created), data: serialiseAssistantSummary(createAssistant(ctx, body)) }, 201),
   }),
   userRoute({
-    method: 'PUT', path: '/user/assistant/:id', body: UpdateAssistantBody, liveInvalid: ASSISTANT_MESSAGES.invalid, responses: { 200: withMessage(AssistantSummaryRecord) },
+    method: 'PUT', path: '/user/assistant/:id', body: UpdateAssistantBody, liveInvalid: ASSISTANT_MESSAGES.invalid, responses: () => ({ 200: withMessage(AssistantSummaryRecord) }),
     handle: ({ ctx, body, params }) => ok({ message: say(ctx.wire, ASSISTANT_MESSAGES.updated), data: serialiseAssistantSummary(updateAssistant(ctx, pathId(params.id), body)) }),
   }),
   userRoute({
-    method: 'DELETE', path: '/user/assistant/:id', failure: assistantErrors.deleteFailed, responses: { 200: MessageAnswer },
+    method: 'DELETE', path: '/user/assistant/:id', failure: assistantErrors.deleteFailed, responses: () => ({ 200: MessageAnswer }),
     handle: ({ ctx, params }) => (deleteAssistant(ctx, pathId(params.id)), ok({ message: say(ctx.wire, ASSISTANT_MESSAGES.deleted) })),
   }),
   userRoute({
-    method: 'GET', path: '/user/assistant/:id', responses: { 200: z.object({ data: ReadRecord }) },
+    method: 'GET', path: '/user/assistant/:id', responses: () => ({ 200: z.object({ data: ReadRecord }) }),
     handle: ({ ctx, params }) => ok({ data: readRecord(ctx)(findAssistant(ctx, pathId(params.id))) }),
   }),
   userRoute({
     method: 'GET', path: '/user/assistants/get', query: AssistantListQuery,
-    responses: { 200: perWire(pageSchema(AssistantRecord), laravelPageSchema(LiveAssistantRecord)) },
+    responses: () => ({ 200: perWire(pageSchema(AssistantRecord), laravelPageSchema(LiveAssistantRecord)) }),
     handle: ({ ctx, query, request }) => ok(paginate(listAssistants(ctx), query.page, query.per_page, readRecord(ctx), { wire: ctx.wire, path: selfPath(request) })),
   }),
   userRoute({
-    method: 'GET', path: '/user/assistants/outbound', responses: { 200: z.array(ReadRecord) },
+    method: 'GET', path: '/user/assistants/outbound', responses: () => ({ 200: z.array(ReadRecord) }),
     handle: ({ ctx }) => ok(listOutboundAssistants(ctx).map(readRecord(ctx))),
   }),
   // live-platform B: the bare list of read records, and the webhook switches that name their assistant in the body.
   userRoute({
-    method: 'GET', path: '/user/assistants', responses: { 200: z.array(ReadRecord) },
+    method: 'GET', path: '/user/assistants', responses: () => ({ 200: z.array(ReadRecord) }),
     handle: ({ ctx }) => ok(listAssistants(ctx).map(readRecord(ctx))),
   }),
   userRoute({
-    method: 'POST', path: '/user/assistants/enable-inbound-webhook', body: AssistantWebhookBody, responses: { 200: MessageEmptyData },
+    method: 'POST', path: '/user/assistants/enable-inbound-webhook', body: AssistantWebhookBody, responses: () => ({ 200: MessageEmptyData }),
     handle: ({ ctx, body }) => (setInboundWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: ASSISTANT_MESSAGES.webhookEnabled, data: [] })),
   }),
   userRoute({
-    method: 'POST', path: '/user/assistants/disable-inbound-webhook', body: AssistantSwitchBody, responses: { 200: MessageEmptyData },
+    method: 'POST', path: '/user/assistants/disable-inbound-webhook', body: AssistantSwitchBody, responses: () => ({ 200: MessageEmptyData }),
     handle: ({ ctx, body }) => (setInboundWebhook(ctx, body.assistant_id, null), ok({ message: ASSISTANT_MESSAGES.inboundWebhookDisabled, data: [] })),
   }),
   userRoute({
-    method: 'POST', path: '/user/assistants/enable-webhook', body: AssistantWebhookBody, responses: { 200: MessageEmptyData },
+    method: 'POST', path: '/user/assistants/enable-webhook', body: AssistantWebhookBody, responses: () => ({ 200: MessageEmptyData }),
     handle: ({ ctx, body }) => (setPostCallWebhook(ctx, body.assistant_id, body.webhook_url), ok({ message: ASSISTANT_MESSAGES.webhookEnabled, data: [] })),
   }),
   userRoute({
-    method: 'POST', path: '/user/assistants/disable-webhook', body: AssistantSwitchBody, responses: { 200: MessageEmptyData },
+    method: 'POST', path: '/user/assistants/disable-webhook', body: AssistantSwitchBody, responses: () => ({ 200: MessageEmptyData }),
     handle: ({ ctx, body }) => (setPostCallWebhook(ctx, body.assistant_id, null), ok({ message: ASSISTANT_MESSAGES.webhookDisabled, data: [] })),
   }),
 ];

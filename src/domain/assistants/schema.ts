@@ -2,7 +2,7 @@
  * Assistants: input schemas for create and update (spec: Assistant (create and update
  * fields)), the stored record, and the wire shapes.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { emptyArray, integer, isoTimestamp, jsonObject } from '../../core/answers.js';
 import { pageQuery } from '../../core/pagination.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
@@ -10,6 +10,7 @@ import { RULE_MESSAGES, freeObject, int, num, oneOf, str, strBetween, url } from
 import type { Wire } from '../../core/wire.js';
 import { MODES, type Catalog, type Mode } from '../catalog/data.js';
 import { E164, E164_RULE } from '../phone-numbers/schema.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 
 export const ASSISTANT_TYPES = ['inbound', 'outbound'] as const;
 export const ASSISTANT_STATUSES = ['inactive', 'active'] as const;
@@ -58,20 +59,20 @@ export const CALENDAR_SPELLINGS = [
 ] as const;
 
 /** A calcom booking field (live-platform G.2); its `type` list is open in the docs ("text, email, phone, select, …"), so any word is taken (decision). */
-const BookingField = z.object({
+const BookingField = lazySchema(() => z.object({
   slug: requiredText(255),
   type: requiredText(64),
   label: requiredText(255),
   required: z.boolean().optional(),
   options: z.array(str(255)).optional(),
-});
+}));
 
 /**
  * The calendar tool: either spelling of its two required fields (live-platform G.2); a
  * missing one is required under the spelling the item uses (live if it has any `calcom_`
  * field). `calcom_custom_endpoint` is required with `calcom_endpoint: custom` (decision).
  */
-const CalendarTool = z
+const CalendarTool = lazySchema(() => z
   .object({
     type: z.literal('calendar_integration'),
     calendar_api_key: requiredText().optional(),
@@ -95,10 +96,10 @@ const CalendarTool = z
     if (tool.calcom_endpoint === 'custom' && tool.calcom_custom_endpoint === undefined) {
       check.addIssue({ code: 'custom', path: ['calcom_custom_endpoint'], message: RULE_MESSAGES.requiredIf.replace(':other', 'calcom endpoint').replace(':value', 'custom') });
     }
-  });
+  }));
 
 /** Built-in tool objects, validated per `type` (spec: Built-in tool object; live-platform G.2 for the live fields and `assistant_transfer`). */
-export const BuiltInTool = z.discriminatedUnion('type', [
+export const BuiltInTool = lazySchema(() => z.discriminatedUnion('type', [
   z.object({
     type: z.literal('call_transfer'),
     phone_number: e164(),
@@ -144,7 +145,7 @@ export const BuiltInTool = z.discriminatedUnion('type', [
     message_before_transfer: str(TOOL_LIMITS.assistantTransferText).optional(),
     speak_transfer_greeting: z.boolean().optional(),
   }),
-]);
+]));
 type ToolInput = z.output<typeof BuiltInTool>;
 /** A stored built-in tool: as written, the calendar's two fields under the specification's names. */
 export type BuiltInTool =
@@ -227,11 +228,11 @@ export function liveTool(tool: BuiltInTool): { type: string; data: Record<string
 }
 
 /** Post-call schema item (spec: Post-call schema item). */
-export const PostCallSchemaItem = z.object({
+export const PostCallSchemaItem = lazySchema(() => z.object({
   name: strBetween(3, 16).regex(/^[a-z0-9_]+$/, { error: 'The :attribute may only contain lowercase letters, numbers and underscores.' }),
   type: oneOf(SCHEMA_TYPES),
   description: strBetween(3, 255),
-});
+}));
 export type PostCallSchemaItem = z.infer<typeof PostCallSchemaItem>;
 
 // A small bank of plausible collected words: a generated string costs one draw.
@@ -251,17 +252,17 @@ export function sampleValue(random: { int(min: number, max: number): number }, t
 
 /** Divergence: the specification says "short strings" without a number; we cap each filler at 100 characters. */
 export const FILLER_MAX_CHARS = 100;
-const fillerList = z.array(str(FILLER_MAX_CHARS).min(1));
-export const FillerConfig = z.object({
+const fillerList = lazySchema(() => z.array(str(FILLER_MAX_CHARS).min(1)));
+export const FillerConfig = lazySchema(() => z.object({
   positive: fillerList.optional(),
   negative: fillerList.optional(),
   question: fillerList.optional(),
   neutral: fillerList.optional(),
-});
+}));
 export type FillerConfig = z.infer<typeof FillerConfig>;
 
 /** Every field of the table with its type and range; which are required, nullable or defaulted is decided below. */
-const fields = {
+const fieldSchemas = once(() => ({
   name: requiredText(255),
   voice_id: int(),
   language_id: int(),
@@ -321,8 +322,8 @@ const fields = {
   // live-platform C.3: the assistant's folder and labels (own ids; checked in the service).
   folder_id: int(),
   label_ids: z.array(int()),
-};
-type Fields = typeof fields;
+}));
+type Fields = ReturnType<typeof fieldSchemas>;
 type FieldName = keyof Fields;
 
 /** Fields required on create (spec: the Create column). */
@@ -358,7 +359,7 @@ type Shaped = { [K in FieldName]: z.ZodType };
 
 function shape(required: readonly string[]): Shaped {
   const out = {} as Record<string, z.ZodType>;
-  for (const [name, schema] of Object.entries(fields) as [FieldName, z.ZodType][]) {
+  for (const [name, schema] of Object.entries(fieldSchemas()) as [FieldName, z.ZodType][]) {
     const nullable = (NULLABLE as readonly string[]).includes(name) ? schema.nullable() : schema;
     out[name] = required.includes(name) ? nullable : nullable.optional();
   }
@@ -366,9 +367,9 @@ function shape(required: readonly string[]): Shaped {
 }
 
 /** `POST /user/assistant`. */
-export const CreateAssistantBody = z.object(shape(REQUIRED_ON_CREATE)) as unknown as z.ZodType<AssistantInput>;
+export const CreateAssistantBody = lazySchema(() => z.object(shape(REQUIRED_ON_CREATE)) as unknown as z.ZodType<AssistantInput>);
 /** `PUT /user/assistant/{id}`: any subset. */
-export const UpdateAssistantBody = z.object(shape([])) as unknown as z.ZodType<AssistantInput>;
+export const UpdateAssistantBody = lazySchema(() => z.object(shape([])) as unknown as z.ZodType<AssistantInput>);
 
 /** The parsed input: every field possibly absent; nullable ones possibly null. */
 export type AssistantInput = {
@@ -501,7 +502,7 @@ export interface Assistant extends AssistantSettings {
   updated_at: number;
 }
 
-export const AssistantListQuery = pageQuery(10);
+export const AssistantListQuery = lazySchema(() => pageQuery(10));
 
 const ASSISTANT_REF_RULE = 'The :attribute must be an assistant id or uuid.';
 
@@ -509,26 +510,27 @@ const ASSISTANT_REF_RULE = 'The :attribute must be an assistant id or uuid.';
  * An assistant named in a body (live-platform A.1): its integer id or its uuid; a digit
  * string counts as the integer id, as in the path form of the switch routes.
  */
+// Built at once, not lazily: zod's JSON Schema reads a lazy preprocessed field as optional (core/lazy-schema.ts).
 export const AssistantRef = z.preprocess(
   (v) => (typeof v === 'number' && Number.isInteger(v) ? String(v) : v),
   z.string({ error: (issue) => (issue.input === undefined ? undefined : ASSISTANT_REF_RULE) }).min(1).max(255),
 );
 
 /** The body of a switch that names its assistant (live-platform A.1, B). */
-export const AssistantSwitchBody = z.object({ assistant_id: AssistantRef });
+export const AssistantSwitchBody = lazySchema(() => z.object({ assistant_id: AssistantRef }));
 /** The body of a switch that also sets a webhook URL. */
-export const AssistantWebhookBody = AssistantSwitchBody.extend({ webhook_url: url() });
+export const AssistantWebhookBody = lazySchema(() => AssistantSwitchBody.unwrap().extend({ webhook_url: url() }));
 
 /** The record returned by create and update (spec: Assistant record as returned by create and update). */
-export const AssistantSummaryRecord = z
+export const AssistantSummaryRecord = lazySchema(() => z
   .object({ id: integer(), name: z.string(), status: z.enum(ASSISTANT_STATUSES), type: z.enum(ASSISTANT_TYPES), mode: z.enum(MODES) })
-  .meta({ id: 'AssistantSummary' });
+  .meta({ id: 'AssistantSummary' }));
 export type AssistantSummaryRecord = z.output<typeof AssistantSummaryRecord>;
 
 const nullableId = () => integer().nullable();
 
 /** The read record on the spec wire (decisions: Assistant read record; `serialiseAssistant`). */
-export const AssistantRecord = z
+export const AssistantRecord = lazySchema(() => z
   .object({
     id: integer(),
     uuid: z.string(),
@@ -591,14 +593,14 @@ export const AssistantRecord = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
   })
-  .meta({ id: 'Assistant' });
+  .meta({ id: 'Assistant' }));
 export type AssistantRecord = z.output<typeof AssistantRecord>;
 
 /** A boolean as the live platform writes it: 0 or 1 (live-platform D.3). */
 const bit = () => z.union([z.literal(0), z.literal(1)]);
 
 /** The read record on the live wire (live-platform D.3, C.3). */
-export const LiveAssistantRecord = AssistantRecord.extend({
+export const LiveAssistantRecord = lazySchema(() => AssistantRecord.unwrap().extend({
   fillers: bit(),
   end_call_on_voicemail: bit(),
   llm_temperature: z.string(),
@@ -621,7 +623,7 @@ export const LiveAssistantRecord = AssistantRecord.extend({
   deleted_at: z.null(),
   folder_id: nullableId(),
   label_ids: z.array(integer()),
-}).meta({ id: 'LiveAssistant' });
+}).meta({ id: 'LiveAssistant' }));
 export type LiveAssistantRecord = z.output<typeof LiveAssistantRecord>;
 
 /** The record returned by create and update (spec: Assistant record as returned by create and update). */

@@ -1,5 +1,5 @@
 /** Call operations (spec: Endpoints > Calls; decisions: Start one call). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MessageAnswer, integer, perWire } from '../../core/answers.js';
 import { ok, selfPath } from '../../core/http.js';
 import { JsonText } from '../../core/json.js';
@@ -12,7 +12,7 @@ import { CALL_MESSAGES, callText, callView, deleteCall, findCall, listCalls, mak
 
 export const callRoutes = [
   userRoute({
-    method: 'GET', path: '/user/calls', query: CallListQuery, responses: { 200: perWire(pageSchema(CallRecord), laravelPageSchema(LiveCallRecord)) },
+    method: 'GET', path: '/user/calls', query: CallListQuery, responses: () => ({ 200: perWire(pageSchema(CallRecord), laravelPageSchema(LiveCallRecord)) }),
     handle: ({ ctx, query, request }) => {
       const cut = listCalls(ctx, query);
       const on = { wire: ctx.wire, path: selfPath(request) };
@@ -21,7 +21,7 @@ export const callRoutes = [
     },
   }),
   userRoute({
-    method: 'GET', path: '/user/calls/:id', responses: { 200: perWire(CallRecord, LiveCallRecord) },
+    method: 'GET', path: '/user/calls/:id', responses: () => ({ 200: perWire(CallRecord, LiveCallRecord) }),
     handle: ({ ctx, params, request }) => {
       const call = findCall(ctx, pathId(params.id));
       return ok(request.encoded ? new JsonText(callText(ctx)(call)) : callView(ctx)(call));
@@ -29,12 +29,12 @@ export const callRoutes = [
   }),
   userRoute({
     // The specification names this id `{call}`; it is `:id` here because OpenAPI 3.1 forbids two templates of one path that differ only in a parameter's name.
-    method: 'DELETE', path: '/user/calls/:id', responses: { 200: MessageAnswer },
+    method: 'DELETE', path: '/user/calls/:id', responses: () => ({ 200: MessageAnswer }),
     handle: ({ ctx, params }) => (deleteCall(ctx, pathId(params.id)), ok({ message: say(ctx.wire, CALL_MESSAGES.deleted) })),
   }),
   userRoute({
     method: 'POST', path: '/user/make_call', body: MakeCallBody,
-    responses: { 200: z.object({ message: z.string(), call_id: integer(), status: z.enum(CALL_STATUSES) }) },
+    responses: () => ({ 200: z.object({ message: z.string(), call_id: integer(), status: z.enum(CALL_STATUSES) }) }),
     handle: ({ ctx, body }) => {
       const call = makeCall(ctx, body);
       return ok({ message: say(ctx.wire, CALL_MESSAGES.initiated), call_id: call.id, status: call.status });

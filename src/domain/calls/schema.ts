@@ -1,5 +1,5 @@
 /** Calls (spec: Call; List calls, Get call, Delete call; decisions: Start one call). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { emptyArray, integer, jsonObject, offsetTimestamp, sqlTimestamp } from '../../core/answers.js';
 import { copyJson } from '../../core/json.js';
 import { pageQuery } from '../../core/pagination.js';
@@ -11,6 +11,7 @@ import type { Wire } from '../../core/wire.js';
 import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
 import { CAMPAIGN_STATUSES } from '../campaigns/schema.js';
 import { DATES_ORDER_ERROR, LEAD_STATUSES, dateFilters, datesInOrder } from '../leads/schema.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus };
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
@@ -76,27 +77,27 @@ export type CallFields = Pick<Call, 'account_id' | 'assistant_id' | 'assistant_n
  */
 export const NO_VALUES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
-export const CallListQuery = pageQuery(15)
+export const CallListQuery = lazySchema(() => pageQuery(15)
   .extend({
     status: oneOf(CALL_STATUSES).optional(),
     type: oneOf(CALL_TYPES).optional(),
     phone_number: z.string().max(64, { error: RULE_MESSAGES.maxString.replace(':max', '64') }).optional(),
     assistant_id: queryInt().pipe(int()).optional(),
     campaign_id: queryInt().pipe(int()).optional(),
-    ...dateFilters,
+    ...dateFilters(),
   })
-  .refine(datesInOrder, DATES_ORDER_ERROR);
+  .refine(datesInOrder, DATES_ORDER_ERROR));
 export type CallListQuery = z.infer<typeof CallListQuery>;
 
 /** `POST /user/make_call` (decisions: Start one call). */
-export const MakeCallBody = z.object({
+export const MakeCallBody = lazySchema(() => z.object({
   assistant_id: int(),
   phone_number: z.string().min(1),
   variables: freeObject().optional(),
-});
+}));
 
 /** `POST /__sim/calls`: a finished call record for tests that need history only. */
-export const InsertCallBody = z.object({
+export const InsertCallBody = lazySchema(() => z.object({
   account_id: int(1).default(1),
   assistant_id: int(),
   campaign_id: int().nullable().optional(),
@@ -115,7 +116,7 @@ export const InsertCallBody = z.object({
   answered_by: oneOf(ANSWERED_BY).default('human'),
   recording_url: z.string().url({ error: RULE_MESSAGES.url }).nullable().default(null),
   created_at: z.string().optional(),
-});
+}));
 export type InsertCallInput = z.infer<typeof InsertCallBody>;
 
 /** A post-call schema item as the call's evaluation reads it (spec: Post-call schema item). */
@@ -126,7 +127,7 @@ export interface EvaluationSchemaItem {
 }
 
 /** A call as every route shows it on the spec wire (spec: Call table; `serialiseCall`). */
-export const CallRecord = z
+export const CallRecord = lazySchema(() => z
   .object({
     id: integer(),
     assistant_id: integer().nullable(),
@@ -149,7 +150,7 @@ export const CallRecord = z
     created_at: sqlTimestamp(),
     updated_at: sqlTimestamp(),
   })
-  .meta({ id: 'Call' });
+  .meta({ id: 'Call' }));
 export type CallRecord = z.output<typeof CallRecord>;
 
 /**
@@ -157,7 +158,7 @@ export type CallRecord = z.output<typeof CallRecord>;
  * postCallPayload is typed by it). Times are in the assistant's timezone; `recording_url`
  * is present only with `include_recording_in_webhook`.
  */
-export const PostCallWebhookBody = z
+export const PostCallWebhookBody = lazySchema(() => z
   .object({
     id: integer(),
     customer_phone: z.string(),
@@ -174,24 +175,24 @@ export const PostCallWebhookBody = z
     total_cost: z.number(),
     recording_url: z.string().nullable().optional(),
   })
-  .meta({ id: 'PostCallWebhook' });
+  .meta({ id: 'PostCallWebhook' }));
 export type PostCallWebhookBody = z.output<typeof PostCallWebhookBody>;
 
 /** A USD amount with 8 decimals (`costString`). */
 const costText = () => z.string().regex(/^-?\d+\.\d{8}$/);
 
 /** One transcript line on the live wire (live-platform D.2; `transcriptItems`). */
-const TranscriptItemRecord = z.object({ text: z.string(), type: z.literal('transcript'), sender: z.enum(['bot', 'human']), timestamp: z.number() });
+const TranscriptItemRecord = lazySchema(() => z.object({ text: z.string(), type: z.literal('transcript'), sender: z.enum(['bot', 'human']), timestamp: z.number() }));
 
 /** A call on the live wire (live-platform D.2). */
-export const LiveCallRecord = CallRecord.extend({
+export const LiveCallRecord = lazySchema(() => CallRecord.unwrap().extend({
   transcript: z.array(TranscriptItemRecord),
   variables: z.union([jsonObject(), emptyArray()]),
   evaluation: z.array(z.object({ name: z.string(), type: z.string(), value: z.unknown(), description: z.string() })),
   webhook_response: z.union([jsonObject(), emptyArray()]).nullable(),
   carrier_cost: costText(),
   total_cost: costText(),
-}).meta({ id: 'LiveCall' });
+}).meta({ id: 'LiveCall' }));
 export type LiveCallRecord = z.output<typeof LiveCallRecord>;
 
 /**

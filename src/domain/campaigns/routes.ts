@@ -1,5 +1,5 @@
 /** Campaign operations (spec: Endpoints > Campaigns; decisions: List campaigns, Delete campaign). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MessageAnswer, withMessage } from '../../core/answers.js';
 import { alias, ok } from '../../core/http.js';
 import { say } from '../../core/wire.js';
@@ -9,7 +9,7 @@ import { CampaignRecord, CampaignStatusChangeRecord, CreateCampaignBody, UpdateS
 import { CAMPAIGN_MESSAGES, createCampaign, deleteCampaign, listCampaigns, startCampaign, stopCampaign } from './service.js';
 
 const create = userRoute({
-  method: 'POST', path: '/user/campaign', body: CreateCampaignBody, responses: { 201: withMessage(CampaignRecord) },
+  method: 'POST', path: '/user/campaign', body: CreateCampaignBody, responses: () => ({ 201: withMessage(CampaignRecord) }),
   handle: ({ ctx, body }) => ok({ message: say(ctx.wire, CAMPAIGN_MESSAGES.created), data: serialiseCampaign(createCampaign(ctx, body)) }, 201),
 });
 
@@ -18,15 +18,15 @@ export const campaignRoutes = [
   // live-platform A: the plural spelling of create.
   alias(create, 'POST', '/user/campaigns'),
   userRoute({
-    method: 'GET', path: '/user/campaigns', responses: { 200: z.array(CampaignRecord) },
+    method: 'GET', path: '/user/campaigns', responses: () => ({ 200: z.array(CampaignRecord) }),
     handle: ({ ctx }) => ok(listCampaigns(ctx).map(serialiseCampaign)),
   }),
   userRoute({
-    method: 'DELETE', path: '/user/campaign/:id', responses: { 200: MessageAnswer },
+    method: 'DELETE', path: '/user/campaign/:id', responses: () => ({ 200: MessageAnswer }),
     handle: ({ ctx, params }) => (deleteCampaign(ctx, pathId(params.id)), ok({ message: say(ctx.wire, CAMPAIGN_MESSAGES.deleted) })),
   }),
   userRoute({
-    method: 'POST', path: '/user/campaigns/update-status', body: UpdateStatusBody, responses: { 200: CampaignStatusChangeRecord },
+    method: 'POST', path: '/user/campaigns/update-status', body: UpdateStatusBody, responses: () => ({ 200: CampaignStatusChangeRecord }),
     handle: ({ ctx, body }) =>
       ok(body.action === 'start'
         ? serialiseStatusChange(CAMPAIGN_MESSAGES.started, startCampaign(ctx, body.campaign_id))

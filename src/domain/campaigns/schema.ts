@@ -1,8 +1,9 @@
 /** Campaigns (spec: Campaign; decisions: Campaign states, List campaigns, Delete campaign). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer, isoTimestamp } from '../../core/answers.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, int, oneOf, str } from '../../core/validation.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Day = (typeof DAYS)[number];
@@ -50,7 +51,7 @@ const HOUR_MINUTE = /^([01]\d|2[0-3]):[0-5]\d$/;
 const hourMinute = () => z.string().regex(HOUR_MINUTE, { error: RULE_MESSAGES.dateFormat.replace(':value', 'H:i') });
 
 /** `POST /user/campaign` (spec: Campaign table). */
-export const CreateCampaignBody = z.object({
+export const CreateCampaignBody = lazySchema(() => z.object({
   name: str(255).min(1),
   assistant_id: int(),
   timezone: z.string().refine(isTimezone, { error: RULE_MESSAGES.timezone }).optional(),
@@ -65,11 +66,11 @@ export const CreateCampaignBody = z.object({
   goal_completion_variable: str(255).min(1).nullable().optional(),
   mark_complete_when_no_leads: z.boolean().optional(),
   phone_number_ids: z.array(int()).optional(),
-});
+}));
 export type CreateCampaignInput = z.infer<typeof CreateCampaignBody>;
 
 /** `POST /user/campaigns/update-status`. */
-export const UpdateStatusBody = z.object({ campaign_id: int(), action: oneOf(['start', 'stop']) });
+export const UpdateStatusBody = lazySchema(() => z.object({ campaign_id: int(), action: oneOf(['start', 'stop']) }));
 
 /** `H:i` input is stored and returned as `H:i:s` (spec: Campaign table). */
 export function withSeconds(hhmm: string): string {
@@ -77,7 +78,7 @@ export function withSeconds(hhmm: string): string {
 }
 
 /** The create response's fields, also used by the list (decisions: List campaigns). */
-export const CampaignRecord = z
+export const CampaignRecord = lazySchema(() => z
   .object({
     id: integer(),
     name: z.string(),
@@ -92,13 +93,13 @@ export const CampaignRecord = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
   })
-  .meta({ id: 'Campaign' });
+  .meta({ id: 'Campaign' }));
 export type CampaignRecord = z.output<typeof CampaignRecord>;
 
 /** The update-status answer (spec: Update status). */
-export const CampaignStatusChangeRecord = z
+export const CampaignStatusChangeRecord = lazySchema(() => z
   .object({ message: z.string(), success: z.literal(true), data: z.object({ campaign_id: integer(), status: z.enum(CAMPAIGN_STATUSES) }) })
-  .meta({ id: 'CampaignStatusChange' });
+  .meta({ id: 'CampaignStatusChange' }));
 export type CampaignStatusChangeRecord = z.output<typeof CampaignStatusChangeRecord>;
 
 /** The create response's fields, also used by the list (decisions: List campaigns). */

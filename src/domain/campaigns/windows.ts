@@ -3,7 +3,8 @@
  * dialing is allowed on the allowed days from the start time up to, not including, the
  * end time, in the campaign's timezone, DST-correct through luxon.
  */
-import { DateTime } from 'luxon';
+import type { DateTime } from 'luxon';
+import { luxon } from '../../core/time.js';
 import type { Day } from './schema.js';
 
 export interface CallingWindow {
@@ -60,7 +61,7 @@ interface LocalDay {
  * and answer the same.
  */
 function localDay(ms: number, timezone: string): LocalDay {
-  return timezone === 'UTC' ? utcDay(Math.floor(ms / DAY_MS)) : zoneDay(DateTime.fromMillis(ms, { zone: timezone }).startOf('day'));
+  return timezone === 'UTC' ? utcDay(Math.floor(ms / DAY_MS)) : zoneDay(luxon().DateTime.fromMillis(ms, { zone: timezone }).startOf('day'));
 }
 
 /** A UTC day by its count of days since the epoch (1970-01-01 was a Thursday). */

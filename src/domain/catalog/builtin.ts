@@ -37,14 +37,22 @@ function liveTables(): CatalogTables {
   return catalogTables(whole);
 }
 
-/** Each wire's own catalog (live-platform G.1: the spec wire keeps today's, the live wire answers the live platform's). */
-export const BUILTIN_CATALOGS: Readonly<Record<Wire, Catalog>> = { spec: new Catalog(SPEC_TABLES), live: new Catalog(liveTables()) };
+const built: Partial<Record<Wire, Catalog>> = {};
+
+/**
+ * A wire's own catalog (live-platform G.1: the spec wire keeps today's, the live wire
+ * answers the live platform's), built on its first use: checking the live document takes
+ * some 7 ms, which importing voxsim and a spec-wire simulator need not pay (issue 29).
+ */
+export function builtinCatalog(wire: Wire): Catalog {
+  return (built[wire] ??= new Catalog(wire === 'live' ? liveTables() : SPEC_TABLES));
+}
 
 /**
  * A wire's built-in catalog as a whole document (what a catalog document replaces or extends).
  * @example builtinCatalogDocument('live').voices.map((v) => v.id) // [1, 4, 8, 10, 11, 12, 13, 41, 1994]
  */
 export function builtinCatalogDocument(wire: Wire): FullCatalogDocument {
-  const { merge: _merge, ...doc } = catalogDocumentOf(BUILTIN_CATALOGS[wire].tables);
+  const { merge: _merge, ...doc } = catalogDocumentOf(builtinCatalog(wire).tables);
   return doc;
 }

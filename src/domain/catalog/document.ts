@@ -6,25 +6,26 @@
  * (fixtures/live-catalog.json), `createSimulator({ catalog })`, `voxsim serve --catalog`,
  * a scenario's `given.catalog`, `PUT /__sim/catalog` and `voxsim catalog pull`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FieldErrors } from '../../core/errors.js';
 import { int, oneOf, ruleMessage, str } from '../../core/validation.js';
 import { MODEL_TYPES, MODES, type CatalogTables, type Language, type Mode, type Model, type ModelType, type Provider, type Voice } from './data.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 const entryId = () => int(1, 2_147_483_647);
 const text = () => str(255).min(1);
 /** A text field the routes answer that the live platform leaves null for some entries (a voice's accent). */
 const optionalText = () => str(2048).nullable();
 
-export const CatalogLanguage = z.strictObject({
+export const CatalogLanguage = lazySchema(() => z.strictObject({
   id: entryId(),
   name: text(),
   iso_2: str(16).min(1),
   /** The provider a new assistant of this language gets when it names none; default: the first provider of the table that speaks it. */
   default_synthesizer_provider_id: entryId().nullable().optional(),
   default_transcriber_provider_id: entryId().nullable().optional(),
-});
-export const CatalogVoice = z.strictObject({
+}));
+export const CatalogVoice = lazySchema(() => z.strictObject({
   id: entryId(),
   name: text(),
   language_id: entryId(),
@@ -35,22 +36,22 @@ export const CatalogVoice = z.strictObject({
   synthesizer_provider_id: entryId().nullable(),
   /** The engine modes the voice suits; default (live-platform G.1, decision): pipeline and dualplex with a synthesizer provider, multimodal and dualplex without. */
   modes: z.array(oneOf(MODES)).min(1).optional(),
-});
-export const CatalogModel = z.strictObject({ id: entryId(), name: text(), code: str(255).min(1).optional() });
-export const CatalogProvider = z.strictObject({
+}));
+export const CatalogModel = lazySchema(() => z.strictObject({ id: entryId(), name: text(), code: str(255).min(1).optional() }));
+export const CatalogProvider = lazySchema(() => z.strictObject({
   id: entryId(),
   name: text(),
   code: str(255).min(1),
   /** The languages it speaks (the routes' `language_id` filter); default: every language of the catalog. */
   language_ids: z.array(entryId()).optional(),
-});
+}));
 
 /**
  * A catalog document. `merge: replace` (the default): each table given replaces the wire's
  * table whole, a table left out stays the wire's; `merge: extend`: each entry given
  * replaces the wire's entry of the same id or is added, in id order.
  */
-export const CatalogDocument = z
+export const CatalogDocument = lazySchema(() => z
   .strictObject({
     merge: oneOf(['replace', 'extend']).optional(),
     languages: z.array(CatalogLanguage).optional(),
@@ -58,7 +59,7 @@ export const CatalogDocument = z
     models: z.strictObject({ llm: z.array(CatalogModel).optional(), multimodal: z.array(CatalogModel).optional(), dualplex: z.array(CatalogModel).optional() }).optional(),
     synthesizer_providers: z.array(CatalogProvider).optional(),
     transcriber_providers: z.array(CatalogProvider).optional(),
-  });
+  }));
 /** A catalog document as written (the input of `createSimulator({ catalog })`, `PUT /__sim/catalog`, `given.catalog`). */
 export type CatalogDocumentInput = z.input<typeof CatalogDocument>;
 export type CatalogDocument = z.output<typeof CatalogDocument>;

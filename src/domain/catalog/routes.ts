@@ -1,5 +1,5 @@
 /** Catalog operations (decisions: Routes the specification names without a path); knowledge bases and tools are domains of their own. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ok } from '../../core/http.js';
 import { userRoute } from '../routing.js';
 import {
@@ -22,27 +22,27 @@ import { listEligibleNumbers, listModels, listProviders, listVoices } from './se
 
 export const catalogRoutes = [
   userRoute({
-    method: 'GET', path: '/user/assistants/voices', query: VoicesQuery, responses: { 200: z.array(VoiceRecord) },
+    method: 'GET', path: '/user/assistants/voices', query: VoicesQuery, responses: () => ({ 200: z.array(VoiceRecord) }),
     handle: ({ ctx, query }) => ok(listVoices(ctx, query).map(serialiseVoice)),
   }),
   userRoute({
-    method: 'GET', path: '/user/assistants/languages', responses: { 200: z.array(LanguageRecord) },
+    method: 'GET', path: '/user/assistants/languages', responses: () => ({ 200: z.array(LanguageRecord) }),
     handle: ({ ctx }) => ok(ctx.catalog.languages.map(serialiseLanguage)),
   }),
   userRoute({
-    method: 'GET', path: '/user/assistants/models', query: ModelsQuery, responses: { 200: z.array(ModelRecord) },
+    method: 'GET', path: '/user/assistants/models', query: ModelsQuery, responses: () => ({ 200: z.array(ModelRecord) }),
     handle: ({ ctx, query }) => ok(listModels(ctx, query.type).map(serialiseModel)),
   }),
   userRoute({
-    method: 'GET', path: '/user/assistants/synthesizer-providers', query: ProvidersQuery, responses: { 200: z.array(ProviderRecord) },
+    method: 'GET', path: '/user/assistants/synthesizer-providers', query: ProvidersQuery, responses: () => ({ 200: z.array(ProviderRecord) }),
     handle: ({ ctx, query }) => ok(listProviders(ctx.catalog.synthesizerProviders, query.language_id).map(serialiseProvider)),
   }),
   userRoute({
-    method: 'GET', path: '/user/assistants/transcriber-providers', query: ProvidersQuery, responses: { 200: z.array(ProviderRecord) },
+    method: 'GET', path: '/user/assistants/transcriber-providers', query: ProvidersQuery, responses: () => ({ 200: z.array(ProviderRecord) }),
     handle: ({ ctx, query }) => ok(listProviders(ctx.catalog.transcriberProviders, query.language_id).map(serialiseProvider)),
   }),
   userRoute({
-    method: 'GET', path: '/user/assistants/phone-numbers', query: EligibleNumbersQuery, responses: { 200: z.array(EligibleNumberRecord) },
+    method: 'GET', path: '/user/assistants/phone-numbers', query: EligibleNumbersQuery, responses: () => ({ 200: z.array(EligibleNumberRecord) }),
     handle: ({ ctx, query }) =>
       ok(listEligibleNumbers(ctx, query.type).map((n) => serialiseEligibleNumber(n, ctx.wire))),
   }),

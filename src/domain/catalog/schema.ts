@@ -1,17 +1,18 @@
 /** Wire shapes of the catalog routes (decisions: Routes the specification names without a path). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer } from '../../core/answers.js';
 import { int, oneOf, queryInt } from '../../core/validation.js';
 import { say, type Wire } from '../../core/wire.js';
 import { TYPE_LABELS, type PhoneNumber } from '../phone-numbers/schema.js';
 import { MODEL_TYPES, MODES, type Language, type Model, type Provider, type Voice } from './data.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
-export const VoicesQuery = z.object({ mode: oneOf(MODES).optional(), language_id: queryInt().pipe(int()).optional() });
-export const ModelsQuery = z.object({ type: oneOf(MODEL_TYPES).default('llm') });
-export const ProvidersQuery = z.object({ language_id: queryInt().pipe(int()).optional() });
-export const EligibleNumbersQuery = z.object({ type: oneOf(['inbound', 'outbound']).optional() });
+export const VoicesQuery = lazySchema(() => z.object({ mode: oneOf(MODES).optional(), language_id: queryInt().pipe(int()).optional() }));
+export const ModelsQuery = lazySchema(() => z.object({ type: oneOf(MODEL_TYPES).default('llm') }));
+export const ProvidersQuery = lazySchema(() => z.object({ language_id: queryInt().pipe(int()).optional() }));
+export const EligibleNumbersQuery = lazySchema(() => z.object({ type: oneOf(['inbound', 'outbound']).optional() }));
 
-export const VoiceRecord = z
+export const VoiceRecord = lazySchema(() => z
   .object({
     id: integer(),
     name: z.string(),
@@ -23,17 +24,17 @@ export const VoiceRecord = z
     age: z.string().nullable(),
     synthesizer_provider_id: integer().nullable(),
   })
-  .meta({ id: 'Voice' });
+  .meta({ id: 'Voice' }));
 export type VoiceRecord = z.output<typeof VoiceRecord>;
-export const LanguageRecord = z.object({ id: integer(), name: z.string(), iso_2: z.string() }).meta({ id: 'Language' });
+export const LanguageRecord = lazySchema(() => z.object({ id: integer(), name: z.string(), iso_2: z.string() }).meta({ id: 'Language' }));
 export type LanguageRecord = z.output<typeof LanguageRecord>;
-export const ModelRecord = z.object({ id: integer(), name: z.string(), code: z.string().optional() }).meta({ id: 'Model' });
+export const ModelRecord = lazySchema(() => z.object({ id: integer(), name: z.string(), code: z.string().optional() }).meta({ id: 'Model' }));
 export type ModelRecord = z.output<typeof ModelRecord>;
-export const ProviderRecord = z.object({ id: integer(), name: z.string(), code: z.string() }).meta({ id: 'Provider' });
+export const ProviderRecord = lazySchema(() => z.object({ id: integer(), name: z.string(), code: z.string() }).meta({ id: 'Provider' }));
 export type ProviderRecord = z.output<typeof ProviderRecord>;
-export const EligibleNumberRecord = z
+export const EligibleNumberRecord = lazySchema(() => z
   .object({ id: integer(), phone_number: z.string(), country_code: z.string(), type_label: z.string(), is_available: z.boolean() })
-  .meta({ id: 'EligibleNumber' });
+  .meta({ id: 'EligibleNumber' }));
 export type EligibleNumberRecord = z.output<typeof EligibleNumberRecord>;
 
 export function serialiseVoice(v: Voice): VoiceRecord {

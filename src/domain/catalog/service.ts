@@ -49,7 +49,7 @@ export function listEligibleNumbers(ctx: AccountCtx, type?: 'inbound' | 'outboun
  */
 export function checkCatalogDocument(input: unknown, wire: Wire): CatalogDocument {
   // Closed at the top level by parseControlBody (with the closest key); the document's own strictness would name the key twice.
-  const doc = parseControlBody(CatalogDocument.strip(), input);
+  const doc = parseControlBody(CatalogDocument.unwrap().strip(), input);
   const problems = documentProblems(builtinCatalogDocument(wire), doc);
   if (Object.keys(problems).length > 0) throw validationFailure(problems, 'control');
   return doc;

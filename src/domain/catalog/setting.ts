@@ -4,7 +4,7 @@
  * `reset` carry the document.
  */
 import type { Wire } from '../../core/wire.js';
-import { BUILTIN_CATALOGS, builtinCatalogDocument } from './builtin.js';
+import { builtinCatalog, builtinCatalogDocument } from './builtin.js';
 import { Catalog } from './data.js';
 import { catalogTables, mergeCatalog, type CatalogDocument } from './document.js';
 
@@ -30,7 +30,7 @@ export class CatalogSetting {
 
   /** The catalog of a wire: its built-in one, or what the document makes of it. */
   of(wire: Wire): Catalog {
-    if (this.doc === null) return BUILTIN_CATALOGS[wire];
+    if (this.doc === null) return builtinCatalog(wire);
     let catalog = this.built.get(wire);
     if (!catalog) {
       catalog = new Catalog(catalogTables(mergeCatalog(builtinCatalogDocument(wire), this.doc)));

@@ -1,5 +1,5 @@
 /** Chat conversations (spec: Conversation; Conversations endpoints; decisions: Create/Get conversation, AI on / off). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer, jsonObject, offsetTimestamp, sqlTimestamp } from '../../core/answers.js';
 import type { FunctionCall } from '../../engine/replies.js';
 import { AssistantRef } from '../assistants/schema.js';
@@ -9,6 +9,7 @@ import { formatSqlUtc } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, isPlainObject, oneOf, parseInput, queryInt, url } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
 import { DATES_ORDER_ERROR, dateFilters, datesInOrder } from '../leads/schema.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 
 export const CONVERSATION_TYPES = ['test', 'widget', 'msgapp', 'api'] as const;
 export type ConversationType = (typeof CONVERSATION_TYPES)[number];
@@ -54,59 +55,59 @@ export interface ChatMessage {
   created_at: number;
 }
 
-export const CreateConversationBody = z.object({
+export const CreateConversationBody = lazySchema(() => z.object({
   assistant_id: z.string().min(1),
   type: oneOf(['widget', 'test', 'api']).default('widget'),
   variables: freeObject().optional(),
-});
+}));
 
-export const SendMessageBody = z.object({
+export const SendMessageBody = lazySchema(() => z.object({
   message: z
     .string()
     .min(1)
     .max(CHAT_MESSAGE_MAX, { error: RULE_MESSAGES.maxString.replace(':max', String(CHAT_MESSAGE_MAX)) }),
-});
+}));
 
 const exactText = () => z.string().max(255, { error: RULE_MESSAGES.maxString.replace(':max', '255') }).optional();
 
 /** The list's filters after `type` (spec: List conversations; live-platform A.2). */
-const listFilters = {
+const listFilters = once(() => ({
   assistant_id: queryInt().pipe(int()).optional(),
   cursor: z.string().optional(),
   customer_phone: exactText(),
   external_identifier: exactText(),
   whatsapp_sender_phone: exactText(),
   msgapp_sender_phone: exactText(),
-  ...dateFilters,
-};
+  ...dateFilters(),
+}));
 
 /**
  * The list's query (spec: List conversations; live-platform A.2): with a `cursor`
  * parameter, even an empty one, the cursor form answers and `page` is ignored.
  */
-export const ConversationListQuery = z.preprocess(
+export const ConversationListQuery = lazySchema(() => z.preprocess(
   (q) => (isPlainObject(q) && q.cursor !== undefined ? { ...q, page: undefined } : q),
   pageQuery(15)
-    .extend({ type: oneOf(CONVERSATION_TYPES).optional(), ...listFilters })
+    .extend({ type: oneOf(CONVERSATION_TYPES).optional(), ...listFilters() })
     .refine(datesInOrder, DATES_ORDER_ERROR),
-);
+));
 export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
 
 /**
  * live-platform A.2: the live wire always answers the cursor form, so `page` is always
  * ignored, and it takes its own channel word as a type (`whatsapp` for `msgapp`, Rule 4).
  */
-const LiveConversationListQuery = z.preprocess(
+const LiveConversationListQuery = lazySchema(() => z.preprocess(
   (q) => (isPlainObject(q) ? { ...q, page: undefined } : q),
   pageQuery(15)
     .extend({
       type: oneOf([...CONVERSATION_TYPES, 'whatsapp'])
         .optional()
         .transform((type): ConversationType | undefined => (type === 'whatsapp' ? 'msgapp' : type)),
-      ...listFilters,
+      ...listFilters(),
     })
     .refine(datesInOrder, DATES_ORDER_ERROR),
-);
+));
 
 /**
  * The list's query read with the wire's rules (live-platform A.2). The route reads it per
@@ -119,28 +120,28 @@ export function readConversationListQuery(wire: Wire, query: unknown): Conversat
 }
 
 /** `POST /user/ai/generate-reply` and `POST /ai/generate-reply` (live-platform B.1). */
-export const GenerateReplyBody = z.object({
+export const GenerateReplyBody = lazySchema(() => z.object({
   assistant_id: AssistantRef,
   customer_identifier: z.string().min(1).max(255, { error: RULE_MESSAGES.maxString.replace(':max', '255') }),
-  message: SendMessageBody.shape.message,
+  message: SendMessageBody.unwrap().shape.message,
   variables: freeObject().optional(),
-});
+}));
 export type GenerateReplyBody = z.infer<typeof GenerateReplyBody>;
 
 /** The enable switch's body (decisions: Conversation-ended switches: 422 when missing or not a URL). */
-export const EnableEndedWebhookBody = z.object({ webhook_url: url() });
+export const EnableEndedWebhookBody = lazySchema(() => z.object({ webhook_url: url() }));
 
 /** A function call of an assistant reply (spec: Other shapes: function call record). */
-export const FunctionCallRecord = z.object({ name: z.string(), arguments: jsonObject(), result: jsonObject() }).meta({ id: 'FunctionCall' });
+export const FunctionCallRecord = lazySchema(() => z.object({ name: z.string(), arguments: jsonObject(), result: jsonObject() }).meta({ id: 'FunctionCall' }));
 
 /** A message as `history` shows it; `function_calls` only on replies that made some. */
-export const ChatMessageRecord = z
+export const ChatMessageRecord = lazySchema(() => z
   .object({ role: z.enum(['assistant', 'user']), content: z.string(), function_calls: z.array(FunctionCallRecord).optional() })
-  .meta({ id: 'ChatMessage' });
+  .meta({ id: 'ChatMessage' }));
 export type ChatMessageRecord = z.output<typeof ChatMessageRecord>;
 
 /** A conversation in the list on the spec wire (spec: Conversation table; `serialiseConversation`). */
-export const ConversationRecord = z
+export const ConversationRecord = lazySchema(() => z
   .object({
     id: z.string(),
     assistant_id: z.string().nullable(),
@@ -152,55 +153,55 @@ export const ConversationRecord = z
     created_at: sqlTimestamp(),
     updated_at: sqlTimestamp(),
   })
-  .meta({ id: 'Conversation' });
+  .meta({ id: 'Conversation' }));
 export type ConversationRecord = z.output<typeof ConversationRecord>;
 
 /** live-platform D.4: the keys only the live wire shows, each only where it applies. */
-const liveConversationKeys = {
+const liveConversationKeys = once(() => ({
   variables: jsonObject().nullable(),
   external_identifier: z.string().optional(),
   whatsapp_sender: z.object({ name: z.string(), phone: z.string() }).nullable().optional(),
   customer: z.object({ name: z.string().nullable(), phone: z.string().nullable() }).optional(),
-};
+}));
 
 /** A conversation in the list on the live wire (live-platform D.4: `whatsapp` for `msgapp`). */
-export const LiveConversationRecord = ConversationRecord.extend({ type: z.enum([...CONVERSATION_TYPES, 'whatsapp']), ...liveConversationKeys }).meta({ id: 'LiveConversation' });
+export const LiveConversationRecord = lazySchema(() => ConversationRecord.unwrap().extend({ type: z.enum([...CONVERSATION_TYPES, 'whatsapp']), ...liveConversationKeys() }).meta({ id: 'LiveConversation' }));
 export type LiveConversationRecord = z.output<typeof LiveConversationRecord>;
 
 /** `GET /user/conversations`: the spec's page, or the cursor paginator (a `cursor` given, or the live wire: live-platform A.2). */
-export const ConversationPage = z.union([pageSchema(ConversationRecord), cursorPageSchema(ConversationRecord), cursorPageSchema(LiveConversationRecord)]);
+export const ConversationPage = lazySchema(() => z.union([pageSchema(ConversationRecord), cursorPageSchema(ConversationRecord), cursorPageSchema(LiveConversationRecord)]));
 
 /** `GET /conversations/{uuid}` on the spec wire (decisions: Get conversation). */
-export const ConversationReadRecord = z
+export const ConversationReadRecord = lazySchema(() => z
   .object({ status: z.literal(true), history: z.array(ChatMessageRecord), variables: jsonObject() })
-  .meta({ id: 'ConversationWithMessages' });
+  .meta({ id: 'ConversationWithMessages' }));
 export type ConversationReadRecord = z.output<typeof ConversationReadRecord>;
 
 /** `GET /conversations/{uuid}` on the live wire (live-platform D.4). */
-export const LiveConversationReadRecord = ConversationReadRecord.extend(liveConversationKeys).meta({ id: 'LiveConversationWithMessages' });
+export const LiveConversationReadRecord = lazySchema(() => ConversationReadRecord.unwrap().extend(liveConversationKeys()).meta({ id: 'LiveConversationWithMessages' }));
 export type LiveConversationReadRecord = z.output<typeof LiveConversationReadRecord>;
 
 /** `POST /conversations` (decisions: Create conversation). */
-export const ConversationStarted = z.object({ status: z.literal(true), conversation_id: z.string(), history: z.array(ChatMessageRecord) });
+export const ConversationStarted = lazySchema(() => z.object({ status: z.literal(true), conversation_id: z.string(), history: z.array(ChatMessageRecord) }));
 export type ConversationStarted = z.output<typeof ConversationStarted>;
 
 /** `POST /conversations/{uuid}/messages` (spec: Send message). */
-export const MessageReply = z.object({ status: z.literal(true), message: z.string(), function_calls: z.array(FunctionCallRecord) });
+export const MessageReply = lazySchema(() => z.object({ status: z.literal(true), message: z.string(), function_calls: z.array(FunctionCallRecord) }));
 export type MessageReply = z.output<typeof MessageReply>;
 
 /** AI reply generation (live-platform B.1). */
-export const GeneratedReply = z.object({
+export const GeneratedReply = lazySchema(() => z.object({
   success: z.literal(true),
   conversation_id: z.string(),
   customer_identifier: z.string(),
   reply: z.string(),
   function_calls: z.array(FunctionCallRecord),
   ai_disabled: z.boolean(),
-});
+}));
 export type GeneratedReply = z.output<typeof GeneratedReply>;
 
 /** AI on / off (decisions: AI on / off). */
-export const AiSwitched = z.object({ status: z.literal(true), ai_enabled: z.boolean() });
+export const AiSwitched = lazySchema(() => z.object({ status: z.literal(true), ai_enabled: z.boolean() }));
 
 /** A message as `history` shows it; `function_calls` only on replies that made some. */
 export function serialiseMessage(m: ChatMessage): ChatMessageRecord {
@@ -223,7 +224,7 @@ export function channelType(type: ConversationType, wire: Wire): ConversationTyp
  * it): on the live wire a messaging conversation's `type` is `whatsapp` (live-platform
  * D.4). Times are in the assistant's timezone.
  */
-export const ConversationEndedWebhookBody = z
+export const ConversationEndedWebhookBody = lazySchema(() => z
   .object({
     conversation_id: z.string(),
     assistant_id: z.string(),
@@ -240,7 +241,7 @@ export const ConversationEndedWebhookBody = z
     created_at: offsetTimestamp(),
     ended_at: offsetTimestamp(),
   })
-  .meta({ id: 'ConversationEndedWebhook' });
+  .meta({ id: 'ConversationEndedWebhook' }));
 export type ConversationEndedWebhookBody = z.output<typeof ConversationEndedWebhookBody>;
 
 /** The messaging sender of a conversation, as far as the live wire shows it. */

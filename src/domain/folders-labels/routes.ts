@@ -21,19 +21,19 @@ function folderLabelRoutes(kind: FolderLabelKind): RouteDef<RouteCtx>[] {
   const many = `/user/${kind}s`;
   const texts = FOLDER_LABEL_MESSAGES[kind];
   const list = userRoute({
-    method: 'GET', path: many, query: FolderLabelListQuery, responses: { 200: FolderLabelList },
+    method: 'GET', path: many, query: FolderLabelListQuery, responses: () => ({ 200: FolderLabelList }),
     handle: ({ ctx, query }) => ok(listBody(paginate(listFoldersOrLabels(ctx, kind), query.page, query.per_page, record(ctx, kind)), ctx.wire)),
   });
   const create = userRoute({
-    method: 'POST', path: one, body: CreateFolderLabelBody, responses: { 201: withMessage(FolderLabelRecord) },
+    method: 'POST', path: one, body: CreateFolderLabelBody, responses: () => ({ 201: withMessage(FolderLabelRecord) }),
     handle: ({ ctx, body }) => ok({ message: texts.created, data: record(ctx, kind)(createFolderOrLabel(ctx, kind, body)) }, 201),
   });
   const update = userRoute({
-    method: 'PUT', path: `${one}/:id`, body: UpdateFolderLabelBody, responses: { 200: withMessage(FolderLabelRecord) },
+    method: 'PUT', path: `${one}/:id`, body: UpdateFolderLabelBody, responses: () => ({ 200: withMessage(FolderLabelRecord) }),
     handle: ({ ctx, body, params }) => ok({ message: texts.updated, data: record(ctx, kind)(updateFolderOrLabel(ctx, kind, pathId(params.id), body)) }),
   });
   const remove = userRoute({
-    method: 'DELETE', path: `${one}/:id`, responses: { 200: MessageAnswer },
+    method: 'DELETE', path: `${one}/:id`, responses: () => ({ 200: MessageAnswer }),
     handle: ({ ctx, params }) => (deleteFolderOrLabel(ctx, kind, pathId(params.id)), ok({ message: texts.deleted })),
   });
   return [

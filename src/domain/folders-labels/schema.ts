@@ -3,11 +3,12 @@
  * assistants_count}`, with the same rules. An assistant sits in at most one folder and
  * carries any number of labels.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer } from '../../core/answers.js';
 import { pageQuery, pageSchema, type Page } from '../../core/pagination.js';
 import { oneOf, str } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 /** The colours a folder or label may take (live-platform C.3). */
 export const FOLDER_LABEL_COLORS = ['gray', 'slate', 'red', 'orange', 'amber', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
@@ -33,28 +34,28 @@ const name = () => str(255).min(1);
 const color = () => oneOf(FOLDER_LABEL_COLORS).nullable();
 
 /** Create: `name` required (≤255), `color` optional (null or one of the colours). */
-export const CreateFolderLabelBody = z.object({ name: name(), color: color().optional() });
+export const CreateFolderLabelBody = lazySchema(() => z.object({ name: name(), color: color().optional() }));
 export type CreateFolderLabelInput = z.infer<typeof CreateFolderLabelBody>;
 
 /** Update: both optional; `color: null` clears it. */
-export const UpdateFolderLabelBody = z.object({ name: name().optional(), color: color().optional() });
+export const UpdateFolderLabelBody = lazySchema(() => z.object({ name: name().optional(), color: color().optional() }));
 export type UpdateFolderLabelInput = z.infer<typeof UpdateFolderLabelBody>;
 
 /** List: `page` ≥1, `per_page` 1-100, default 15 (live-platform C.3). */
-export const FolderLabelListQuery = pageQuery(15);
+export const FolderLabelListQuery = lazySchema(() => pageQuery(15));
 
 /** The record of both wires. */
 /** A folder or a label (live-platform C.3): `{id, name, color, assistants_count}`. */
-export const FolderLabelRecord = z
+export const FolderLabelRecord = lazySchema(() => z
   .object({ id: integer(), name: z.string(), color: z.enum(FOLDER_LABEL_COLORS).nullable(), assistants_count: integer() })
-  .meta({ id: 'Folder' });
+  .meta({ id: 'Folder' }));
 export type FolderLabelRecord = z.output<typeof FolderLabelRecord>;
 
 /** The list: the spec's page, or on the live wire its four keys (live-platform C.3). */
-export const FolderLabelList = z.union([
+export const FolderLabelList = lazySchema(() => z.union([
   pageSchema(FolderLabelRecord),
   z.object({ data: z.array(FolderLabelRecord), current_page: integer(), per_page: integer(), total: integer() }),
-]);
+]));
 
 export function serialiseFolderLabel(g: FolderOrLabel, assistantsCount: number): FolderLabelRecord {
   return { id: g.id, name: g.name, color: g.color, assistants_count: assistantsCount };

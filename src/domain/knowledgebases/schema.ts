@@ -1,10 +1,11 @@
 /** Wire shapes of knowledge bases and their documents (live-platform C.1, D.4, E). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer, isoTimestamp } from '../../core/answers.js';
 import { UploadedFile } from '../../core/multipart.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { oneOf, queryInt, str, url } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export const DOCUMENT_TYPES = ['website', 'pdf', 'txt', 'docx'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
@@ -54,10 +55,10 @@ export interface KnowledgebaseDocument {
 const name = () => str(255).min(1);
 const description = () => str(255).nullable();
 
-export const CreateKnowledgebaseBody = z.object({ name: name(), description: description().optional() });
+export const CreateKnowledgebaseBody = lazySchema(() => z.object({ name: name(), description: description().optional() }));
 export type CreateKnowledgebaseInput = z.infer<typeof CreateKnowledgebaseBody>;
 
-export const UpdateKnowledgebaseBody = z.object({ name: name().optional(), description: description().optional() });
+export const UpdateKnowledgebaseBody = lazySchema(() => z.object({ name: name().optional(), description: description().optional() }));
 export type UpdateKnowledgebaseInput = z.infer<typeof UpdateKnowledgebaseBody>;
 
 /**
@@ -65,7 +66,7 @@ export type UpdateKnowledgebaseInput = z.infer<typeof UpdateKnowledgebaseBody>;
  * as text, so the link limit also reads a digit string (Laravel's integer rule does);
  * `file` is a file only when a form carried one.
  */
-export const CreateDocumentBody = z.object({
+export const CreateDocumentBody = lazySchema(() => z.object({
   name: name(),
   description: description().optional(),
   type: oneOf(DOCUMENT_TYPES),
@@ -75,10 +76,10 @@ export const CreateDocumentBody = z.object({
     .pipe(z.int().min(RELATIVE_LINKS.min, { error: 'The :attribute must be between 1 and 50.' }).max(RELATIVE_LINKS.max, { error: 'The :attribute must be between 1 and 50.' }))
     .optional(),
   file: z.unknown().optional(),
-});
+}));
 export type CreateDocumentInput = z.infer<typeof CreateDocumentBody>;
 
-export const UpdateDocumentBody = z.object({ name: name().optional(), description: description().optional() });
+export const UpdateDocumentBody = lazySchema(() => z.object({ name: name().optional(), description: description().optional() }));
 export type UpdateDocumentInput = z.infer<typeof UpdateDocumentBody>;
 
 /** Whether a value is a file a form carried. */
@@ -113,7 +114,7 @@ function specStatus(status: KnowledgebaseStatus): Exclude<KnowledgebaseStatus, '
 
 /** The knowledge base record (decisions: Knowledge bases; live-platform C.1: `status_label` on the live wire only). */
 /** A knowledge base on the spec wire (live-platform C.1: `ready` for active). */
-export const KnowledgebaseRecord = z
+export const KnowledgebaseRecord = lazySchema(() => z
   .object({
     id: integer(),
     name: z.string(),
@@ -124,22 +125,22 @@ export const KnowledgebaseRecord = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
   })
-  .meta({ id: 'Knowledgebase' });
+  .meta({ id: 'Knowledgebase' }));
 export type KnowledgebaseRecord = z.output<typeof KnowledgebaseRecord>;
 
 /** A knowledge base on the live wire, with its status label (live-platform C.1). */
-export const LiveKnowledgebaseRecord = KnowledgebaseRecord.extend({ status: z.enum(['empty', 'processing', 'active', 'failed']), status_label: z.string() }).meta({
+export const LiveKnowledgebaseRecord = lazySchema(() => KnowledgebaseRecord.unwrap().extend({ status: z.enum(['empty', 'processing', 'active', 'failed']), status_label: z.string() }).meta({
   id: 'LiveKnowledgebase',
-});
+}));
 export type LiveKnowledgebaseRecord = z.output<typeof LiveKnowledgebaseRecord>;
 
 /** A created knowledge base on the live wire: no counts (live-platform C.1). */
-export const LiveCreatedKnowledgebaseRecord = LiveKnowledgebaseRecord.omit({ documents_count: true, assistants_count: true }).meta({ id: 'LiveCreatedKnowledgebase' });
+export const LiveCreatedKnowledgebaseRecord = lazySchema(() => LiveKnowledgebaseRecord.unwrap().omit({ documents_count: true, assistants_count: true }).meta({ id: 'LiveCreatedKnowledgebase' }));
 /** An updated knowledge base on the live wire: no counts, no `created_at` (live-platform C.1). */
-export const LiveUpdatedKnowledgebaseRecord = LiveCreatedKnowledgebaseRecord.omit({ created_at: true }).meta({ id: 'LiveUpdatedKnowledgebase' });
+export const LiveUpdatedKnowledgebaseRecord = lazySchema(() => LiveCreatedKnowledgebaseRecord.unwrap().omit({ created_at: true }).meta({ id: 'LiveUpdatedKnowledgebase' }));
 
 /** A document (live-platform C.1): a create answers it without `updated_at`, an update without `created_at`. */
-export const DocumentRecord = z
+export const DocumentRecord = lazySchema(() => z
   .object({
     id: integer(),
     name: z.string(),
@@ -151,11 +152,11 @@ export const DocumentRecord = z
     created_at: isoTimestamp().optional(),
     updated_at: isoTimestamp().optional(),
   })
-  .meta({ id: 'KnowledgebaseDocument' });
+  .meta({ id: 'KnowledgebaseDocument' }));
 export type DocumentRecord = z.output<typeof DocumentRecord>;
 
 /** A document with its stored source (`GET /__sim/documents`). */
-export const StoredDocumentRecord = z
+export const StoredDocumentRecord = lazySchema(() => z
   .object({
     id: integer(),
     account_id: integer(),
@@ -171,7 +172,7 @@ export const StoredDocumentRecord = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
   })
-  .meta({ id: 'StoredDocument' });
+  .meta({ id: 'StoredDocument' }));
 export type StoredDocumentRecord = z.output<typeof StoredDocumentRecord>;
 
 export function serialiseKnowledgebase({ kb, status, documents_count, assistants_count }: KnowledgebaseView, wire: Wire): KnowledgebaseRecord | LiveKnowledgebaseRecord {

@@ -16,17 +16,17 @@ function leadView(ctx: AccountCtx) {
 }
 
 const update = userRoute({
-  method: 'PUT', path: '/user/leads/:id', body: UpdateLeadBody, responses: { 200: MessageAnswer },
+  method: 'PUT', path: '/user/leads/:id', body: UpdateLeadBody, responses: () => ({ 200: MessageAnswer }),
   handle: ({ ctx, body, params }) => (updateLead(ctx, pathId(params.id), body), ok({ message: say(ctx.wire, LEAD_MESSAGES.updated) })),
 });
 
 export const leadRoutes = [
   userRoute({
-    method: 'POST', path: '/user/lead', body: CreateLeadBody, responses: { 200: withMessage(LeadRecord) },
+    method: 'POST', path: '/user/lead', body: CreateLeadBody, responses: () => ({ 200: withMessage(LeadRecord) }),
     handle: ({ ctx, body }) => ok({ message: say(ctx.wire, LEAD_MESSAGES.created), data: leadView(ctx)(createLead(ctx, body)) }),
   }),
   userRoute({
-    method: 'GET', path: '/user/leads', query: LeadListQuery, responses: { 200: perWire(pageSchema(LeadRecord), laravelPageSchema(LeadRecord)) },
+    method: 'GET', path: '/user/leads', query: LeadListQuery, responses: () => ({ 200: perWire(pageSchema(LeadRecord), laravelPageSchema(LeadRecord)) }),
     handle: ({ ctx, query, request }) => ok(paginate(listLeads(ctx, query), query.page, query.per_page, leadView(ctx), { wire: ctx.wire, path: selfPath(request) })),
   }),
   update,
@@ -34,7 +34,7 @@ export const leadRoutes = [
   alias(update, 'PUT', '/leads/:id'),
   alias(update, 'PATCH', '/user/leads/:id'),
   userRoute({
-    method: 'DELETE', path: '/user/leads/:id', responses: { 200: MessageAnswer },
+    method: 'DELETE', path: '/user/leads/:id', responses: () => ({ 200: MessageAnswer }),
     handle: ({ ctx, params }) => (deleteLead(ctx, pathId(params.id)), ok({ message: say(ctx.wire, LEAD_MESSAGES.deleted) })),
   }),
 ];

@@ -1,10 +1,11 @@
 /** Leads (spec: Lead; List leads, Update lead; decisions: Create lead, Delete lead). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer, jsonObject, sqlTimestamp } from '../../core/answers.js';
 import { copyJson } from '../../core/json.js';
 import { pageQuery } from '../../core/pagination.js';
 import { formatSqlUtc, isCalendarDate } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, oneOf, queryInt } from '../../core/validation.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 
 export const LEAD_STATUSES = ['created', 'scheduled', 'processing', 'completed', 'rescheduled', 'reached-max-retries', 'blacklisted'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
@@ -61,30 +62,30 @@ export interface Lead {
 
 const phoneText = () => z.string().min(1).max(64, { error: RULE_MESSAGES.maxString.replace(':max', '64') });
 
-export const CreateLeadBody = z.object({
+export const CreateLeadBody = lazySchema(() => z.object({
   campaign_id: int(),
   phone_number: phoneText(),
   variables: freeObject().optional(),
   allow_dupplicate: z.boolean().optional(),
   secondary_contacts: z.array(z.object({ phone_number: phoneText(), variables: freeObject().optional() })).optional(),
-});
+}));
 export type CreateLeadInput = z.infer<typeof CreateLeadBody>;
 
-export const UpdateLeadBody = z.object({
+export const UpdateLeadBody = lazySchema(() => z.object({
   campaign_id: int().optional(),
   phone_number: phoneText().optional(),
   status: oneOf(LEAD_STATUSES).optional(),
   variables: freeObject().optional(),
-});
+}));
 export type UpdateLeadInput = z.infer<typeof UpdateLeadBody>;
 
 const calendarDate = () => z.string().refine(isCalendarDate, { error: RULE_MESSAGES.dateFormat.replace(':value', 'Y-m-d') });
 
 /** Date filters shared by the list routes (decisions: Dates in filters). */
-export const dateFilters = {
+export const dateFilters = once(() => ({
   date_from: calendarDate().optional(),
   date_to: calendarDate().optional(),
-};
+}));
 
 /** `date_to` may not come before `date_from`. */
 export function datesInOrder(q: { date_from?: string | undefined; date_to?: string | undefined }): boolean {
@@ -92,28 +93,28 @@ export function datesInOrder(q: { date_from?: string | undefined; date_to?: stri
 }
 export const DATES_ORDER_ERROR = { error: 'The date to must be a date after or equal to date from.', path: ['date_to'] };
 
-export const LeadListQuery = pageQuery(15)
+export const LeadListQuery = lazySchema(() => pageQuery(15)
   .extend({
     status: oneOf(LEAD_STATUSES).optional(),
     campaign_id: queryInt().pipe(int()).optional(),
     phone_number: z.string().max(64, { error: RULE_MESSAGES.maxString.replace(':max', '64') }).optional(),
-    ...dateFilters,
+    ...dateFilters(),
   })
-  .refine(datesInOrder, DATES_ORDER_ERROR);
+  .refine(datesInOrder, DATES_ORDER_ERROR));
 export type LeadListQuery = z.infer<typeof LeadListQuery>;
 
 /** A secondary contact as its lead shows it. */
-const SecondaryContactRecord = z.object({
+const SecondaryContactRecord = lazySchema(() => z.object({
   id: integer(),
   phone_number: z.string(),
   variables: jsonObject(),
   status: z.enum(LEAD_STATUSES),
   created_at: sqlTimestamp(),
   updated_at: sqlTimestamp(),
-});
+}));
 
 /** A lead with its campaign (`{id, name}`) and secondary contacts (spec: Lead). */
-export const LeadRecord = z
+export const LeadRecord = lazySchema(() => z
   .object({
     id: integer(),
     campaign_id: integer(),
@@ -125,7 +126,7 @@ export const LeadRecord = z
     campaign: z.object({ id: integer(), name: z.string() }),
     secondary_contacts: z.array(SecondaryContactRecord),
   })
-  .meta({ id: 'Lead' });
+  .meta({ id: 'Lead' }));
 export type LeadRecord = z.output<typeof LeadRecord>;
 
 function serialiseContact(c: SecondaryContact): z.output<typeof SecondaryContactRecord> {

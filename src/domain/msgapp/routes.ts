@@ -22,23 +22,23 @@ import { getSessionStatus, listSenders, listTemplates, sendFreeform, sendTemplat
 
 const operations = [
   userRoute({
-    method: 'GET', path: '/user/msgapp/senders', query: SendersQuery, responses: { 200: perWire(dataList(SenderRecord), dataList(LiveSenderRecord)) },
+    method: 'GET', path: '/user/msgapp/senders', query: SendersQuery, responses: () => ({ 200: perWire(dataList(SenderRecord), dataList(LiveSenderRecord)) }),
     handle: ({ ctx, query }) => ok({ data: listSenders(ctx, query.status).map((s) => serialiseSender(s, ctx.wire)) }),
   }),
   userRoute({
-    method: 'GET', path: '/user/msgapp/senders/:id/templates', family: 'messaging', query: TemplatesQuery, responses: { 200: dataList(TemplateRecord) },
+    method: 'GET', path: '/user/msgapp/senders/:id/templates', family: 'messaging', query: TemplatesQuery, responses: () => ({ 200: dataList(TemplateRecord) }),
     handle: ({ ctx, params, query }) => ok({ data: listTemplates(ctx, pathId(params.id), query.status).map((t) => serialiseTemplate(t, ctx.wire)) }),
   }),
   userRoute({
-    method: 'GET', path: '/user/msgapp/session-status', family: 'messaging', query: SessionStatusQuery, responses: { 200: SessionStatusAnswer },
+    method: 'GET', path: '/user/msgapp/session-status', family: 'messaging', query: SessionStatusQuery, responses: () => ({ 200: SessionStatusAnswer }),
     handle: ({ ctx, query }) => ok(getSessionStatus(ctx, query.sender_id, query.recipient_phone)),
   }),
   userRoute({
-    method: 'POST', path: '/user/msgapp/send', family: 'messaging', body: SendTemplateBody, responses: { 200: TemplateSentAnswer },
+    method: 'POST', path: '/user/msgapp/send', family: 'messaging', body: SendTemplateBody, responses: () => ({ 200: TemplateSentAnswer }),
     handle: ({ ctx, body }) => ok(sendTemplate(ctx, body)),
   }),
   userRoute({
-    method: 'POST', path: '/user/msgapp/send-freeform', family: 'messaging', body: SendFreeformBody, responses: { 200: FreeformSentAnswer },
+    method: 'POST', path: '/user/msgapp/send-freeform', family: 'messaging', body: SendFreeformBody, responses: () => ({ 200: FreeformSentAnswer }),
     handle: ({ ctx, body }) => ok(sendFreeform(ctx, body)),
   }),
 ];

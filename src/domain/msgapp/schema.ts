@@ -2,10 +2,11 @@
  * The messaging-application channel (spec: Messaging-application channel; Messaging
  * session; decisions: Messaging senders, templates, Session status, prices).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer } from '../../core/answers.js';
 import { RULE_MESSAGES, int, oneOf, queryInt } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export interface Sender {
   id: number;
@@ -66,30 +67,30 @@ export const RECIPIENT_NAME_MAX = 255;
 
 const phone = () => z.string().min(1).max(64, { error: RULE_MESSAGES.maxString.replace(':max', '64') });
 
-export const SendTemplateBody = z.object({
+export const SendTemplateBody = lazySchema(() => z.object({
   sender_id: int(),
   template_id: int(),
   recipient_phone: phone(),
   recipient_name: z.string().max(RECIPIENT_NAME_MAX, { error: RULE_MESSAGES.maxString.replace(':max', String(RECIPIENT_NAME_MAX)) }).optional(),
   variables: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 export type SendTemplateInput = z.infer<typeof SendTemplateBody>;
 
-export const SendFreeformBody = z.object({
+export const SendFreeformBody = lazySchema(() => z.object({
   sender_id: int(),
   recipient_phone: phone(),
   message: z.string().min(1).max(FREEFORM_MAX, { error: RULE_MESSAGES.maxString.replace(':max', String(FREEFORM_MAX)) }),
-});
+}));
 export type SendFreeformInput = z.infer<typeof SendFreeformBody>;
 
-export const SendersQuery = z.object({ status: oneOf(['online', 'all']).default('online') });
-export const TemplatesQuery = z.object({ status: oneOf(['approved', 'all']).default('approved') });
-export const SessionStatusQuery = z.object({ sender_id: queryInt().pipe(int()), recipient_phone: phone() });
+export const SendersQuery = lazySchema(() => z.object({ status: oneOf(['online', 'all']).default('online') }));
+export const TemplatesQuery = lazySchema(() => z.object({ status: oneOf(['approved', 'all']).default('approved') }));
+export const SessionStatusQuery = lazySchema(() => z.object({ sender_id: queryInt().pipe(int()), recipient_phone: phone() }));
 
 /** `POST /__sim/msgapp/inbound`: a customer writes to a sender. */
-export const InboundBody = z.object({ sender_id: int(1), from: phone(), text: z.string().min(1).max(FREEFORM_MAX), name: z.string().max(255).optional() });
+export const InboundBody = lazySchema(() => z.object({ sender_id: int(1), from: phone(), text: z.string().min(1).max(FREEFORM_MAX), name: z.string().max(255).optional() }));
 /** `PATCH /__sim/msgapp/senders/{id}`. */
-export const SenderPatchBody = z.object({ online: z.boolean().optional(), assistant_id: int(1).nullable().optional() });
+export const SenderPatchBody = lazySchema(() => z.object({ online: z.boolean().optional(), assistant_id: int(1).nullable().optional() }));
 
 /** `1000` -> `1K`, `100000` -> `100K`, `Infinity`-like large -> `1M`; no limit -> `Unlimited`. */
 export function formatLimit(n: number | null): string {
@@ -112,7 +113,7 @@ const LIVE_QUALITY = { high: 'GREEN', medium: 'YELLOW', low: 'RED' } as const sa
 
 /** A sender (decisions: Messaging senders); the control API shows the spec wire's form. */
 /** A sender on the spec wire (decisions: Messaging senders; `serialiseSender`). */
-export const SenderRecord = z
+export const SenderRecord = lazySchema(() => z
   .object({
     id: integer(),
     phone_number: z.string(),
@@ -122,15 +123,15 @@ export const SenderRecord = z
     messaging_limit: integer().nullable(),
     messaging_limit_formatted: z.string(),
   })
-  .meta({ id: 'Sender' });
+  .meta({ id: 'Sender' }));
 export type SenderRecord = z.output<typeof SenderRecord>;
 
 /** A sender on the live wire: the quality as a colour (live-platform E). */
-export const LiveSenderRecord = SenderRecord.extend({ quality_rating: z.enum(['GREEN', 'YELLOW', 'RED']) }).meta({ id: 'LiveSender' });
+export const LiveSenderRecord = lazySchema(() => SenderRecord.unwrap().extend({ quality_rating: z.enum(['GREEN', 'YELLOW', 'RED']) }).meta({ id: 'LiveSender' }));
 export type LiveSenderRecord = z.output<typeof LiveSenderRecord>;
 
 /** A template (decisions: Messaging templates); the category is lowercase on the live wire. */
-export const TemplateRecord = z
+export const TemplateRecord = lazySchema(() => z
   .object({
     id: integer(),
     name: z.string(),
@@ -141,11 +142,11 @@ export const TemplateRecord = z
     variables: z.array(z.string()),
     has_variables: z.boolean(),
   })
-  .meta({ id: 'Template' });
+  .meta({ id: 'Template' }));
 export type TemplateRecord = z.output<typeof TemplateRecord>;
 
 /** `session_status` with all six keys (spec: Other shapes), plus `expired_at` on the live wire. */
-export const SessionStatusRecord = z
+export const SessionStatusRecord = lazySchema(() => z
   .object({
     is_open: z.boolean(),
     can_send_freeform: z.boolean(),
@@ -155,11 +156,11 @@ export const SessionStatusRecord = z
     expires_at: z.string().nullable(),
     expired_at: z.string().optional(),
   })
-  .meta({ id: 'SessionStatus' });
+  .meta({ id: 'SessionStatus' }));
 export type SessionStatusRecord = z.output<typeof SessionStatusRecord>;
 
 /** `GET /user/msgapp/session-status` (decisions: Session status): the conversation's keys only when there is one. */
-export const SessionStatusAnswer = z.union([
+export const SessionStatusAnswer = lazySchema(() => z.union([
   z.object({ success: z.literal(true), has_conversation: z.literal(false), session_status: SessionStatusRecord }),
   z.object({
     success: z.literal(true),
@@ -169,18 +170,18 @@ export const SessionStatusAnswer = z.union([
     last_customer_message_at: z.string().nullable(),
     session_status: SessionStatusRecord,
   }),
-]);
+]));
 export type SessionStatusAnswer = z.output<typeof SessionStatusAnswer>;
 
 const sent = { success: z.literal(true), conversation_id: integer(), message_id: integer(), whatsapp_message_id: integer(), message_sid: z.string() };
 /** `POST /user/msgapp/send` (spec: Send template). */
-export const TemplateSentAnswer = z.object({ ...sent, status: z.string() });
+export const TemplateSentAnswer = lazySchema(() => z.object({ ...sent, status: z.string() }));
 export type TemplateSentAnswer = z.output<typeof TemplateSentAnswer>;
 /** `POST /user/msgapp/send-freeform` (spec: Send freeform). */
-export const FreeformSentAnswer = z.object({ ...sent, session_status: SessionStatusRecord });
+export const FreeformSentAnswer = lazySchema(() => z.object({ ...sent, session_status: SessionStatusRecord }));
 export type FreeformSentAnswer = z.output<typeof FreeformSentAnswer>;
 /** `POST /__sim/msgapp/inbound`. */
-export const InboundAnswer = z.object({ conversation_id: integer(), session_status: SessionStatusRecord });
+export const InboundAnswer = lazySchema(() => z.object({ conversation_id: integer(), session_status: SessionStatusRecord }));
 export type InboundAnswer = z.output<typeof InboundAnswer>;
 
 export function serialiseSender(s: Sender, wire: Wire = 'spec'): SenderRecord | LiveSenderRecord {

@@ -1,11 +1,12 @@
 /** Phone numbers (spec: Phone number (account list), Available number, Phone numbers endpoints). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer, isoTimestamp } from '../../core/answers.js';
 import { fromMicros } from '../../core/money.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { E164 } from '../../core/phone.js';
 import { RULE_MESSAGES, int, oneOf, parseInput } from '../../core/validation.js';
 import { say, texts, type Texts, type Wire } from '../../core/wire.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export { E164 };
 /** The message of the E.164 format rule (`:attribute` is the field). */
@@ -108,15 +109,15 @@ export interface Charge {
   created_at: number;
 }
 
-const contains = z
+const contains = lazySchema(() => z
   .string()
   .max(10, { error: RULE_MESSAGES.maxString.replace(':max', '10') })
   .regex(/^\d*$/, { error: RULE_MESSAGES.digits })
-  .optional();
+  .optional());
 
-export const SearchQuery = z.object({ country_code: oneOf(SEARCH_COUNTRIES).default('US'), contains });
+export const SearchQuery = lazySchema(() => z.object({ country_code: oneOf(SEARCH_COUNTRIES).default('US'), contains }));
 /** live-platform E: default `DE`, which the spec wire refuses with the usual 422. */
-const LiveSearchQuery = z.object({ country_code: oneOf(LIVE_SEARCH_COUNTRIES).default('DE'), contains });
+const LiveSearchQuery = lazySchema(() => z.object({ country_code: oneOf(LIVE_SEARCH_COUNTRIES).default('DE'), contains }));
 export type SearchQuery = z.infer<typeof LiveSearchQuery>;
 
 /**
@@ -129,16 +130,16 @@ export function readSearchQuery(wire: Wire, query: unknown): SearchQuery {
   return parseInput(wire === 'live' ? LiveSearchQuery : SearchQuery, query ?? {}, 'management');
 }
 
-export const PurchaseBody = z.object({ phone_number: z.string().min(1) });
+export const PurchaseBody = lazySchema(() => z.object({ phone_number: z.string().min(1) }));
 
 /** `PUT /user/phone-numbers/{id}` (live-platform B): a nickname of at most 50 characters; `""` or null clears it, omitted keeps it. */
-export const UpdateNumberBody = z.object({
+export const UpdateNumberBody = lazySchema(() => z.object({
   nickname: z.string().max(50, { error: RULE_MESSAGES.maxString.replace(':max', '50') }).nullable().optional(),
-});
+}));
 
 /** The answer of a nickname change (live-platform B). */
 /** A number in the account lists on the spec wire (spec: Phone number (account list); `serialisePhoneNumber`). */
-export const PhoneNumberRecord = z
+export const PhoneNumberRecord = lazySchema(() => z
   .object({
     id: integer(),
     phone_number: z.string(),
@@ -150,21 +151,21 @@ export const PhoneNumberRecord = z
     has_active_subscription: z.boolean(),
     created_at: isoTimestamp(),
   })
-  .meta({ id: 'PhoneNumber' });
+  .meta({ id: 'PhoneNumber' }));
 export type PhoneNumberRecord = z.output<typeof PhoneNumberRecord>;
 
 /** A number in the account lists on the live wire: its nickname too (live-platform D.4). */
-export const LivePhoneNumberRecord = PhoneNumberRecord.extend({ nickname: z.string().nullable() }).meta({ id: 'LivePhoneNumber' });
+export const LivePhoneNumberRecord = lazySchema(() => PhoneNumberRecord.unwrap().extend({ nickname: z.string().nullable() }).meta({ id: 'LivePhoneNumber' }));
 export type LivePhoneNumberRecord = z.output<typeof LivePhoneNumberRecord>;
 
 /** A renamed number (live-platform B). */
-export const NicknamedNumberRecord = z
+export const NicknamedNumberRecord = lazySchema(() => z
   .object({ id: integer(), phone_number: z.string(), nickname: z.string().nullable(), country_code: z.string(), type: z.enum(NUMBER_TYPES) })
-  .meta({ id: 'NicknamedNumber' });
+  .meta({ id: 'NicknamedNumber' }));
 export type NicknamedNumberRecord = z.output<typeof NicknamedNumberRecord>;
 
 /** An available number (spec: Available number); the live wire names the price id for Stripe too. */
-export const NumberOfferRecord = z
+export const NumberOfferRecord = lazySchema(() => z
   .object({
     phone_number: z.string(),
     phone_number_formatted: z.string(),
@@ -175,17 +176,17 @@ export const NumberOfferRecord = z
     address_requirements: z.enum(ADDRESS_REQUIREMENTS),
     sms_capable: z.boolean(),
   })
-  .meta({ id: 'NumberOffer' });
+  .meta({ id: 'NumberOffer' }));
 export type NumberOfferRecord = z.output<typeof NumberOfferRecord>;
 
 /** A purchased number (spec: Purchase number). */
-export const PurchasedNumberRecord = z
+export const PurchasedNumberRecord = lazySchema(() => z
   .object({ id: integer(), phone_number: z.string(), country_code: z.string(), type: z.enum(NUMBER_TYPES), sms_capable: z.boolean() })
-  .meta({ id: 'PurchasedNumber' });
+  .meta({ id: 'PurchasedNumber' }));
 export type PurchasedNumberRecord = z.output<typeof PurchasedNumberRecord>;
 
 /** A monthly charge (`GET /__sim/charges`). */
-export const ChargeRecord = z
+export const ChargeRecord = lazySchema(() => z
   .object({
     id: integer(),
     account_id: integer(),
@@ -197,7 +198,7 @@ export const ChargeRecord = z
     period_end: isoTimestamp(),
     created_at: isoTimestamp(),
   })
-  .meta({ id: 'Charge' });
+  .meta({ id: 'Charge' }));
 export type ChargeRecord = z.output<typeof ChargeRecord>;
 
 export function serialiseNicknamed(n: PhoneNumber): NicknamedNumberRecord {
@@ -205,11 +206,11 @@ export function serialiseNicknamed(n: PhoneNumber): NicknamedNumberRecord {
 }
 
 /** `POST /__sim/phone-numbers`: a sip or caller-ID number for an account. */
-export const InsertNumberBody = z.object({
+export const InsertNumberBody = lazySchema(() => z.object({
   account_id: int(1),
   type: oneOf(['sip', 'caller_id']),
   phone_number: z.string().min(1),
-});
+}));
 export type InsertNumberInput = z.infer<typeof InsertNumberBody>;
 
 /** A number as the account list shows it (the control API shows the spec wire's form). */

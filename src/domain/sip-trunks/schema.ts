@@ -2,13 +2,21 @@
  * SIP trunks (live-platform C.4): a SIP trunk is a phone number of type `sip` with trunk
  * settings. Input schemas, the trunk ids and the wire record.
  */
-import { isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer, isoTimestamp } from '../../core/answers.js';
 import { SeededRandom } from '../../core/random.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { oneOf, str, strBetween } from '../../core/validation.js';
 import { SIP_AUTHORIZATION_TYPES, SIP_CALLING_FORMATS, SIP_TRUNK_TYPES, type PhoneNumber, type SipTrunkSettings } from '../phone-numbers/schema.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
+
+/**
+ * Whether a text is an IPv4 or IPv6 address. node:net is asked when a trunk is first
+ * checked, not loaded while voxsim is imported (issue 29).
+ */
+function isIP(text: string): boolean {
+  return process.getBuiltinModule('node:net').isIP(text) !== 0;
+}
 
 /** The answers and rule texts of SIP trunks (live-platform C.4; the rules' words are ours). */
 export const SIP_TRUNK_MESSAGES = {
@@ -26,14 +34,14 @@ export const SIP_TRUNK_MESSAGES = {
 
 /** A host name (RFC 1123 labels) or a bare IPv4/IPv6 address: no scheme, no port, no path. */
 export function isSipHost(value: string): boolean {
-  if (isIP(value) !== 0) return true;
+  if (isIP(value)) return true;
   if (value.length === 0 || value.length > 253) return false;
   return value.split('.').every((label) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label));
 }
 
-const ips = () => z.array(z.string().refine((v) => isIP(v) !== 0, { error: SIP_TRUNK_MESSAGES.ip })).min(1).nullable();
+const ips = () => z.array(z.string().refine((v) => isIP(v), { error: SIP_TRUNK_MESSAGES.ip })).min(1).nullable();
 
-const fields = {
+const fields = once(() => ({
   phone_number: z.string().min(1),
   nickname: str(50).nullable(),
   sip_username: strBetween(3, 128),
@@ -44,32 +52,35 @@ const fields = {
   allowed_inbound_ips: ips(),
   country_code: z.string().regex(/^[A-Za-z]{2}$/, { error: SIP_TRUNK_MESSAGES.countryCode }),
   outbound_proxy: z.boolean(),
-};
+}));
 
 /**
- * `POST /user/phone-numbers/sip-trunks`. The rules that join fields (the phone number's
+ * `POST /user/phone-numbers/sip-trunks`. The rules that join fields() (the phone number's
  * form by trunk type, the addresses required with `ip`) are checked by the service.
  */
-export const CreateSipTrunkBody = z.object({
+export const CreateSipTrunkBody = lazySchema(() => z.object({
   sip_trunk_type: oneOf(SIP_TRUNK_TYPES),
-  phone_number: fields.phone_number,
-  nickname: fields.nickname.optional(),
-  sip_username: fields.sip_username,
-  sip_password: fields.sip_password,
-  sip_address: fields.sip_address,
-  sip_calling_format: fields.sip_calling_format,
-  inbound_authorization_type: fields.inbound_authorization_type,
-  allowed_inbound_ips: fields.allowed_inbound_ips.optional(),
-  country_code: fields.country_code,
-  outbound_proxy: fields.outbound_proxy.optional(),
-});
+  phone_number: fields().phone_number,
+  nickname: fields().nickname.optional(),
+  sip_username: fields().sip_username,
+  sip_password: fields().sip_password,
+  sip_address: fields().sip_address,
+  sip_calling_format: fields().sip_calling_format,
+  inbound_authorization_type: fields().inbound_authorization_type,
+  allowed_inbound_ips: fields().allowed_inbound_ips.optional(),
+  country_code: fields().country_code,
+  outbound_proxy: fields().outbound_proxy.optional(),
+}));
 export type CreateSipTrunkInput = z.infer<typeof CreateSipTrunkBody>;
 
 /** `PUT /user/phone-numbers/sip-trunks/{id}`: partial; `sip_trunk_type` may only repeat the current type. */
-export const UpdateSipTrunkBody = z.object({
-  sip_trunk_type: oneOf(SIP_TRUNK_TYPES).optional(),
-  ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, schema.optional()])),
-}) as unknown as z.ZodType<Partial<CreateSipTrunkInput>>;
+export const UpdateSipTrunkBody = lazySchema(
+  () =>
+    z.object({
+      sip_trunk_type: oneOf(SIP_TRUNK_TYPES).optional(),
+      ...Object.fromEntries(Object.entries(fields()).map(([name, schema]) => [name, schema.optional()])),
+    }) as unknown as z.ZodType<Partial<CreateSipTrunkInput>>,
+);
 export type UpdateSipTrunkInput = Partial<CreateSipTrunkInput>;
 
 /** A trunk: its number and its settings. */
@@ -120,7 +131,7 @@ export function defaultTrunk(seed: number, numberId: number, at: number): SipTru
  * two trunk ids. The password is stored, never shown.
  */
 /** A SIP trunk (live-platform C.4); the list leaves out the trunk ids. */
-export const SipTrunkRecord = z
+export const SipTrunkRecord = lazySchema(() => z
   .object({
     id: integer(),
     phone_number: z.string(),
@@ -137,7 +148,7 @@ export const SipTrunkRecord = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
   })
-  .meta({ id: 'SipTrunk' });
+  .meta({ id: 'SipTrunk' }));
 export type SipTrunkRecord = z.output<typeof SipTrunkRecord>;
 
 export function serialiseSipTrunk({ number: n, sip }: SipTrunk, withTrunkIds = true): SipTrunkRecord {

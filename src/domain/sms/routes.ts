@@ -7,7 +7,7 @@ import { SMS_MESSAGES, sendSms } from './service.js';
 
 export const smsRoutes = [
   userRoute({
-    method: 'POST', path: '/user/sms', body: SendSmsBody, responses: { 200: withMessage(SentSmsRecord) },
+    method: 'POST', path: '/user/sms', body: SendSmsBody, responses: () => ({ 200: withMessage(SentSmsRecord) }),
     handle: ({ ctx, body }) => ok({ message: SMS_MESSAGES.sent, data: serialiseSentSms(sendSms(ctx, body)) }),
   }),
 ];

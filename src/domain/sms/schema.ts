@@ -1,9 +1,10 @@
 /** SMS (live-platform C.5): the send body, the stored record and its wire shapes. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer, isoTimestamp } from '../../core/answers.js';
 import { fromMicros } from '../../core/money.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { RULE_MESSAGES, int } from '../../core/validation.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 /** The body's limit in Unicode code points (live-platform C.5). */
 export const SMS_BODY_MAX = 300;
@@ -25,14 +26,14 @@ export interface Sms {
 }
 
 /** `POST /user/sms`: every field required; `body` counts code points, as the platform's `max` does. */
-export const SendSmsBody = z.object({
+export const SendSmsBody = lazySchema(() => z.object({
   from: int(),
   to: z.string().min(1),
   body: z
     .string()
     .min(1)
     .refine((text) => [...text].length <= SMS_BODY_MAX, { error: RULE_MESSAGES.maxString.replace(':max', String(SMS_BODY_MAX)) }),
-});
+}));
 export type SendSmsInput = z.infer<typeof SendSmsBody>;
 
 /** The answer's `data` (live-platform C.5). */
@@ -48,11 +49,11 @@ const smsFields = {
 };
 
 /** The `data` of a `POST /user/sms` answer (live-platform C.5). */
-export const SentSmsRecord = z.object(smsFields).meta({ id: 'SentSms' });
+export const SentSmsRecord = lazySchema(() => z.object(smsFields).meta({ id: 'SentSms' }));
 export type SentSmsRecord = z.output<typeof SentSmsRecord>;
 
 /** A sent SMS as `GET /__sim/sms` shows it. */
-export const SmsRecord = z.object({ id: integer(), account_id: integer(), phone_number_id: integer(), ...smsFields, created_at: isoTimestamp() }).meta({ id: 'SmsRecord' });
+export const SmsRecord = lazySchema(() => z.object({ id: integer(), account_id: integer(), phone_number_id: integer(), ...smsFields, created_at: isoTimestamp() }).meta({ id: 'SmsRecord' }));
 export type SmsRecord = z.output<typeof SmsRecord>;
 
 export function serialiseSentSms(m: Sms): SentSmsRecord {

@@ -1,10 +1,11 @@
 /** Wire shapes of custom mid-call tools (decisions: Custom mid-call tools; live-platform C.2). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { integer, isoTimestamp, jsonObject } from '../../core/answers.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { RULE_MESSAGES, int, oneOf, str, strBetween, url } from '../../core/validation.js';
 import type { Wire } from '../../core/wire.js';
 import type { ToolTemplate } from '../catalog/data.js';
+import { lazySchema, once } from '../../core/lazy-schema.js';
 
 /** A custom mid-call tool of an account: headers as a map, the schema as a JSON Schema object. */
 export interface Tool extends ToolTemplate {
@@ -32,18 +33,18 @@ function distinctNames<T extends z.ZodType<{ name: string }>>(item: T, key: (nam
 }
 
 /** Header items `{name, value}`; names are compared case-insensitively, as HTTP does. */
-const Headers = distinctNames(z.object({ name: str().min(1), value: str().min(1) }), (n) => n.toLowerCase());
+const Headers = lazySchema(() => distinctNames(z.object({ name: str().min(1), value: str().min(1) }), (n) => n.toLowerCase()));
 /** Parameter items `{name, type, description}` (live-platform C.2). */
-const Parameters = distinctNames(
+const Parameters = lazySchema(() => distinctNames(
   z.object({
     name: strBetween(2, 32).regex(/^[A-Za-z][A-Za-z_]*$/, { error: RULE_MESSAGES.format }),
     type: oneOf(SCHEMA_TYPES),
     description: strBetween(3, 255),
   }),
   (n) => n,
-);
+));
 
-const fields = {
+const fields = once(() => ({
   // An empty name is only "required" (Laravel skips the format rule of an empty value).
   name: str(255).min(1).regex(/^(?:[a-z][a-z_]*)?$/, { error: 'The :attribute may only contain lowercase letters and underscores, starting with a letter.' }),
   description: str(255).min(1),
@@ -52,12 +53,12 @@ const fields = {
   timeout: int(TOOL_TIMEOUT.min, TOOL_TIMEOUT.max),
   headers: Headers,
   schema: Parameters,
-};
+}));
 
 /** Writes take the array forms only (live-platform C.2, decision). */
-export const CreateToolBody = z.object({ ...fields, timeout: fields.timeout.optional(), headers: fields.headers.optional(), schema: fields.schema.optional() });
+export const CreateToolBody = lazySchema(() => z.object({ ...fields(), timeout: fields().timeout.optional(), headers: fields().headers.optional(), schema: fields().schema.optional() }));
 export type CreateToolInput = z.infer<typeof CreateToolBody>;
-export const UpdateToolBody = z.object(fields).partial();
+export const UpdateToolBody = lazySchema(() => z.object(fields()).partial());
 export type UpdateToolInput = z.infer<typeof UpdateToolBody>;
 
 type HeaderItems = NonNullable<CreateToolInput['headers']>;
@@ -94,7 +95,7 @@ function liveSchema(schema: Record<string, unknown>): LiveToolRecord['schema'] {
 }
 
 /** A tool on the spec wire: headers and schema as stored (decisions: Custom mid-call tools). */
-export const ToolRecord = z
+export const ToolRecord = lazySchema(() => z
   .object({
     id: integer(),
     name: z.string(),
@@ -107,14 +108,14 @@ export const ToolRecord = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
   })
-  .meta({ id: 'Tool' });
+  .meta({ id: 'Tool' }));
 export type ToolRecord = z.output<typeof ToolRecord>;
 
 /** A tool on the live wire: headers and schema as arrays (live-platform C.2). */
-export const LiveToolRecord = ToolRecord.extend({
+export const LiveToolRecord = lazySchema(() => ToolRecord.unwrap().extend({
   headers: z.array(z.object({ name: z.string(), value: z.string() })),
   schema: z.array(z.object({ name: z.string(), type: z.enum(SCHEMA_TYPES), description: z.string() })),
-}).meta({ id: 'LiveTool' });
+}).meta({ id: 'LiveTool' }));
 export type LiveToolRecord = z.output<typeof LiveToolRecord>;
 
 /** The tool record: headers and schema as stored on the spec wire, as arrays on the live wire (live-platform C.2). */

@@ -1,0 +1,79 @@
+/**
+ * What importing the built package loads (issue 29): `import 'voxsim'` and
+ * `import 'voxsim/msw'` read only the package's own chunks, msw and two Node built-ins;
+ * faker, luxon, safe-regex2, libphonenumber-js, yaml, the recording modules and
+ * node:http load when a path first needs them, and the schemas of answers, scenarios and
+ * route bodies are built on first use. The time it takes is the bench's
+ * (`import.voxsim_msw`); this checks what it is made of, which a change can break without
+ * a timed test noticing.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** The bare specifiers a built module imports statically, and the relative modules it reaches, transitively. */
+function staticImports(entry: string): { bare: Set<string>; files: Set<string> } {
+  const bare = new Set<string>();
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const code = readFileSync(file, 'utf8');
+    // Static imports only (`import x from "y"`, `import "y"`, `export ... from "y"`); `import("y")` is the lazy kind.
+    for (const [, specifier] of code.matchAll(/^(?:import|export)\s[^;'"]*?(?:from\s*)?["']([^"']+)["']/gm)) {
+      if (specifier!.startsWith('.')) visit(join(dirname(file), specifier!));
+      else bare.add(specifier!);
+    }
+  };
+  visit(join(ROOT, entry));
+  return { bare, files };
+}
+
+describe('importing the package', () => {
+  it('statically imports nothing beyond its chunks, msw, node:module and node:util', () => {
+    const index = staticImports('dist/src/index.js');
+    const msw = staticImports('dist/src/adapters/msw.js');
+    expect([...index.bare].sort()).toEqual(['node:module', 'node:util']);
+    expect([...msw.bare].sort()).toEqual(['msw', 'node:module']);
+    // The recording modules (node:http, node:https, node:zlib) are a chunk of their own, loaded by drift() and recordHar().
+    const recording = [...index.files, ...msw.files].filter((file) => readFileSync(file, 'utf8').includes('// src/recording/proxy.ts'));
+    expect(recording).toEqual([]);
+  });
+
+  it('builds a few hundred schemas, not the thousands it declares, and loads no lazy dependency', () => {
+    const script = [
+      "import { createRequire } from 'node:module';",
+      'let schemas = 0;',
+      // zod calls this for every schema it builds.
+      'globalThis.__zod_globalConfig = { postProcessor() { schemas += 1; } };',
+      "await import('voxsim'); await import('voxsim/msw');",
+      "const cjs = Object.keys(createRequire(import.meta.url).cache).map((p) => p.replace(/.*node_modules\\//, '').split('/')[0]);",
+      'console.log(JSON.stringify({ schemas, cjs }));',
+    ].join('\n');
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as { schemas: number; cjs: string[] };
+    // 4,599 while every schema was built at import; about 260 now (zod.lazy stand-ins, and bodies of the few eager ones).
+    expect(out.schemas).toBeGreaterThan(0);
+    expect(out.schemas).toBeLessThan(400);
+    for (const lazy of ['@faker-js', 'luxon', 'safe-regex2', 'libphonenumber-js', 'yaml']) expect(out.cjs).not.toContain(lazy);
+  });
+
+  it('loads each lazy dependency on its first use', () => {
+    const script = [
+      "import { createRequire } from 'node:module';",
+      "const { createSimulator } = await import('voxsim');",
+      "const sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' });",
+      "const res = await sim.handle({ method: 'POST', path: '/user/assistant', headers: { authorization: 'Bearer sim_test_key' }, body: JSON.stringify({ name: 'A', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'Europe/Berlin', initial_message: 'Hi', system_prompt: 'Be brief.', llm_model_id: 1 }) });",
+      "const cjs = Object.keys(createRequire(import.meta.url).cache).map((p) => p.replace(/.*node_modules\\//, '').split('/')[0]);",
+      'console.log(JSON.stringify({ status: res.status, name: sim.control.accounts.list().data[0].name, cjs }));',
+    ].join('\n');
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as { status: number; name: string; cjs: string[] };
+    expect(out.status).toBe(201);
+    // The default account's generated name needs faker; the assistant's zone, luxon.
+    expect(out.name).toMatch(/\w/);
+    expect(out.cjs).toEqual(expect.arrayContaining(['@faker-js', 'luxon']));
+    expect(out.cjs).not.toContain('safe-regex2');
+  });
+});
