@@ -171,10 +171,14 @@ export function record<R>(fields: Fields<R>): FieldKind<R> {
   };
   // Compiled on the first check, not when declared: the state's kinds are declared while the
   // package is imported, and most simulators never check a row (issue 29).
+  // A kind that holds this one (`nullable`, `list`) keeps the first function it read: that
+  // one calls the generated check from then on.
+  let compiled: Check | undefined;
   const kind: { check: Check } = {
     check: (value) => {
-      kind.check = compiledRecord(names, kinds, failed) ?? loopedRecord(names, kinds, failed);
-      return kind.check(value);
+      compiled ??= compiledRecord(names, kinds, failed) ?? loopedRecord(names, kinds, failed);
+      kind.check = compiled;
+      return compiled(value);
     },
   };
   return kind;

@@ -96,3 +96,21 @@ describe('record', () => {
     expect(result).toStrictEqual(problem);
   });
 });
+
+describe('record: its generated check', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is generated once, on the first check, for the record and for a kind that holds it', () => {
+    const RealFunction = Function;
+    const generated = vi.fn((...args: string[]) => new RealFunction(...args));
+    vi.stubGlobal('Function', generated);
+    const plan = record<{ max_tools: number }>({ max_tools: count });
+    const held = nullable(plan);
+    expect(generated).not.toHaveBeenCalled();
+    for (let i = 0; i < 5; i++) {
+      expect(held.check({ max_tools: 1 })).toBeUndefined();
+      expect(plan.check({ max_tools: -1 })).toStrictEqual({ at: '.max_tools', message: 'must be a whole number from 0 to 9007199254740991' });
+    }
+    expect(generated).toHaveBeenCalledTimes(1);
+  });
+});
