@@ -9,12 +9,12 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseInstant } from '../core/time.js';
 import { WIRES, type Wire } from '../core/wire.js';
-import { replayDrift, type DriftReport } from '../recording/drift.js';
-import { scenarioFromHar } from '../recording/from-har.js';
+import type { DriftReport } from '../recording/drift.js';
 import { HarError } from '../recording/har.js';
-import { probeUpstream, recordHar, upstreamUrl } from '../recording/proxy.js';
-import { formatDriftHtml, formatDriftText } from '../recording/report.js';
-import { basePathOf } from '../recording/session.js';
+import type { RecordingProxy } from '../recording/proxy.js';
+// The commands' own modules (the proxy's node:http, node:https, node:zlib among them) load
+// when a command runs, not with `voxsim serve` (issue 29: start-up).
+import { basePathOf, upstreamUrl } from '../recording/session.js';
 import type { CatalogDocument } from '../domain/catalog/document.js';
 import { CatalogFileError, readCatalogFile } from '../scenario/catalog-file.js';
 import { ScenarioError } from '../scenario/load.js';
@@ -148,6 +148,7 @@ export async function driftFile(options: DriftArgs, out: Out): Promise<DriftRepo
     return undefined;
   }
   try {
+    const { replayDrift } = await import('../recording/drift.js');
     return await replayDrift(readText(options.file), { file: options.file, basePath: options.basePath, wire, ...(options.given && { given: options.given }), ...(options.start && { start: options.start }), ...(catalog && { catalog }) }, {
       createHost: (o) => createSimulator(o),
       routes: ROUTES as never,
@@ -164,6 +165,7 @@ export async function driftFile(options: DriftArgs, out: Out): Promise<DriftRepo
 export async function driftCommand(options: DriftArgs, out: Out): Promise<number> {
   const report = await driftFile(options, out);
   if (!report) return EXIT_INPUT;
+  const { formatDriftHtml, formatDriftText } = await import('../recording/report.js');
   out.log(options.json ? JSON.stringify(report, null, 2) : formatDriftText(report));
   if (options.html !== undefined) {
     try {
@@ -197,7 +199,8 @@ export function parseFromHarArgs(args: string[]): FromHarArgs {
 }
 
 /** `voxsim scenario from-har FILE.har`: prints (or writes) the scenario; 2 for a file that cannot be used. */
-export function fromHarCommand(options: FromHarArgs, out: Out): number {
+export async function fromHarCommand(options: FromHarArgs, out: Out): Promise<number> {
+  const { scenarioFromHar } = await import('../recording/from-har.js');
   let yaml: string;
   try {
     yaml = scenarioFromHar(readText(options.file), ROUTES as never, { file: options.file, basePath: options.basePath, ...(options.wire && { wire: options.wire }) });
@@ -267,12 +270,13 @@ export function parseRecordArgs(args: string[]): RecordArgs {
 /** `voxsim record`: runs until SIGINT or SIGTERM (then 0); 2 when the upstream, the port or the file cannot be used. */
 export async function recordCommand(options: RecordArgs, out: Out): Promise<number> {
   const upstream = upstreamUrl(options.upstream);
+  const { probeUpstream, recordHar } = await import('../recording/proxy.js');
   const unreachable = await probeUpstream(upstream);
   if (unreachable !== undefined) {
     out.error(`upstream ${upstream.href.replace(/\/$/, '')} cannot be reached (${unreachable}); check --upstream`);
     return EXIT_INPUT;
   }
-  let proxy: Awaited<ReturnType<typeof recordHar>>;
+  let proxy: RecordingProxy;
   try {
     proxy = await recordHar({
       upstream: options.upstream,

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { realNow } from '../core/clock.js';
 import { HarWriter, type RecordedExchange } from './har-writer.js';
 import type { HarLog } from './har.js';
-import { basePathOf } from './session.js';
+import { basePathOf, upstreamUrl } from './session.js';
 
 /** Headers of one connection, not of the message (RFC 9110 7.6.1), and those the proxy sets itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
@@ -55,21 +55,6 @@ export const RECORD_MESSAGES = {
   outside: (base: string) => `Only requests under ${base || '/'} are recorded and forwarded.`,
   unauthenticated: 'Unauthenticated.',
 } as const;
-
-/** The upstream's base URL, normalised (no trailing slash); throws a readable Error when it is none. */
-export function upstreamUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error(`--upstream must be the platform's base URL, such as https://api.example.com/api, got "${text}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--upstream must be an http or https URL, got "${text}"`);
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  url.search = '';
-  url.hash = '';
-  return url;
-}
 
 /** Reads a request's body whole. */
 function readAll(stream: IncomingMessage): Promise<Buffer> {

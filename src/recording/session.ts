@@ -29,6 +29,21 @@ export interface SessionSelection {
   ignored: { count: number; reasons: Record<string, number> };
 }
 
+/** The upstream's base URL, normalised (no trailing slash); throws a readable Error when it is none. */
+export function upstreamUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`--upstream must be the platform's base URL, such as https://api.example.com/api, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--upstream must be an http or https URL, got "${text}"`);
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
 /**
  * Normalises a base path: leading slash, no trailing one, '' for the root.
  * @example basePathOf('api/') // '/api'
