@@ -5,7 +5,7 @@
  *   npm run bench                          every bench, 100,000 leads for the dialer (under 3 minutes)
  *   npm run bench -- --leads 1000000       the dialer at 1M leads (opt-in: its process about 30-45 s, ~1.2 GB)
  *   npm run bench -- --only dialer --rounds 5   the dialer's alternating rounds (3 by default, 1 at 1M leads)
- *   npm run bench -- --only dialer,pages   some of them (http, msw, pages, dialer, import)
+ *   npm run bench -- --only dialer,pages   some of them (http, msw, pages, dialer, import, start)
  *   npm run bench -- --only persist        the state-file bench (opt-in: 100k leads + 220k calls, several minutes)
  *   npm run bench -- --cpu-prof            each bench process writes a .cpuprofile to bench/profiles/
  *
@@ -19,12 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { flag, option, summaryLine, type Figure } from './lib.js';
 
 /** Run by default (under 3 minutes). */
-const DEFAULT_BENCHES = ['pages', 'dialer', 'msw', 'http', 'import'] as const;
+const DEFAULT_BENCHES = ['pages', 'dialer', 'msw', 'http', 'import', 'start'] as const;
 /** Run only when named in `--only`: the state-file bench builds a 210 MB state and takes minutes. */
 const OPT_IN_BENCHES = ['persist'] as const;
 const BENCHES = [...DEFAULT_BENCHES, ...OPT_IN_BENCHES] as const;
-/** Extra Node flags per bench: the state-file bench holds a snapshot string, its parse and a live state at once. */
-const NODE_FLAGS: Record<string, string[]> = { persist: ['--max-old-space-size=8192'] };
+/** Extra Node flags per bench: the state-file and start benches hold a snapshot string, its parse and a live state at once. */
+const NODE_FLAGS: Record<string, string[]> = { persist: ['--max-old-space-size=8192'], start: ['--max-old-space-size=8192'] };
 
 const only = option('only')?.split(',');
 const unknown = only?.filter((name) => !(BENCHES as readonly string[]).includes(name)) ?? [];

@@ -1,0 +1,128 @@
+/**
+ * Start and restart of the standalone server as a user runs it (issue 29 items 2 and 3):
+ * the built `voxsim serve` (dist/src/bin.js) in a fresh Node process, timed from the spawn
+ * to its first answer (`GET /api/__sim/health` answered, once it printed its URL).
+ *
+ *   start.serve            `voxsim serve` against a bare Express 5 app (bench/bare-express.mjs)
+ *                          started the same way and asked the same; 9 alternating rounds,
+ *                          medians. Target <= 2x.
+ *   start.restart_100k     `voxsim serve --state-file` on the state of a finished 100k-lead
+ *                          campaign (bench/fixture.ts buildState: ~220k calls, ~210 MB)
+ *                          against reading and `JSON.parse`-ing that file, timed inside a
+ *                          fresh process (the read and the parse alone, without Node's own
+ *                          start, which the restart includes); 3 alternating rounds, medians.
+ *                          Target <= 1.5x.
+ *
+ * BASE=file keeps the built state there and reuses it when it exists.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { get } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { alternate, emit, option, round } from './lib.js';
+import { buildState } from './fixture.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'dist/src/bin.js');
+const BARE = join(ROOT, 'bench/bare-express.mjs');
+const LEADS = Number(option('leads') ?? 100_000);
+
+if (!existsSync(BIN)) throw new Error('dist/src/bin.js is missing: run npm run build first');
+
+/**
+ * Milliseconds from spawning `node args` to its first answer on the health route; the
+ * process is then stopped with `stop`.
+ */
+async function firstAnswer(args: string[], stop: NodeJS.Signals = 'SIGTERM'): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const base = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+        if (url) resolve(url);
+      });
+      child.once('exit', (code) => reject(new Error(`node ${args.join(' ')} exited ${code} before it listened: ${out}`)));
+    });
+    // node:http, not fetch: fetch's first request to a new origin costs some 40 ms of the client's own.
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      get(`${base}/__sim/health`, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      }).on('error', reject);
+    });
+    if (status !== 200) throw new Error(`health answered ${status}`);
+    return performance.now() - started;
+  } finally {
+    child.removeAllListeners('exit');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(stop);
+    await exited;
+  }
+}
+
+/** Milliseconds a fresh process takes to read `file` and JSON.parse it (timed inside it). */
+function readAndParse(file: string): number {
+  const code = `const { readFileSync } = require('node:fs'); const t = performance.now(); JSON.parse(readFileSync(${JSON.stringify(file)}, 'utf8')); console.log(performance.now() - t);`;
+  return Number(execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' }).trim());
+}
+
+const serve = ['dist/src/bin.js', 'serve', '--port', '0', '--quiet'];
+const started = await alternate(9, () => firstAnswer(serve), () => firstAnswer([BARE]));
+emit({
+  bench: 'start.serve',
+  value: round(started.subject, 1),
+  unit: 'ms to first answer',
+  baseline: round(started.baseline, 1),
+  baseline_of: 'a bare Express 5 app started the same way',
+  ratio: round(started.subject / started.baseline, 2),
+  target: '<= 2x',
+  met: started.subject / started.baseline <= 2,
+  rounds: started.subjects.map((s) => round(s, 1)),
+  baseline_rounds: started.baselines.map((b) => round(b, 1)),
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'voxsim-bench-start-'));
+try {
+  const base = process.env.BASE ?? join(dir, 'base.json');
+  const built = existsSync(base) ? undefined : await buildState(base, LEADS);
+  // One copy, read by both sides: a server killed once it answered changes nothing in it
+  // (a stop by SIGTERM would save the state again, and a fresh copy per round would leave
+  // the file's pages still being written while the next side reads them).
+  const file = join(dir, 'state.json');
+  copyFileSync(base, file);
+  const restart = await alternate(
+    3,
+    () => firstAnswer([...serve, '--state-file', file], 'SIGKILL'),
+    () => readAndParse(file),
+  );
+  const snapshot = built ?? describe(base);
+  emit({
+    bench: 'start.restart_100k',
+    value: round(restart.subject, 1),
+    unit: 'ms to first answer',
+    baseline: round(restart.baseline, 1),
+    baseline_of: 'reading and JSON.parse-ing the same state file in a fresh process',
+    ratio: round(restart.subject / restart.baseline, 2),
+    target: '<= 1.5x',
+    met: restart.subject / restart.baseline <= 1.5,
+    rounds: restart.subjects.map((s) => round(s, 1)),
+    baseline_rounds: restart.baselines.map((b) => round(b, 1)),
+    bare_start_ms: round(started.subject, 1),
+    leads: snapshot.leads,
+    calls: snapshot.calls,
+    state_mb: round(snapshot.bytes / 1_048_576, 1),
+  });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The counts of a state built by an earlier run (BASE). */
+function describe(file: string): { leads: number; calls: number; bytes: number } {
+  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { db: Record<string, { rows: unknown[] }> };
+  return { leads: snapshot.db.leads!.rows.length, calls: snapshot.db.calls!.rows.length, bytes: statSync(file).size };
+}
