@@ -29,7 +29,7 @@ import { formatStep, playScenario } from './scenario/runner.js';
 import { scenarioJsonSchema } from './scenario/schema.js';
 import { closest, didYouMean } from './core/suggest.js';
 import { DEFAULT_SERVER_URL, openApiDocument } from './control/openapi.js';
-import { createSimulator, ROUTES, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
+import { createSimulator, ROUTES, simulatorToRestore, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
 import { applyLog, fsReason, logFiles, StateFileError, StateNotSavedError, StateStore } from './state/persist.js';
 import { VERSION } from './version.js';
 import { driftCommand, fromHarCommand, parseDriftArgs, parseFromHarArgs, parseRecordArgs, recordCommand, RECORDING_HELP } from './cli/recording.js';
@@ -530,7 +530,9 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   if (stateFile) checkStateDirectory(stateFile);
   const saved = stateFile ? readState(stateFile) : { nextGen: 1, logBytes: 0 };
   const catalog = options.catalog === undefined ? undefined : await loadStartCatalog(options.catalog, options.wire ?? 'spec');
-  const sim = createSimulator({
+  // A state file's snapshot replaces the accounts a simulator starts with: none are built first (unless a scenario's given comes first).
+  const build = saved.snapshot && !options.scenario ? simulatorToRestore : createSimulator;
+  const sim = build({
     ...(catalog !== undefined && { catalog }),
     seed: options.seed,
     ...(options.start !== undefined && { startAt: options.start }),

@@ -207,7 +207,8 @@ export class Simulator implements SimState {
   /** The scope `accountScope` answered last. */
   private lastScope: AccountCtx | undefined;
 
-  constructor(options: SimulatorOptions = {}) {
+  /** `restoring`: a snapshot is restored next (`simulatorToRestore`), so no accounts are built first. */
+  constructor(options: SimulatorOptions = {}, restoring?: typeof RESTORING) {
     this.initialSeed = checkSeed(options.seed ?? 1);
     this.currentSeed = this.initialSeed;
     this.startMs = toEpoch(options.startAt, 'startAt');
@@ -252,7 +253,7 @@ export class Simulator implements SimState {
       ...(options.onError && { onError: options.onError }),
     });
     this.bindEvents();
-    this.createAccounts();
+    if (restoring !== RESTORING) this.createAccounts();
   }
 
   /** The seeded random source (replaced on reset). */
@@ -499,4 +500,18 @@ export class Simulator implements SimState {
  */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   return new Simulator(options);
+}
+
+/** Marks a simulator built to restore a snapshot next (`simulatorToRestore`); not exported by the package. */
+const RESTORING = Symbol('restoring');
+
+/**
+ * A simulator to restore a snapshot into before any other use (a restart of the server
+ * on its state file): it builds no accounts, which the restore would replace, and which
+ * would load faker for nothing (issue 29: restart). A reset later builds the accounts of
+ * `options` as any simulator's does.
+ * @example const sim = simulatorToRestore({ seed: 1 }); sim.restore(parsed, { owned: true })
+ */
+export function simulatorToRestore(options: SimulatorOptions): Simulator {
+  return new Simulator(options, RESTORING);
 }
