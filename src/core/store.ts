@@ -921,11 +921,13 @@ export class Table<T extends Row> {
       this.live &= ~bit;
       this.restored |= bit;
     }
+    // The indexes built now (coalesced ones), listed once rather than looked for per row.
+    const live = this.entries.filter((entry) => entry.live);
     for (const plain of owned ? snapshot.rows : structuredClone(snapshot.rows)) {
       const row = this.codec ? this.codec.row(plain) : plain;
       const id = row.id;
       this.rows.set(row, id);
-      for (const entry of this.entries) if (entry.live) this.addToIndex(entry, entry.key(row), row, id);
+      for (let i = 0; i < live.length; i++) this.addToIndex(live[i]!, live[i]!.key(row), row, id);
       this.observer?.put(row);
     }
   }
