@@ -13,6 +13,10 @@
  *                          start, which the restart includes); 3 alternating rounds, medians.
  *                          Target <= 1.5x.
  *
+ * `voxsim` turns Node's compile cache on (src/bin.ts): the first round fills it, later
+ * rounds read it, as a user's later starts do. Each line also carries the start without
+ * it (NODE_DISABLE_COMPILE_CACHE=1: a first start after an install), `without_compile_cache_ms`.
+ *
  * BASE=file keeps the built state there and reuses it when it exists.
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -21,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { alternate, emit, option, round } from './lib.js';
+import { alternate, emit, median, option, round } from './lib.js';
 import { buildState } from './fixture.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -35,9 +39,9 @@ if (!existsSync(BIN)) throw new Error('dist/src/bin.js is missing: run npm run b
  * Milliseconds from spawning `node args` to its first answer on the health route; the
  * process is then stopped with `stop`.
  */
-async function firstAnswer(args: string[], stop: NodeJS.Signals = 'SIGTERM'): Promise<number> {
+async function firstAnswer(args: string[], stop: NodeJS.Signals = 'SIGTERM', env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const base = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -72,7 +76,12 @@ function readAndParse(file: string): number {
 }
 
 const serve = ['dist/src/bin.js', 'serve', '--port', '0', '--quiet'];
+/** The command as it runs without Node's compile cache (which it turns on: src/bin.ts), for the lines' context. */
+const uncached = { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' };
 const started = await alternate(9, () => firstAnswer(serve), () => firstAnswer([BARE]));
+const uncachedTimes: number[] = [];
+for (let i = 0; i < 5; i++) uncachedTimes.push(await firstAnswer(serve, 'SIGTERM', uncached));
+const startedUncached = median(uncachedTimes);
 emit({
   bench: 'start.serve',
   value: round(started.subject, 1),
@@ -84,6 +93,7 @@ emit({
   met: started.subject / started.baseline <= 2,
   rounds: started.subjects.map((s) => round(s, 1)),
   baseline_rounds: started.baselines.map((b) => round(b, 1)),
+  without_compile_cache_ms: round(startedUncached, 1),
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'voxsim-bench-start-'));
@@ -100,6 +110,8 @@ try {
     () => firstAnswer([...serve, '--state-file', file], 'SIGKILL'),
     () => readAndParse(file),
   );
+  const restartUncached: number[] = [];
+  for (let i = 0; i < 2; i++) restartUncached.push(await firstAnswer([...serve, '--state-file', file], 'SIGKILL', uncached));
   const snapshot = built ?? describe(base);
   emit({
     bench: 'start.restart_100k',
@@ -112,6 +124,7 @@ try {
     met: restart.subject / restart.baseline <= 1.5,
     rounds: restart.subjects.map((s) => round(s, 1)),
     baseline_rounds: restart.baselines.map((b) => round(b, 1)),
+    without_compile_cache_ms: round(median(restartUncached), 1),
     bare_start_ms: round(started.subject, 1),
     leads: snapshot.leads,
     calls: snapshot.calls,
