@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { alternate, emit, round } from './lib.js';
+import { alternate, emit, timeFigure } from './lib.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = 9;
@@ -17,17 +17,5 @@ function coldImport(specifiers: string[]): number {
   return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' }).trim());
 }
 
-const { subject, baseline, subjects, baselines } = await alternate(ROUNDS, () => coldImport(['voxsim', 'voxsim/msw']), () => coldImport(['msw/node']));
-const ratio = subject / baseline;
-emit({
-  bench: 'import.voxsim_msw',
-  value: round(subject, 1),
-  unit: 'ms per cold import',
-  baseline: round(baseline, 1),
-  baseline_of: "import('msw/node') in a fresh process",
-  ratio: round(ratio, 2),
-  target: '<= 1.5x',
-  met: ratio <= 1.5,
-  rounds: subjects.map((s) => round(s, 1)),
-  baseline_rounds: baselines.map((b) => round(b, 1)),
-});
+const result = await alternate(ROUNDS, () => coldImport(['voxsim', 'voxsim/msw']), () => coldImport(['msw/node']));
+emit(timeFigure('import.voxsim_msw', result, { unit: 'ms per cold import', baselineOf: "import('msw/node') in a fresh process", limit: 1.5 }));

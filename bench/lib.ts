@@ -47,6 +47,32 @@ export function round(n: number, places = 3): number {
 }
 
 /**
+ * The figure of a time measured by `alternate` against its same-run baseline: medians,
+ * their ratio against an upper `limit` (`<= limit`x), and each round's figures.
+ * @example emit(timeFigure('import.voxsim_msw', result, { unit: 'ms per cold import', baselineOf: "import('msw/node')", limit: 1.5 }))
+ */
+export function timeFigure(
+  bench: string,
+  result: { subject: number; baseline: number; subjects: number[]; baselines: number[] },
+  { unit, baselineOf, limit, ...extra }: { unit: string; baselineOf: string; limit: number; [extra: string]: unknown },
+): Figure {
+  const ratio = result.subject / result.baseline;
+  return {
+    bench,
+    value: round(result.subject, 1),
+    unit,
+    baseline: round(result.baseline, 1),
+    baseline_of: baselineOf,
+    ratio: round(ratio, 2),
+    target: `<= ${limit}x`,
+    met: ratio <= limit,
+    rounds: result.subjects.map((s) => round(s, 1)),
+    baseline_rounds: result.baselines.map((b) => round(b, 1)),
+    ...extra,
+  };
+}
+
+/**
  * Runs `subject` and `baseline` in alternating rounds (so the machine's drift hits both
  * alike) and answers the median of each side's round results. Each round function
  * answers its own figure (a time per operation, a rate).

@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { alternate, emit, median, option, round } from './lib.js';
+import { alternate, emit, median, option, round, timeFigure } from './lib.js';
 import { buildState } from './fixture.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -82,19 +82,12 @@ const started = await alternate(9, () => firstAnswer(serve), () => firstAnswer([
 const uncachedTimes: number[] = [];
 for (let i = 0; i < 5; i++) uncachedTimes.push(await firstAnswer(serve, 'SIGTERM', uncached));
 const startedUncached = median(uncachedTimes);
-emit({
-  bench: 'start.serve',
-  value: round(started.subject, 1),
+emit(timeFigure('start.serve', started, {
   unit: 'ms to first answer',
-  baseline: round(started.baseline, 1),
-  baseline_of: 'a bare Express 5 app started the same way',
-  ratio: round(started.subject / started.baseline, 2),
-  target: '<= 2x',
-  met: started.subject / started.baseline <= 2,
-  rounds: started.subjects.map((s) => round(s, 1)),
-  baseline_rounds: started.baselines.map((b) => round(b, 1)),
+  baselineOf: 'a bare Express 5 app started the same way',
+  limit: 2,
   without_compile_cache_ms: round(startedUncached, 1),
-});
+}));
 
 const dir = mkdtempSync(join(tmpdir(), 'voxsim-bench-start-'));
 try {
@@ -113,23 +106,16 @@ try {
   const restartUncached: number[] = [];
   for (let i = 0; i < 2; i++) restartUncached.push(await firstAnswer([...serve, '--state-file', file], 'SIGKILL', uncached));
   const snapshot = built ?? describe(base);
-  emit({
-    bench: 'start.restart_100k',
-    value: round(restart.subject, 1),
+  emit(timeFigure('start.restart_100k', restart, {
     unit: 'ms to first answer',
-    baseline: round(restart.baseline, 1),
-    baseline_of: 'reading and JSON.parse-ing the same state file in a fresh process',
-    ratio: round(restart.subject / restart.baseline, 2),
-    target: '<= 1.5x',
-    met: restart.subject / restart.baseline <= 1.5,
-    rounds: restart.subjects.map((s) => round(s, 1)),
-    baseline_rounds: restart.baselines.map((b) => round(b, 1)),
+    baselineOf: 'reading and JSON.parse-ing the same state file in a fresh process',
+    limit: 1.5,
     without_compile_cache_ms: round(median(restartUncached), 1),
     bare_start_ms: round(started.subject, 1),
     leads: snapshot.leads,
     calls: snapshot.calls,
     state_mb: round(snapshot.bytes / 1_048_576, 1),
-  });
+  }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
