@@ -55,7 +55,7 @@ const fields = once(() => ({
 }));
 
 /**
- * `POST /user/phone-numbers/sip-trunks`. The rules that join fields() (the phone number's
+ * `POST /user/phone-numbers/sip-trunks`. The rules that join fields (the phone number's
  * form by trunk type, the addresses required with `ip`) are checked by the service.
  */
 export const CreateSipTrunkBody = lazySchema(() => z.object({
