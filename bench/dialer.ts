@@ -7,10 +7,8 @@
  * each side. Targets: at most 3x that loop; peak RSS under 1.5 GB (the figure that
  * matters at 1,000,000 leads).
  */
-import { createLead } from '../src/domain/leads/service.js';
-import { createSimulator } from '../src/simulator.js';
 import { emit, median, option, round } from './lib.js';
-import { AUTH } from './fixture.js';
+import { dialerCampaign } from './fixture.js';
 
 const LEADS = Number(option('leads') ?? 100_000);
 /** Rounds of campaign and loop, alternating: 3 by default, 1 at a million leads (a round is some 30 s there). */
@@ -87,33 +85,10 @@ function minimalLoop(events: number, width: number): number {
  * samples the peak RSS (later rounds would count the garbage of those before).
  */
 async function campaignRound(sampleRss: boolean) {
-  const sim = createSimulator({ seed: 1, startAt: '2026-03-02T00:00:00Z', accounts: [{ api_key: 'sim_test_key', balance: 1_000_000_000 }] });
-  const call = async (method: string, path: string, body: unknown) => {
-    const res = await sim.handle({ method, path, headers: AUTH, body: JSON.stringify(body) });
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as { data: { id: number } };
-  };
-
-  sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
-  const assistant = await call('POST', '/user/assistant', {
-    name: 'Bench', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'UTC',
-    initial_message: 'Hello!', system_prompt: 'Bench.', llm_model_id: 1, phone_number_id: 1,
-  });
-  const campaign = await call('POST', '/user/campaign', {
-    name: 'Bench', assistant_id: assistant.data.id, max_calls_in_parallel: 10, max_retries: 3, retry_interval: 10,
-    allowed_hours_start_time: '00:00', allowed_hours_end_time: '23:59',
-  });
-  // The mix by lead variables: one rule per outcome (ARCHITECTURE §4 Scripted outcomes).
-  const MIX = ['human', 'no-answer', 'voicemail', 'busy'] as const;
-  sim.control.outcomes.set({ rules: MIX.map((outcome) => ({ match: { lead_variables: { mix: outcome } }, outcomes: [outcome] })) });
-  const ctx = sim.accountScope(1)!;
+  const { sim, campaignId, addLeads, start } = await dialerCampaign(1_000_000_000);
   const heapBefore = process.memoryUsage().heapUsed;
   const setupStarted = performance.now();
-  for (let i = 0; i < LEADS; i++) {
-    const slot = i % 100;
-    const mix = slot < 40 ? 'human' : slot < 70 ? 'no-answer' : slot < 90 ? 'voicemail' : 'busy';
-    createLead(ctx, { campaign_id: campaign.data.id, phone_number: `+1212${String(2_000_000 + i).padStart(7, '0')}`, variables: { mix } });
-  }
+  addLeads(LEADS);
   const setupMs = performance.now() - setupStarted;
   const heapAfterLeads = process.memoryUsage().heapUsed;
 
@@ -125,13 +100,13 @@ async function campaignRound(sampleRss: boolean) {
     });
   }
   const started = performance.now();
-  await call('POST', '/user/campaigns/update-status', { campaign_id: campaign.data.id, action: 'start' });
+  await start();
   const ran = await sim.clock.runUntilIdle({ maxEvents: Number.MAX_SAFE_INTEGER });
   const wallMs = performance.now() - started;
   if (sampleRss) peakRss = Math.max(peakRss, process.memoryUsage.rss());
   const heapAfterRun = process.memoryUsage().heapUsed;
 
-  const status = sim.db.campaigns.get(campaign.data.id)!.status;
+  const status = sim.db.campaigns.get(campaignId)!.status;
   if (status !== 'completed') throw new Error(`the campaign ended ${status}`);
   const attempts = sim.db.calls.size;
   return { sim, wallMs, ran, attempts, setupMs, heapPerLead: (heapAfterLeads - heapBefore) / LEADS, heapPerCall: (heapAfterRun - heapAfterLeads) / attempts };

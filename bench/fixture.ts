@@ -73,27 +73,46 @@ export async function seededCalls(calls: number, leads = 10): Promise<Seeded> {
 }
 
 /**
- * The state file of the persistence and restart benches: a campaign of `leads` leads
- * (bench/dialer.ts's mix: 40% human, 30% no-answer, 20% voicemail, 10% busy, 3 retries)
- * run to completion, its snapshot written to `file` (100k leads: ~220k calls, ~210 MB).
+ * The dialer bench's campaign (and the state file's): 10 calls in parallel, 3 retries,
+ * open all day, outcomes by each lead's `mix` variable (one rule per outcome: ARCHITECTURE
+ * §4 Scripted outcomes). `addLeads(n)` adds n leads: 40% human, 30% no-answer, 20%
+ * voicemail, 10% busy; `start()` starts the campaign.
  */
-export async function buildState(file: string, leads: number): Promise<{ leads: number; calls: number; bytes: number }> {
-  const sim = createSimulator({ seed: 1, startAt: '2026-03-02T00:00:00Z', accounts: [{ api_key: 'sim_test_key', balance: 1_000_000 }] });
+export async function dialerCampaign(balance: number): Promise<{ sim: Simulator; campaignId: number; addLeads(n: number): void; start(): Promise<unknown> }> {
+  const sim = createSimulator({ seed: 1, startAt: '2026-03-02T00:00:00Z', accounts: [{ api_key: 'sim_test_key', balance }] });
   sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
   const assistant = await call(sim, 'POST', '/user/assistant', { ...ASSISTANT, name: 'Bench', system_prompt: 'Bench.' });
   const campaign = await call(sim, 'POST', '/user/campaign', {
     name: 'Bench', assistant_id: assistant.data.id, max_calls_in_parallel: 10, max_retries: 3, retry_interval: 10,
     allowed_hours_start_time: '00:00', allowed_hours_end_time: '23:59',
   });
-  const mix = ['human', 'no-answer', 'voicemail', 'busy'] as const;
-  sim.control.outcomes.set({ rules: mix.map((outcome) => ({ match: { lead_variables: { mix: outcome } }, outcomes: [outcome] })) });
+  const mixes = ['human', 'no-answer', 'voicemail', 'busy'] as const;
+  sim.control.outcomes.set({ rules: mixes.map((outcome) => ({ match: { lead_variables: { mix: outcome } }, outcomes: [outcome] })) });
   const ctx = sim.accountScope(1)!;
-  for (let i = 0; i < leads; i++) {
-    const slot = i % 100;
-    const m = slot < 40 ? 'human' : slot < 70 ? 'no-answer' : slot < 90 ? 'voicemail' : 'busy';
-    createLead(ctx, { campaign_id: campaign.data.id, phone_number: `+1212${String(2_000_000 + i).padStart(7, '0')}`, variables: { mix: m } });
-  }
-  await call(sim, 'POST', '/user/campaigns/update-status', { campaign_id: campaign.data.id, action: 'start' });
+  const campaignId = campaign.data.id;
+  return {
+    sim,
+    campaignId,
+    addLeads(n: number) {
+      for (let i = 0; i < n; i++) {
+        const slot = i % 100;
+        const mix = slot < 40 ? 'human' : slot < 70 ? 'no-answer' : slot < 90 ? 'voicemail' : 'busy';
+        createLead(ctx, { campaign_id: campaignId, phone_number: `+1212${String(2_000_000 + i).padStart(7, '0')}`, variables: { mix } });
+      }
+    },
+    start: () => call(sim, 'POST', '/user/campaigns/update-status', { campaign_id: campaignId, action: 'start' }),
+  };
+}
+
+/**
+ * The state file of the persistence and restart benches: the dialer bench's campaign of
+ * `leads` leads run to completion, its snapshot written to `file` (100k leads: ~220k
+ * calls, ~210 MB).
+ */
+export async function buildState(file: string, leads: number): Promise<{ leads: number; calls: number; bytes: number }> {
+  const { sim, addLeads, start } = await dialerCampaign(1_000_000);
+  addLeads(leads);
+  await start();
   await sim.clock.runUntilIdle();
   writeFileSync(file, JSON.stringify(sim.snapshot()));
   const result = { leads: sim.db.leads.size, calls: sim.db.calls.size, bytes: statSync(file).size };

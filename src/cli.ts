@@ -22,7 +22,7 @@ import { formatEventLine } from './event-lines.js';
 import { SPEED_RANGE, everyRealInterval } from './core/clock.js';
 import { MAX_SEED } from './core/random.js';
 import { CLOCK_RANGE_TEXT, isClockTime, parseInstant, formatSqlUtc } from './core/time.js';
-import { WIRES, type Wire } from './core/wire.js';
+import type { Wire } from './core/wire.js';
 import { DEFAULT_API_KEY } from './domain/accounts/schema.js';
 import { ScenarioError, loadScenario } from './scenario/load.js';
 import { formatStep, playScenario } from './scenario/runner.js';
@@ -32,6 +32,7 @@ import { DEFAULT_SERVER_URL, openApiDocument } from './control/openapi.js';
 import { createSimulator, ROUTES, simulatorToRestore, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
 import { applyLog, fsReason, logFiles, StateFileError, StateNotSavedError, StateStore } from './state/persist.js';
 import { VERSION } from './version.js';
+import { LOOPBACK, portOption, requireTokenOffLoopback, wireOption } from './cli/options.js';
 import { driftCommand, fromHarCommand, parseDriftArgs, parseFromHarArgs, parseRecordArgs, recordCommand, RECORDING_HELP } from './cli/recording.js';
 
 export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat Assistant Platform API
@@ -267,7 +268,6 @@ export function parseSize(text: string): number | undefined {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::']);
-const PRIVATE_LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** Reads `serve` flags; throws an Error with a readable message on bad input. */
 export function parseServeArgs(args: string[]): ServeOptions {
@@ -292,13 +292,12 @@ export function parseServeArgs(args: string[]): ServeOptions {
     },
     strict: true,
   });
-  const port = Number(values.port);
+  const port = portOption(values.port);
   const streamBuffer = values['stream-buffer'] === undefined ? undefined : parseSize(values['stream-buffer']);
   if (streamBuffer !== undefined && !(streamBuffer >= 1024)) throw new Error(`--stream-buffer must be a size of at least 1kb (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
   if (values['stream-buffer'] !== undefined && streamBuffer === undefined) throw new Error(`--stream-buffer must be a size (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
   const compactAfter = values['compact-after'] === undefined ? undefined : parseSize(values['compact-after']);
   if (values['compact-after'] !== undefined && !(compactAfter !== undefined && compactAfter >= 1024)) throw new Error(`--compact-after must be a size of at least 1kb (bytes, or with kb / mb), got "${values['compact-after']}"`);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new Error(`--seed must be a whole number from 0 to ${MAX_SEED}, got "${values.seed}"`);
   const start = values.start === undefined ? undefined : parseInstant(values.start);
@@ -308,9 +307,8 @@ export function parseServeArgs(args: string[]): ServeOptions {
   if (speed !== undefined && !(speed >= SPEED_RANGE.min && speed <= SPEED_RANGE.max)) {
     throw new Error(`--speed must be a number from ${SPEED_RANGE.min} to ${SPEED_RANGE.max} (60 = a minute per second), got "${values.speed}"`);
   }
-  if (values.wire !== undefined && !(WIRES as readonly string[]).includes(values.wire)) throw new Error(`--wire must be one of ${WIRES.join(', ')}, got "${values.wire}"`);
-  // A server reachable from other machines must protect its control API.
-  if (!PRIVATE_LOOPBACK.has(values.host) && !values['admin-token']) throw new Error(`--admin-token is required when binding to ${values.host} (not a loopback address)`);
+  const wire = wireOption(values.wire);
+  requireTokenOffLoopback(values.host, values['admin-token']);
   return {
     port,
     host: values.host,
@@ -322,7 +320,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(values['state-file'] !== undefined && { stateFile: values['state-file'] }),
     ...(values.scenario !== undefined && { scenario: values.scenario }),
     ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
-    ...(values.wire !== undefined && { wire: values.wire as Wire }),
+    ...(wire !== undefined && { wire }),
     ...(values.catalog !== undefined && { catalog: values.catalog }),
     ...(streamBuffer !== undefined && { streamBuffer }),
     ...(compactAfter !== undefined && { compactAfter }),
@@ -467,30 +465,45 @@ function readState(file: string): { snapshot?: { format?: unknown }; nextGen: nu
   return { ...(snapshot && { snapshot }), nextGen: (logs.at(-1)?.gen ?? 0) + 1, logBytes };
 }
 
-/** `--catalog FILE` at start: a file that cannot be read or is not a valid catalog document is one start-up line. */
-async function loadStartCatalog(file: string, wire: Wire): Promise<CatalogDocument> {
+/** What a start-up file (`--catalog`, `--scenario`) that cannot be used says, by how it fails. */
+interface StartFileMessages {
+  invalid: (why: string) => string;
+  missing: (file: string) => string;
+  unreadable: (file: string, why: string) => string;
+}
+
+/**
+ * Loads a file named at start: one that is not what it must be (`Invalid`), is missing
+ * or cannot be read is one start-up line.
+ */
+async function loadStartFile<T>(file: string, load: () => Promise<T>, Invalid: abstract new (...args: never[]) => Error, messages: StartFileMessages): Promise<T> {
   try {
-    return await readCatalogFile(file, wire);
+    return await load();
   } catch (error) {
-    if (error instanceof CatalogFileError) throw new StartupError(STARTUP_MESSAGES.catalogInvalid(oneLine(error.message)));
+    if (error instanceof Invalid) throw new StartupError(messages.invalid(oneLine(error.message)));
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new StartupError(STARTUP_MESSAGES.catalogMissing(resolvePath(file)));
-    if (code !== undefined) throw new StartupError(STARTUP_MESSAGES.catalogUnreadable(resolvePath(file), code === 'EISDIR' ? 'it is a directory' : fsReason(error)));
+    if (code === 'ENOENT') throw new StartupError(messages.missing(resolvePath(file)));
+    if (code !== undefined) throw new StartupError(messages.unreadable(resolvePath(file), code === 'EISDIR' ? 'it is a directory' : fsReason(error)));
     throw error;
   }
 }
 
-/** `--scenario FILE` at start: a file that cannot be read or is not a valid scenario is one start-up line. */
+/** `--catalog FILE` at start: a catalog document for the wire. */
+function loadStartCatalog(file: string, wire: Wire): Promise<CatalogDocument> {
+  return loadStartFile(file, () => readCatalogFile(file, wire), CatalogFileError, {
+    invalid: STARTUP_MESSAGES.catalogInvalid,
+    missing: STARTUP_MESSAGES.catalogMissing,
+    unreadable: STARTUP_MESSAGES.catalogUnreadable,
+  });
+}
+
+/** `--scenario FILE` at start: its given and scripts, not its steps. */
 async function loadStartScenario(sim: Simulator, file: string): Promise<void> {
-  try {
-    await sim.loadScenario(file, { steps: false });
-  } catch (error) {
-    if (error instanceof ScenarioError) throw new StartupError(STARTUP_MESSAGES.scenarioInvalid(oneLine(error.message)));
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new StartupError(STARTUP_MESSAGES.scenarioMissing(resolvePath(file)));
-    if (code !== undefined) throw new StartupError(STARTUP_MESSAGES.scenarioUnreadable(resolvePath(file), code === 'EISDIR' ? 'it is a directory' : fsReason(error)));
-    throw error;
-  }
+  await loadStartFile(file, () => sim.loadScenario(file, { steps: false }), ScenarioError, {
+    invalid: STARTUP_MESSAGES.scenarioInvalid,
+    missing: STARTUP_MESSAGES.scenarioMissing,
+    unreadable: STARTUP_MESSAGES.scenarioUnreadable,
+  });
 }
 
 /**
@@ -605,7 +618,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
       const host = options.host.includes(':') ? `[${options.host}]` : options.host;
       const url = `http://${host}:${port}${options.basePath}`;
       // Deliveries must not loop back into the server under any of its loopback names.
-      const names = LOOPBACK_HOSTS.has(options.host) ? [...PRIVATE_LOOPBACK] : [host];
+      const names = LOOPBACK_HOSTS.has(options.host) ? [...LOOPBACK] : [host];
       for (const name of names) sim.webhooks.refuseUnder(`http://${name.includes(':') ? `[${name}]` : name}:${port}${options.basePath}`);
       resolve({
         sim,

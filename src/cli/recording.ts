@@ -8,7 +8,8 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseInstant } from '../core/time.js';
-import { WIRES, type Wire } from '../core/wire.js';
+import type { Wire } from '../core/wire.js';
+import { portOption, requireTokenOffLoopback, wireOption } from './options.js';
 import type { DriftReport } from '../recording/drift.js';
 import { HarError } from '../recording/har.js';
 import type { RecordingProxy } from '../recording/proxy.js';
@@ -75,13 +76,6 @@ export const RECORDING_HELP = {
   },
 } as const;
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
-function wireOf(text: string | undefined): Wire | undefined {
-  if (text === undefined) return undefined;
-  if (!(WIRES as readonly string[]).includes(text)) throw new Error(`--wire must be one of ${WIRES.join(', ')}, got "${text}"`);
-  return text as Wire;
-}
 
 /** The one HAR file a command takes. */
 function oneFile(positionals: string[]): string {
@@ -119,7 +113,7 @@ export function parseDriftArgs(args: string[]): DriftArgs {
     allowPositionals: true,
   });
   if (values.start !== undefined && parseInstant(values.start) === undefined) throw new Error(`--start must be an ISO 8601 time, got "${values.start}"`);
-  const wire = wireOf(values.wire);
+  const wire = wireOption(values.wire);
   return {
     file: oneFile(positionals),
     json: values.json,
@@ -194,7 +188,7 @@ export interface FromHarArgs {
 
 export function parseFromHarArgs(args: string[]): FromHarArgs {
   const { values, positionals } = parseArgs({ args, options: { wire: { type: 'string' }, out: { type: 'string' }, 'base-path': { type: 'string', default: '/api' } }, strict: true, allowPositionals: true });
-  const wire = wireOf(values.wire);
+  const wire = wireOption(values.wire);
   return { file: oneFile(positionals), basePath: basePathOf(values['base-path']), ...(wire && { wire }), ...(values.out !== undefined && { out: values.out }) };
 }
 
@@ -252,10 +246,9 @@ export function parseRecordArgs(args: string[]): RecordArgs {
   if (values.upstream === undefined) throw new Error('--upstream is required: the platform\'s base URL, such as https://api.example.com/api');
   upstreamUrl(values.upstream);
   if (values.out === undefined) throw new Error('--out is required: the HAR file to write, such as session.har');
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number (0-65535), got "${values.port}"`);
+  const port = portOption(values.port);
   // A proxy reachable from other machines must protect its status route, as serve protects its control API.
-  if (!LOOPBACK.has(values.host) && !values['admin-token']) throw new Error(`--admin-token is required when binding to ${values.host} (not a loopback address)`);
+  requireTokenOffLoopback(values.host, values['admin-token']);
   return {
     upstream: values.upstream,
     out: values.out,

@@ -104,6 +104,26 @@ export function fieldKind(key: string, context?: string): string | undefined {
   return named ? kindOfWord(named[1]!) : undefined;
 }
 
+/**
+ * A request body with the values of its `*_id` / `*_ids` fields (at any depth, each item
+ * of a list) passed through `swap` with their kind and where they are; everything else as
+ * it is. A replay swaps recorded ids for the simulator's (drift), a scenario for `$refs`
+ * (from-har).
+ * @example mapIdFields({ campaign_id: 7 }, (kind, id) => `${kind}:${id}`) // { campaign_id: 'campaign:7' }
+ */
+export function mapIdFields(body: unknown, swap: (kind: string, value: unknown, where: string) => unknown, where = 'body'): unknown {
+  if (Array.isArray(body)) return body.map((item, i) => mapIdFields(item, swap, `${where}[${i}]`));
+  if (!isObject(body)) return body;
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => {
+      const kind = key === 'id' ? undefined : fieldKind(key);
+      if (kind !== undefined && Array.isArray(value)) return [key, value.map((v) => swap(kind, v, `${where}.${key}`))];
+      if (kind !== undefined && value !== null && typeof value !== 'object') return [key, swap(kind, value, `${where}.${key}`)];
+      return [key, mapIdFields(value, swap, `${where}.${key}`)];
+    }),
+  );
+}
+
 /** A value that can be an id: a whole number or a non-empty string. */
 function isIdValue(value: unknown): value is number | string {
   return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && value !== '');

@@ -13,7 +13,7 @@ import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
 import { readScenario } from '../scenario/load.js';
 import { playScenario, type ScenarioHost } from '../scenario/runner.js';
 import type { ScenarioInput } from '../scenario/schema.js';
-import { compareExchange, CREATED_KINDS, fieldKind, IdMap, paramKind, routeKind, type Difference } from './compare.js';
+import { compareExchange, CREATED_KINDS, fieldKind, IdMap, mapIdFields, paramKind, routeKind, type Difference } from './compare.js';
 import { readHar, type Exchange } from './har.js';
 import { selectSession, Timeline, type PlatformExchange } from './session.js';
 
@@ -234,22 +234,8 @@ function rewrite(exchange: PlatformExchange, ids: IdMap, seeded: Map<string, (nu
   const query = new URLSearchParams(exchange.search);
   const rewrittenQuery = new URLSearchParams();
   for (const [name, value] of query) rewrittenQuery.append(name, String(swap(fieldKind(name.replace(/\[\]$/, '')), value, `query.${name}`)));
-  const body = rewriteBody(exchange.requestBody, (kind, value, where) => swap(kind, value, where));
+  const body = mapIdFields(exchange.requestBody, swap);
   return { path, search: rewrittenQuery.toString(), body, missing };
-}
-
-/** A JSON body with its `*_id` and `*_ids` fields passed through `swap` (other values as they are). */
-function rewriteBody(body: unknown, swap: (kind: string | undefined, value: unknown, where: string) => unknown, where = 'body'): unknown {
-  if (Array.isArray(body)) return body.map((item, i) => rewriteBody(item, swap, `${where}[${i}]`));
-  if (typeof body !== 'object' || body === null) return body;
-  return Object.fromEntries(
-    Object.entries(body as Json).map(([key, value]) => {
-      const kind = key === 'id' ? undefined : fieldKind(key);
-      if (kind !== undefined && Array.isArray(value)) return [key, value.map((v) => swap(kind, v, `${where}.${key}`))];
-      if (kind !== undefined && value !== null && typeof value !== 'object') return [key, swap(kind, value, `${where}.${key}`)];
-      return [key, rewriteBody(value, swap, `${where}.${key}`)];
-    }),
-  );
 }
 
 /** The recorded headers a replay keeps (the rest are the client's and the connection's). */

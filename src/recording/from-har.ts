@@ -11,7 +11,7 @@ import { parseMultipart, UploadedFile } from '../core/multipart.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
 import { loadScenario } from '../scenario/load.js';
-import { CREATED_KINDS, fieldKind, idsIn, isClosedValue, paramKind, routeKind } from './compare.js';
+import { CREATED_KINDS, fieldKind, idsIn, isClosedValue, mapIdFields, paramKind, routeKind } from './compare.js';
 import { readHar, type Exchange } from './har.js';
 import { selectSession, Timeline, type PlatformExchange } from './session.js';
 import { yaml } from '../scenario/yaml.js';
@@ -89,16 +89,7 @@ function asRef(refs: Refs, kind: string | undefined, value: unknown): unknown {
 
 /** A JSON body with `*_id` / `*_ids` values of created kinds as `$refs`. */
 function bodyWithRefs(refs: Refs, body: unknown): unknown {
-  if (Array.isArray(body)) return body.map((item) => bodyWithRefs(refs, item));
-  if (typeof body !== 'object' || body === null) return body;
-  return Object.fromEntries(
-    Object.entries(body as Json).map(([key, value]) => {
-      const kind = key === 'id' ? undefined : fieldKind(key);
-      if (kind !== undefined && Array.isArray(value)) return [key, value.map((v) => asRef(refs, kind, v))];
-      if (kind !== undefined) return [key, asRef(refs, kind, value)];
-      return [key, bodyWithRefs(refs, value)];
-    }),
-  );
+  return mapIdFields(body, (kind, value) => asRef(refs, kind, value));
 }
 
 /** `METHOD /path?query` with path parameters and `*_id` query values of created kinds as `$refs`. */
