@@ -6,12 +6,20 @@
  * where NODE_COMPILE_CACHE says, else in the system's temporary directory;
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off. The library entries leave it alone: they run
  * in the user's process.
+ *
+ * `voxsim serve --state-file FILE` starts reading FILE first, on a thread of Node's pool,
+ * so that the read runs while the modules load (src/state/read-ahead.ts).
  */
 import { enableCompileCache } from 'node:module';
+import { serveStateFile } from './cli/options.js';
+import { readAhead } from './state/read-ahead.js';
 
 enableCompileCache?.();
+const argv = process.argv.slice(2);
+const stateFile = serveStateFile(argv);
+if (stateFile !== undefined) readAhead(stateFile);
 const { main } = await import('./cli.js');
-main(process.argv.slice(2)).then(
+main(argv).then(
   (code) => {
     if (code !== 0) process.exit(code);
   },

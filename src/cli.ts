@@ -31,8 +31,9 @@ import { closest, didYouMean } from './core/suggest.js';
 import { DEFAULT_SERVER_URL, openApiDocument } from './control/openapi.js';
 import { createSimulator, ROUTES, simulatorToRestore, SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from './simulator.js';
 import { applyLog, fsReason, logFiles, StateFileError, StateNotSavedError, StateStore } from './state/persist.js';
+import { takeReadAhead } from './state/read-ahead.js';
 import { VERSION } from './version.js';
-import { LOOPBACK, portOption, requireTokenOffLoopback, wireOption } from './cli/options.js';
+import { LOOPBACK, portOption, requireTokenOffLoopback, SERVE_OPTIONS, wireOption } from './cli/options.js';
 import { driftCommand, fromHarCommand, parseDriftArgs, parseFromHarArgs, parseRecordArgs, recordCommand, RECORDING_HELP } from './cli/recording.js';
 
 export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat Assistant Platform API
@@ -271,27 +272,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'
 
 /** Reads `serve` flags; throws an Error with a readable message on bad input. */
 export function parseServeArgs(args: string[]): ServeOptions {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string', default: '4010' },
-      host: { type: 'string', default: '127.0.0.1' },
-      seed: { type: 'string', default: '1' },
-      'base-path': { type: 'string', default: '/api' },
-      start: { type: 'string' },
-      speed: { type: 'string' },
-      'state-file': { type: 'string' },
-      scenario: { type: 'string' },
-      'admin-token': { type: 'string' },
-      wire: { type: 'string' },
-      catalog: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      'stream-buffer': { type: 'string' },
-      'compact-after': { type: 'string' },
-      'exit-with-parent': { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ args, options: SERVE_OPTIONS, strict: true });
   const port = portOption(values.port);
   const streamBuffer = values['stream-buffer'] === undefined ? undefined : parseSize(values['stream-buffer']);
   if (streamBuffer !== undefined && !(streamBuffer >= 1024)) throw new Error(`--stream-buffer must be a size of at least 1kb (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
@@ -416,11 +397,13 @@ function checkStateDirectory(file: string): void {
  * snapshot candidate otherwise. A file that cannot be used is a `StartupError` naming it
  * and what is wrong with it; `sim.restore()` checks the snapshot's contents.
  */
-function readStateFile(file: string): { format?: unknown } | undefined {
+async function readStateFile(file: string): Promise<{ format?: unknown } | undefined> {
   let text: string;
   try {
-    if (statSync(file).isDirectory()) throw new StartupError(STARTUP_MESSAGES.stateFileIsDirectory(file));
-    text = readFileSync(file, 'utf8');
+    // The command read it ahead while its modules loaded (src/bin.ts); otherwise, or when that read failed or the file has changed since, it is read now.
+    const ahead = await takeReadAhead(file);
+    if (ahead === undefined && statSync(file).isDirectory()) throw new StartupError(STARTUP_MESSAGES.stateFileIsDirectory(file));
+    text = ahead ?? readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof StartupError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -447,8 +430,8 @@ function readStateFile(file: string): { format?: unknown } | undefined {
  * bytes of those logs. A log that cannot be used, or logs without their snapshot, is a
  * `StartupError` naming the file.
  */
-function readState(file: string): { snapshot?: { format?: unknown }; nextGen: number; logBytes: number } {
-  const snapshot = readStateFile(file);
+async function readState(file: string): Promise<{ snapshot?: { format?: unknown }; nextGen: number; logBytes: number }> {
+  const snapshot = await readStateFile(file);
   const logs = logFiles(file);
   if (logs.length > 0 && !snapshot) throw new StartupError(STARTUP_MESSAGES.stateLogsWithoutFile(file, logs[0]!.path));
   let logBytes = 0;
@@ -541,7 +524,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   // Start-up lines name the state file by its absolute path: the server's working directory is not always the user's.
   const stateFile = options.stateFile === undefined ? undefined : resolvePath(options.stateFile);
   if (stateFile) checkStateDirectory(stateFile);
-  const saved = stateFile ? readState(stateFile) : { nextGen: 1, logBytes: 0 };
+  const saved = stateFile ? await readState(stateFile) : { nextGen: 1, logBytes: 0 };
   const catalog = options.catalog === undefined ? undefined : await loadStartCatalog(options.catalog, options.wire ?? 'spec');
   // A state file's snapshot replaces the accounts a simulator starts with: none are built first (unless a scenario's given comes first).
   const build = saved.snapshot && !options.scenario ? simulatorToRestore : createSimulator;

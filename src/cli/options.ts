@@ -2,6 +2,7 @@
  * Option checks the commands share (`voxsim serve`, `record`, `drift`, `scenario
  * from-har`): each throws an Error whose message is the one line the command prints.
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { WIRES, type Wire } from '../core/wire.js';
 
 /** The names of this machine alone: a server bound to another must be guarded by an admin token. */
@@ -30,4 +31,38 @@ export function portOption(text: string): number {
 /** A server reachable from other machines must protect its control routes: `--admin-token` is then required. */
 export function requireTokenOffLoopback(host: string, adminToken: string | undefined): void {
   if (!LOOPBACK.has(host) && !adminToken) throw new Error(`--admin-token is required when binding to ${host} (not a loopback address)`);
+}
+
+/** The options of `voxsim serve` (src/cli.ts parseServeArgs checks their values). */
+export const SERVE_OPTIONS = {
+  port: { type: 'string', default: '4010' },
+  host: { type: 'string', default: '127.0.0.1' },
+  seed: { type: 'string', default: '1' },
+  'base-path': { type: 'string', default: '/api' },
+  start: { type: 'string' },
+  speed: { type: 'string' },
+  'state-file': { type: 'string' },
+  scenario: { type: 'string' },
+  'admin-token': { type: 'string' },
+  wire: { type: 'string' },
+  catalog: { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  'stream-buffer': { type: 'string' },
+  'compact-after': { type: 'string' },
+  'exit-with-parent': { type: 'boolean', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+/**
+ * The state file a `voxsim` command line serves from: its `--state-file` when the command
+ * is `serve` and its options read as `serve` reads them; undefined otherwise (a usage error
+ * is the command's to report).
+ * @example serveStateFile(['serve', '--state-file', 'state.json']) // 'state.json'
+ */
+export function serveStateFile(argv: readonly string[]): string | undefined {
+  if (argv[0] !== 'serve') return undefined;
+  try {
+    return parseArgs({ args: argv.slice(1), options: SERVE_OPTIONS, strict: true }).values['state-file'];
+  } catch {
+    return undefined;
+  }
 }
