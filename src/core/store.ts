@@ -513,6 +513,8 @@ export class Table<T extends Row> {
   private observer: TableObserver<T> | undefined;
   private fills: DeferredFills | undefined;
   private removed = 0;
+  /** The rows a restore left to put in when the table is first used (`ready`), as the snapshot holds them. */
+  private packed: T[] | undefined;
   /** The rows' kept JSON texts (`text`), oldest first; made on first use. */
   private texts: Map<T, string> | undefined;
 
@@ -520,6 +522,16 @@ export class Table<T extends Row> {
     readonly name: string,
     private readonly codec?: RowCodec<T>,
   ) {}
+
+  /**
+   * Makes the table ready to read or write: runs the fills queued for it and puts in the
+   * rows a restore left (`restore`). Every read and write does it first; a reader of what
+   * the table's index keys made elsewhere (the calls' groups) does it before that.
+   */
+  ready(): void {
+    this.fills?.settle();
+    if (this.packed !== undefined) this.unpack();
+  }
 
   /** Runs the fills queued in `fills` before any use of this table (see `DeferredFills`). */
   fillFrom(fills: DeferredFills): this {
@@ -570,7 +582,7 @@ export class Table<T extends Row> {
   }
 
   get size(): number {
-    this.fills?.settle();
+    this.ready();
     return this.rows.size;
   }
 
@@ -592,7 +604,7 @@ export class Table<T extends Row> {
    * @example calls.insertRow((id) => callRow(id, fields))
    */
   insertRow(build: (id: number) => T): T {
-    this.fills?.settle();
+    this.ready();
     if (this.restored !== 0) this.indexRestored();
     const row = build(this.seq + 1);
     if (row.id !== this.seq + 1) throw new Error(`${this.name}: a new row takes the id ${this.seq + 1}`);
@@ -618,13 +630,13 @@ export class Table<T extends Row> {
    * `data` instead of two (the same fields in the same order).
    */
   insertOwned(data: Omit<T, 'id' | 'account_id'>, accountId: number): T {
-    this.fills?.settle();
+    this.ready();
     if (this.restored !== 0) this.indexRestored();
     return this.add({ id: ++this.seq, ...data, account_id: accountId } as unknown as T);
   }
 
   get(id: number): T | undefined {
-    this.fills?.settle();
+    this.ready();
     return this.rows.get(id);
   }
 
@@ -649,7 +661,7 @@ export class Table<T extends Row> {
 
   /** Applies `patch` to a row and keeps the indexes current. */
   update(id: number, patch: Partial<Omit<T, 'id'>>): T {
-    this.fills?.settle();
+    this.ready();
     if (this.restored !== 0) this.indexRestored();
     const row = this.rows.get(id);
     if (!row) throw new Error(`${this.name} ${id} does not exist`);
@@ -670,7 +682,7 @@ export class Table<T extends Row> {
    * @example const moving = calls.changing(row, STATUS_FIELDS); row.status = 'ringing'; row.updated_at = now; calls.changed(row, moving)
    */
   changing(row: T, fields: readonly (keyof T & string)[]): number {
-    this.fills?.settle();
+    this.ready();
     if (this.restored !== 0) this.indexRestored();
     // The row's kept text is stale once the writes are made (as after an `update`).
     this.texts?.delete(row);
@@ -766,7 +778,7 @@ export class Table<T extends Row> {
   }
 
   delete(id: number): T | undefined {
-    this.fills?.settle();
+    this.ready();
     if (this.restored !== 0) this.indexRestored();
     const row = this.rows.get(id);
     if (!row) return undefined;
@@ -790,7 +802,7 @@ export class Table<T extends Row> {
    * over the index (no intermediate copies: list queries at 50k rows stay in a few ms).
    */
   select(index: string, key: string | number, keep?: (row: T) => boolean): T[] {
-    this.fills?.settle();
+    this.ready();
     const bucket = rowsUnder(this.entry(index), key);
     if (bucket === undefined) return [];
     if (!(bucket instanceof Bucket || Array.isArray(bucket))) return keep && !keep(bucket) ? [] : [bucket];
@@ -812,7 +824,7 @@ export class Table<T extends Row> {
 
   /** How many rows an index holds under `key`. */
   count(index: string, key: string | number): number {
-    this.fills?.settle();
+    this.ready();
     this.settle();
     const entry = this.indexes.get(index);
     const bucket = entry === undefined ? undefined : rowsUnder(entry.live ? entry : this.entry(index), key);
@@ -825,7 +837,7 @@ export class Table<T extends Row> {
    * monotone value never decreases along it.
    */
   ordered(index: string, key: string | number): { rows: readonly T[]; monotone: boolean } {
-    this.fills?.settle();
+    this.ready();
     const entry = this.entry(index);
     let ordered = entry.ordered.get(key);
     if (!ordered) {
@@ -840,13 +852,13 @@ export class Table<T extends Row> {
 
   /** How many keys an index holds (an index of few keys counts its emptied keys too). */
   keyCount(index: string): number {
-    this.fills?.settle();
+    this.ready();
     return this.entry(index).map.size;
   }
 
   /** Every key an index holds rows under, in the order the keys first appeared (an emptied key of an index of few keys keeps its place). */
   keys(index: string): IterableIterator<Key> {
-    this.fills?.settle();
+    this.ready();
     const entry = this.entry(index);
     // Only an index of few keys keeps emptied keys; any other holds rows under each of its keys.
     return entry.fewKeys ? liveKeys(entry.map) : entry.map.keys();
@@ -854,7 +866,7 @@ export class Table<T extends Row> {
 
   /** The row that has been under `key` in an index the longest (a unique key's row, or a FIFO's head). */
   first(index: string, key: string | number): T | undefined {
-    this.fills?.settle();
+    this.ready();
     const entry = this.entry(index);
     if (entry.moves !== undefined) throw new Error(`${this.name}: the index "${index}" coalesces moves, so it keeps no arrival order for first()`);
     const bucket = rowsUnder(entry, key);
@@ -873,12 +885,13 @@ export class Table<T extends Row> {
 
   /** Every row in ascending id order. */
   all(): T[] {
-    this.fills?.settle();
+    this.ready();
     return this.rows.all();
   }
 
   clear(): void {
     this.rows.clear();
+    this.packed = undefined;
     this.removed++;
     this.seq = 0;
     this.texts = undefined;
@@ -895,7 +908,7 @@ export class Table<T extends Row> {
 
   snapshot(): TableSnapshot<T> {
     // Before `seq` is read (`all()` would settle only after it).
-    this.fills?.settle();
+    this.ready();
     const rows = this.all();
     return { seq: this.seq, rows: structuredClone(this.codec ? rows.map(this.codec.plain) : rows) };
   }
@@ -921,14 +934,30 @@ export class Table<T extends Row> {
       this.live &= ~bit;
       this.restored |= bit;
     }
+    this.packed = owned ? snapshot.rows : structuredClone(snapshot.rows);
+    // An observer sees the restore as it happens (the rows, after the emptying); a table
+    // nobody observes takes its rows on first use (`unpack`): a restart on a large state
+    // answers before it has made the 220k call records of a 100k-lead campaign (issue 29).
+    if (this.observer) this.unpack(true);
+  }
+
+  /**
+   * Puts in the rows a restore left (`restore`), with the indexes of coalesced moves
+   * (kept from the start); the others are built by `indexRestored`. Reported to the
+   * observer only as the restore's own rows (`report`): made on first use, they are rows
+   * the table held already when an observer started to watch it.
+   */
+  private unpack(report = false): void {
+    const packed = this.packed!;
+    this.packed = undefined;
     // The indexes built now (coalesced ones), listed once rather than looked for per row.
     const live = this.entries.filter((entry) => entry.live);
-    for (const plain of owned ? snapshot.rows : structuredClone(snapshot.rows)) {
+    for (const plain of packed) {
       const row = this.codec ? this.codec.row(plain) : plain;
       const id = row.id;
       this.rows.set(row, id);
       for (let i = 0; i < live.length; i++) this.addToIndex(live[i]!, live[i]!.key(row), row, id);
-      this.observer?.put(row);
+      if (report) this.observer!.put(row);
     }
   }
 

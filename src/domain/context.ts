@@ -269,7 +269,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     secondaryContacts: new Scoped(db.secondaryContacts, account.id),
     calls: new Scoped(db.calls, account.id),
     callNumbers: { counts: undefined, through: 0, removals: 0 },
-    callGroups: () => db.callGroups.ofAccount(account.id),
+    callGroups: () => db.callGroupsOf(account.id),
     conversations: new Scoped(db.conversations, account.id),
     messages: new Scoped(db.messages, account.id),
     senders: new Scoped(db.senders, account.id),

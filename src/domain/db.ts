@@ -9,7 +9,7 @@ import type { ChatMessage, Conversation } from './conversations/schema.js';
 import type { Knowledgebase, KnowledgebaseDocument } from './knowledgebases/schema.js';
 import { campaignStatusKey, type Lead, type SecondaryContact } from './leads/schema.js';
 import { CALL_TYPES } from './calls/schema.js';
-import { CallGroups } from './calls/groups.js';
+import { CallGroups, type CallGroup } from './calls/groups.js';
 import type { ChannelMessage, Sender, Session, Template } from './msgapp/schema.js';
 import type { Charge, NumberOffer, PhoneNumber } from './phone-numbers/schema.js';
 import type { Tool } from './tools/schema.js';
@@ -100,6 +100,12 @@ export class Database {
   readonly folders = new Table<Folder>('folders').index('account', (f) => f.account_id);
   readonly labels = new Table<Label>('labels').index('account', (l) => l.account_id);
   readonly sms = new Table<Sms>('sms').index('account', (m) => m.account_id);
+
+  /** An account's call groups, with the calls a restore left keyed first (the groups are made as their calls are: `Table.ready`). */
+  callGroupsOf(accountId: number): readonly CallGroup[] {
+    this.calls.ready();
+    return this.callGroups.ofAccount(accountId);
+  }
 
   /** Every table, in snapshot order (the state file walks them to write and observe them). */
   tables(): Table<{ id: number }>[] {

@@ -15,6 +15,7 @@ import { REPLY_MESSAGES } from '../../src/engine/replies.js';
 import type { DeliverFn, DeliverRequest } from '../../src/engine/webhooks.js';
 import { SNAPSHOT_FORMAT, createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { SnapshotError } from '../../src/state/snapshot.js';
+import { Database } from '../../src/domain/db.js';
 import { VERSION } from '../../src/version.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
@@ -306,6 +307,25 @@ describe('restore, further', () => {
     const b = await ok(target.sim, 'POST', '/conversations', { assistant_id: uuid }, {});
     expect(b.conversation_id).toBe(a.conversation_id);
     expect(b.conversation_id).not.toBe(source.conversationId);
+  });
+
+  it('answers a list of calls by status as its first request, as the original does (the calls are made on first use)', async () => {
+    const source = await original();
+    const snapshot = source.sim.snapshot();
+    for (const query of ['status=completed', `status=busy&campaign_id=${source.campaignId}`, `type=outbound&assistant_id=${source.assistantId}&status=no-answer`]) {
+      // A fresh restore per query: each list is the first thing the restored simulator reads.
+      const target = restoredFrom(snapshot);
+      const expected = await allPages(source.sim, `/user/calls?${query}`);
+      expect(JSON.parse(expected)[0].total, query).toBeGreaterThan(0);
+      expect(await allPages(target.sim, `/user/calls?${query}`), query).toBe(expected);
+    }
+  });
+
+  it("gives the groups of a restored database's calls before anything has read the calls", async () => {
+    const source = await original();
+    const db = new Database();
+    db.restore(viaJson(source.sim.snapshot()).db as unknown as Parameters<Database['restore']>[0], true);
+    expect(db.callGroupsOf(1)).toEqual([{ id: expect.any(Number), account_id: 1, type: 'outbound', campaign_id: source.campaignId, assistant_id: source.assistantId }]);
   });
 
   it('replaces everything the target held: its own assistant and account are gone', async () => {

@@ -413,6 +413,107 @@ describe('a deferred index', () => {
   });
 });
 
+describe('rows a restore leaves', () => {
+  /** A leads table whose codec counts the rows it makes, and keys one coalesced index by a groups map it fills as a side effect (as the calls' groups are). */
+  function coded() {
+    let made = 0;
+    const groups = new Map<string, number>();
+    const codec = {
+      plain: (row: Lead) => ({ ...row }),
+      row: (plain: Lead) => {
+        made++;
+        return { ...plain, name: plain.name.toUpperCase() };
+      },
+    };
+    const table = new Table<Lead>('leads', codec)
+      .index('status', (l) => l.status)
+      .index('grouped', (l) => {
+        groups.set(l.status, (groups.get(l.status) ?? 0) + 1);
+        return l.status;
+      }, { fields: ['status'], fewKeys: true, coalesce: true });
+    return { table, made: () => made, groups };
+  }
+  const saved = { seq: 5, rows: [{ id: 1, ...lead({ name: 'a' }) }, { id: 2, ...lead({ name: 'b', status: 'called' }) }, { id: 5, ...lead({ name: 'c' }) }] };
+
+  it('are made on the table\'s first use, not by the restore; the sequence answers without them', () => {
+    const { table, made, groups } = coded();
+    table.restore(structuredClone(saved), true);
+    expect(made()).toBe(0);
+    expect(groups.size).toBe(0);
+    expect(table.lastId).toBe(5);
+    expect(table.nextId).toBe(6);
+    expect(made()).toBe(0);
+    expect(table.size).toBe(3);
+    expect(made()).toBe(3);
+    expect(table.all().map((l) => l.name)).toEqual(['A', 'B', 'C']);
+    expect(Object.fromEntries(groups)).toEqual({ pending: 2, called: 1 });
+    expect(made()).toBe(3);
+  });
+
+  it('answer every read and write as rows restored at once would', () => {
+    const reads: ((t: Table<Lead>) => unknown)[] = [
+      (t) => t.get(2)?.name,
+      (t) => t.size,
+      (t) => ids(t.all()),
+      (t) => ids(t.where('status', 'pending')),
+      (t) => ids(t.select('grouped', 'pending')),
+      (t) => t.count('grouped', 'called'),
+      (t) => t.first('status', 'pending')?.id,
+      (t) => ids([...t.ordered('status', 'pending').rows]),
+      (t) => t.keyCount('status'),
+      (t) => [...t.keys('grouped')],
+      (t) => t.snapshot(),
+      (t) => t.insert(lead({ name: 'd' })).id,
+      (t) => t.update(1, { status: 'called' }).status,
+      (t) => t.delete(5)?.id,
+    ];
+    const expected = reads.map((read) => {
+      const { table } = coded();
+      table.restore(structuredClone(saved), true);
+      table.ready();
+      return read(table);
+    });
+    for (const [i, read] of reads.entries()) {
+      const { table, made } = coded();
+      table.restore(structuredClone(saved), true);
+      expect(read(table), `read ${i}`).toEqual(expected[i]);
+      expect(made(), `read ${i}`).toBe(3);
+    }
+    expect(expected.slice(0, 4)).toEqual(['B', 3, [1, 2, 5], [1, 5]]);
+  });
+
+  it('are dropped unmade by an emptying or another restore', () => {
+    const { table, made } = coded();
+    table.restore(structuredClone(saved), true);
+    table.clear();
+    expect(table.size).toBe(0);
+    table.restore({ seq: 9, rows: [{ id: 9, ...lead({ name: 'z' }) }] });
+    table.restore({ seq: 2, rows: [{ id: 2, ...lead({ name: 'y' }) }] });
+    expect(table.all().map((l) => [l.id, l.name])).toEqual([[2, 'Y']]);
+    expect(made()).toBe(1);
+  });
+
+  it('are made at once, and reported after the emptying, while an observer watches the table', () => {
+    const { table, made } = coded();
+    table.insert(lead());
+    const seen: string[] = [];
+    table.observe({ put: (row) => seen.push(`put ${row.id} ${row.name}`), delete: (id) => seen.push(`delete ${id}`), clear: () => seen.push('clear') });
+    table.restore(structuredClone(saved), true);
+    expect(made()).toBe(3);
+    expect(seen).toEqual(['clear', 'put 1 A', 'put 2 B', 'put 5 C']);
+  });
+
+  it('are not reported to an observer that starts watching before they are made: the table held them already', () => {
+    const { table } = coded();
+    table.restore(structuredClone(saved), true);
+    const seen: number[] = [];
+    table.observe({ put: (row) => seen.push(row.id), delete: () => undefined, clear: () => undefined });
+    table.update(2, { status: 'pending' });
+    expect(seen).toEqual([2]);
+    expect(ids(table.where('grouped', 'pending'))).toEqual([1, 2, 5]);
+  });
+});
+
 describe('Table indexes that name their fields, ordered rows and single-row keys', () => {
   interface Call {
     id: number;
