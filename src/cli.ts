@@ -592,6 +592,10 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
     server.once('error', failed);
     server.listen(options.port, options.host, () => {
       server.off('error', failed);
+      // The rows a restore leaves (this start's, or a PUT /__sim/state's) are put in while the server is idle.
+      const unpacking = unpackWhenIdle(sim);
+      unpacking.start();
+      const stopOnRestore = sim.events.on('sim.restored', () => unpacking.start());
       const stream = attachEventStream(server, sim, {
         basePath: options.basePath,
         bufferLimit: options.streamBuffer ?? DEFAULT_STREAM_BUFFER_LIMIT,
@@ -615,6 +619,8 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
           const closed = new Promise<void>((done) => server.close(() => done()));
           server.closeAllConnections();
           stream.close();
+          stopOnRestore();
+          unpacking.stop();
           let saveError: unknown;
           try {
             // The last changes are in the log already; the final snapshot folds the logs away.
@@ -631,6 +637,30 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
       });
     });
   });
+}
+
+/** Rows `unpackWhenIdle` puts in per turn of the event loop: about 2 ms of call records. */
+const UNPACK_SLICE = 4096;
+
+/**
+ * Puts in the rows a restore left (`Database.unpackSome`) a slice per turn of the event
+ * loop, from `start()` until none are left: a request waits for one slice at most, and the
+ * calls take their compact form soon after a restart rather than at their first read.
+ */
+function unpackWhenIdle(sim: Simulator): { start(): void; stop(): void } {
+  let next: NodeJS.Immediate | undefined;
+  const step = () => {
+    next = sim.db.unpackSome(UNPACK_SLICE) ? setImmediate(step) : undefined;
+  };
+  return {
+    start: () => {
+      next ??= setImmediate(step);
+    },
+    stop: () => {
+      if (next) clearImmediate(next);
+      next = undefined;
+    },
+  };
 }
 
 /** The per-request log line: JSON with the simulated time, and the error message of a 4xx/5xx answer. */

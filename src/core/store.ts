@@ -515,6 +515,8 @@ export class Table<T extends Row> {
   private removed = 0;
   /** The rows a restore left to put in when the table is first used (`ready`), as the snapshot holds them. */
   private packed: T[] | undefined;
+  /** How many of `packed` are in the table already (`unpackSome`). */
+  private unpacked = 0;
   /** The rows' kept JSON texts (`text`), oldest first; made on first use. */
   private texts: Map<T, string> | undefined;
 
@@ -892,6 +894,7 @@ export class Table<T extends Row> {
   clear(): void {
     this.rows.clear();
     this.packed = undefined;
+    this.unpacked = 0;
     this.removed++;
     this.seq = 0;
     this.texts = undefined;
@@ -941,18 +944,42 @@ export class Table<T extends Row> {
     if (this.observer) this.unpack(true);
   }
 
+  /** How many rows a restore left that are not in the table yet (`ready`, `unpackSome`). */
+  get waiting(): number {
+    return this.packed === undefined ? 0 : this.packed.length - this.unpacked;
+  }
+
   /**
-   * Puts in the rows a restore left (`restore`), with the indexes of coalesced moves
-   * (kept from the start); the others are built by `indexRestored`. Reported to the
-   * observer only as the restore's own rows (`report`): made on first use, they are rows
-   * the table held already when an observer started to watch it.
+   * Puts in up to `count` more of the rows a restore left, in id order: the server does
+   * it a slice per turn of its event loop after a restore (`Database.unpackSome`), so
+   * that the rows take their compact form without a request waiting for all of them.
+   * Answers whether it had any to put in.
    */
-  private unpack(report = false): void {
+  unpackSome(count: number): boolean {
+    if (this.packed === undefined) return false;
+    this.unpack(false, count);
+    return true;
+  }
+
+  /**
+   * Puts in the rows a restore left (`restore`), all or the next `count`, with the
+   * indexes of coalesced moves (kept from the start); the others are built by
+   * `indexRestored`. Reported to the observer only as the restore's own rows (`report`):
+   * made later, they are rows the table held already when an observer started to watch it.
+   */
+  private unpack(report = false, count = Infinity): void {
     const packed = this.packed!;
-    this.packed = undefined;
+    const from = this.unpacked;
+    const to = Math.min(packed.length, from + count);
+    if (to < packed.length) this.unpacked = to;
+    else {
+      this.packed = undefined;
+      this.unpacked = 0;
+    }
     // The indexes built now (coalesced ones), listed once rather than looked for per row.
     const live = this.entries.filter((entry) => entry.live);
-    for (const plain of packed) {
+    for (let n = from; n < to; n++) {
+      const plain = packed[n]!;
       const row = this.codec ? this.codec.row(plain) : plain;
       const id = row.id;
       this.rows.set(row, id);

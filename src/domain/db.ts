@@ -107,6 +107,23 @@ export class Database {
     return this.callGroups.ofAccount(accountId);
   }
 
+  /**
+   * Puts in up to `count` of the rows a restore left (`Table.unpackSome`), the next table's
+   * that has any; answers whether it had any to put in. Until then the rows are held as
+   * parsed: on the 100k-lead bench state a heap of about 420 MB, 175 MB once they are records.
+   */
+  unpackSome(count: number): boolean {
+    for (const table of this.tables()) if (table.unpackSome(count)) return true;
+    return false;
+  }
+
+  /** How many rows restores left that no table has put in yet (`unpackSome`). */
+  get rowsWaiting(): number {
+    let rows = 0;
+    for (const table of this.tables()) rows += table.waiting;
+    return rows;
+  }
+
   /** Every table, in snapshot order (the state file walks them to write and observe them). */
   tables(): Table<{ id: number }>[] {
     return [

@@ -482,6 +482,25 @@ describe('rows a restore leaves', () => {
     expect(expected.slice(0, 4)).toEqual(['B', 3, [1, 2, 5], [1, 5]]);
   });
 
+  it('are put in a slice at a time by unpackSome, in id order, and the rest by the next use', () => {
+    const { table, made, groups } = coded();
+    expect(table.unpackSome(2)).toBe(false);
+    table.restore(structuredClone(saved), true);
+    expect(table.waiting).toBe(3);
+    expect(table.unpackSome(2)).toBe(true);
+    expect([made(), table.waiting]).toEqual([2, 1]);
+    expect(Object.fromEntries(groups)).toEqual({ pending: 1, called: 1 });
+    // A use puts in what is left before it reads.
+    expect(ids(table.where('grouped', 'pending'))).toEqual([1, 5]);
+    expect([made(), table.waiting]).toEqual([3, 0]);
+    expect(table.unpackSome(2)).toBe(false);
+    table.restore(structuredClone(saved), true);
+    while (table.unpackSome(1));
+    expect(made()).toBe(6);
+    expect(table.all().map((l) => l.name)).toEqual(['A', 'B', 'C']);
+    expect(table.count('grouped', 'pending')).toBe(2);
+  });
+
   it('are dropped unmade by an emptying or another restore', () => {
     const { table, made } = coded();
     table.restore(structuredClone(saved), true);
