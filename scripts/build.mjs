@@ -2,9 +2,10 @@
  * Builds dist/: the declarations with the TypeScript compiler, and the code as one bundled
  * ES module per entry point (`voxsim`, `voxsim/msw`, `voxsim/express`, `voxsim/vitest`, the
  * `voxsim` command) with esbuild, at the paths package.json names (dist/src/...), chunks
- * they share in dist/src/chunks/. Dependencies are bundled in, so an import reads a few
- * files instead of some 300 (issue 29); msw, vitest, express and ws stay the consumer's
- * own (peers, and the server's). The bin is left executable (`npx voxsim` runs it).
+ * they share in dist/src/chunks/. zod is bundled in, so an import reads a few files
+ * instead of some 300 (issue 29); msw and vitest stay the consumer's own (peers),
+ * express and ws the server's, and the dependencies a path may not need are required on
+ * first use (src/core/lazy.ts), from node_modules. The bin is left executable (`npx voxsim` runs it).
  *
  * `--if-stale` (the `prepare` script) builds only when the build is missing or older than
  * a file it is built from: `npx voxsim` in a checkout installs the checkout into npm's
@@ -12,7 +13,7 @@
  * server read it would break them.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +25,16 @@ const BIN = join(ROOT, 'dist/src/bin.js');
 const INPUTS = ['src', 'fixtures', 'tsconfig.json', 'package.json', 'scripts/build.mjs'];
 /** The package's entry points (package.json `exports` and `bin`). */
 const ENTRIES = ['src/index.ts', 'src/adapters/msw.ts', 'src/adapters/msw-runtime.ts', 'src/adapters/express.ts', 'src/adapters/vitest.ts', 'src/bin.ts'];
-/** What the consumer brings (peers) or the server loads from its own dependencies. */
-const EXTERNAL = ['msw', 'msw/*', 'vitest', 'express', 'ws', 'libphonenumber-js', 'libphonenumber-js/*', 'yaml', '@faker-js/faker', '@faker-js/faker/*', 'safe-regex2', 'luxon'];
+/** What the package bundles in: a dependency every path needs. */
+const BUNDLED = ['zod'];
+/**
+ * What stays external: what the consumer brings (peers) and the package's other
+ * dependencies, loaded from node_modules when a path needs them, each with its subpaths.
+ */
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const EXTERNAL = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })
+  .filter((name) => !BUNDLED.includes(name))
+  .flatMap((name) => [name, `${name}/*`]);
 
 function newestInput() {
   let newest = 0;
@@ -74,7 +83,5 @@ await build({
   external: EXTERNAL,
   plugins: [runtimeFirst],
   logLevel: 'warning',
-  // Bundled CommonJS dependencies (safe-regex2) call require: give them Node's.
-  banner: { js: "import { createRequire as __voxsimRequire } from 'node:module'; const require = __voxsimRequire(import.meta.url);" },
 });
 chmodSync(BIN, 0o755);

@@ -8,6 +8,8 @@
  */
 import * as z from 'zod';
 
+export { once } from './lazy.js';
+
 /**
  * A schema built on its first use: zod's own `z.lazy`, which builds the schema `build`
  * answers when it is first parsed, converted to JSON Schema or unwrapped, and keeps it.
@@ -30,21 +32,4 @@ export type Unlazy<S> = S extends z.ZodLazy<infer T> ? T : S;
  */
 export function unlazy<S extends z.ZodType>(schema: S): Unlazy<S> {
   return (schema instanceof z.ZodLazy ? schema.unwrap() : schema) as Unlazy<S>;
-}
-
-/**
- * A value built on its first use and kept: for a module's table of schemas (whose
- * building `lazySchema` defers one by one).
- * @example const fields = once(() => ({ name: str(255) })); fields().name
- */
-export function once<T>(build: () => T): () => T {
-  let value: T | undefined;
-  let built = false;
-  return () => {
-    if (!built) {
-      value = build();
-      built = true;
-    }
-    return value as T;
-  };
 }

@@ -1,20 +1,19 @@
 /** Reading phone numbers in E.164 (spec: Phone numbers; Lead: input is formatted automatically). */
-import { createRequire } from 'node:module';
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+import { lazyRequire } from './lazy.js';
 
 export type { CountryCode } from 'libphonenumber-js/max';
 
-let library: typeof import('libphonenumber-js/max') | undefined;
+const library = lazyRequire<typeof import('libphonenumber-js/max')>('libphonenumber-js/max');
 
 /**
  * Parses a phone number with the full metadata, `undefined` when it cannot be one. The
- * library and its metadata are loaded on first use (a synchronous require), so importing
+ * library and its metadata are loaded on first use (`lazyRequire`), so importing
  * voxsim does not pay for them (issue 29: about 60 ms of a cold import).
  * @example parsePhone('(415) 555-0123', 'US')?.number // '+14155550123'
  */
 export function parsePhone(text: string, country?: CountryCode): PhoneNumber | undefined {
-  library ??= createRequire(import.meta.url)('libphonenumber-js/max') as typeof import('libphonenumber-js/max');
-  return library.parsePhoneNumberFromString(text, country);
+  return library().parsePhoneNumberFromString(text, country);
 }
 
 /** `+` and 7 to 15 digits, the first not 0. */

@@ -3,8 +3,8 @@
  * so the same seed and the same requests draw the same values and a snapshot can
  * carry the generator's position.
  */
-import { createRequire } from 'node:module';
 import type { Faker, Randomizer } from '@faker-js/faker';
+import { lazyRequire, once } from './lazy.js';
 
 export type RandomState = [number, number, number, number];
 
@@ -77,18 +77,19 @@ const delegate: Randomizer = {
   next: () => drawing!.next(),
   seed: (seed) => drawing!.seed(seed),
 };
-let shared: Faker | undefined;
+
+/** faker's English entry (the package's root loads every locale, some 100 ms). */
+const englishEntry = lazyRequire<typeof import('@faker-js/faker/locale/en')>('@faker-js/faker/locale/en');
 
 /**
- * The shared faker, built on the first read: the English entry (the package's root loads
- * every locale, some 100 ms) is loaded then, by a synchronous require, so importing
- * voxsim does not pay its 15 ms (issue 29). Faker's own class, from the English entry's
- * instance: its definitions are English over the base locale.
+ * The shared faker, built on the first read, when the English entry is loaded, so
+ * importing voxsim does not pay its 15 ms (issue 29). Faker's own class, from the English
+ * entry's instance: its definitions are English over the base locale.
  */
-function englishFaker(): Faker {
-  const { faker: english } = createRequire(import.meta.url)('@faker-js/faker/locale/en') as typeof import('@faker-js/faker/locale/en');
+const sharedFaker = once((): Faker => {
+  const { faker: english } = englishEntry();
   return new (english.constructor as typeof Faker)({ locale: english.rawDefinitions, randomizer: delegate });
-}
+});
 
 /**
  * The simulator's random source. Everything random (uuids, generated names, phone
@@ -111,8 +112,7 @@ export class SeededRandom {
    */
   get faker(): Faker {
     drawing = this.generator;
-    shared ??= englishFaker();
-    return shared;
+    return sharedFaker();
   }
 
   /**

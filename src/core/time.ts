@@ -2,18 +2,13 @@
  * The specification's timestamp formats and zone arithmetic. Every function takes
  * the instant explicitly (from the simulator clock); nothing here reads real time.
  */
-import { createRequire } from 'node:module';
-
-let zones: typeof import('luxon') | undefined;
+import { lazyRequire } from './lazy.js';
 
 /**
- * luxon, loaded on first use (a synchronous require) so that importing voxsim does not
- * pay for it (issue 29): UTC instants are formatted by arithmetic, a zone's local time
- * asks luxon.
+ * luxon, loaded on first use so that importing voxsim does not pay for it (issue 29):
+ * UTC instants are formatted by arithmetic, a zone's local time asks luxon.
  */
-export function luxon(): typeof import('luxon') {
-  return (zones ??= createRequire(import.meta.url)('luxon') as typeof import('luxon'));
-}
+export const luxon = lazyRequire<typeof import('luxon')>('luxon');
 
 /**
  * The range of the clock (docs/clock.md: Clock range): whole epoch milliseconds from

@@ -3,11 +3,11 @@
  * assistant or for all; the first rule whose `when` matches the customer's message
  * answers; without a match, a fixed default reply.
  */
-import { createRequire } from 'node:module';
 import * as z from 'zod';
 import { fillTemplate } from '../core/template.js';
 import { freeObject, int, parseInput } from '../core/validation.js';
 import { lazySchema } from '../core/lazy-schema.js';
+import { lazyRequire } from '../core/lazy.js';
 
 /** The answer when no rule matches. */
 export const DEFAULT_REPLY = 'Thank you for your message. How else can I help you today?';
@@ -30,6 +30,9 @@ function compiles(pattern: { regex: string; flags?: string | undefined }): boole
   }
 }
 
+/** safe-regex2, loaded on first use: only scripts with patterns need it (issue 29). */
+const safeRegex = lazyRequire<typeof import('safe-regex2')>('safe-regex2');
+
 /**
  * Whether a pattern that compiles is free of catastrophic backtracking, as safe-regex2
  * (fastify) judges it: no quantifier inside a quantified group (`(a+)+`, `(\w+\s?)*`,
@@ -40,12 +43,8 @@ function compiles(pattern: { regex: string; flags?: string | undefined }): boole
  * those of a lookahead, so it reads one. Overlapping alternatives under one quantifier
  * (`(a|a)*`) are beyond what it detects.
  */
-let safeRegex: typeof import('safe-regex2') | undefined;
-
 function backtracksSafely(pattern: { regex: string; flags?: string | undefined }): boolean {
-  // Loaded on first use (a synchronous require): only scripts with patterns need it (issue 29).
-  safeRegex ??= createRequire(import.meta.url)('safe-regex2') as typeof import('safe-regex2');
-  return !compiles(pattern) || safeRegex(pattern.regex.replace(/\)\?\??/g, ')').replace(/\(\?<([=!])/g, '(?$1'));
+  return !compiles(pattern) || safeRegex()(pattern.regex.replace(/\)\?\??/g, ')').replace(/\(\?<([=!])/g, '(?$1'));
 }
 
 const FunctionCallSchema = lazySchema(() => z.strictObject({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) }));
