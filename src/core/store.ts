@@ -527,12 +527,26 @@ export class Table<T extends Row> {
 
   /**
    * Makes the table ready to read or write: runs the fills queued for it and puts in the
-   * rows a restore left (`restore`). Every read and write does it first; a reader of what
-   * the table's index keys made elsewhere (the calls' groups) does it before that.
+   * rows a restore left (`restore`). Every read and write does it first.
    */
-  ready(): void {
+  private ready(): void {
     this.fills?.settle();
     if (this.packed !== undefined) this.unpack();
+  }
+
+  /**
+   * Brings every index key up to date, the moves of coalesced indexes made: before
+   * reading what the keys made elsewhere (the calls' groups, made as calls are keyed).
+   */
+  keysCurrent(): void {
+    this.ready();
+    this.settle();
+  }
+
+  /** `ready`, with every index a restore left built: a write keeps each index current. */
+  private readyToWrite(): void {
+    this.ready();
+    if (this.restored !== 0) this.indexRestored();
   }
 
   /** Runs the fills queued in `fills` before any use of this table (see `DeferredFills`). */
@@ -606,8 +620,7 @@ export class Table<T extends Row> {
    * @example calls.insertRow((id) => callRow(id, fields))
    */
   insertRow(build: (id: number) => T): T {
-    this.ready();
-    if (this.restored !== 0) this.indexRestored();
+    this.readyToWrite();
     const row = build(this.seq + 1);
     if (row.id !== this.seq + 1) throw new Error(`${this.name}: a new row takes the id ${this.seq + 1}`);
     this.seq++;
@@ -632,8 +645,7 @@ export class Table<T extends Row> {
    * `data` instead of two (the same fields in the same order).
    */
   insertOwned(data: Omit<T, 'id' | 'account_id'>, accountId: number): T {
-    this.ready();
-    if (this.restored !== 0) this.indexRestored();
+    this.readyToWrite();
     return this.add({ id: ++this.seq, ...data, account_id: accountId } as unknown as T);
   }
 
@@ -663,8 +675,7 @@ export class Table<T extends Row> {
 
   /** Applies `patch` to a row and keeps the indexes current. */
   update(id: number, patch: Partial<Omit<T, 'id'>>): T {
-    this.ready();
-    if (this.restored !== 0) this.indexRestored();
+    this.readyToWrite();
     const row = this.rows.get(id);
     if (!row) throw new Error(`${this.name} ${id} does not exist`);
     this.texts?.delete(row);
@@ -684,8 +695,7 @@ export class Table<T extends Row> {
    * @example const moving = calls.changing(row, STATUS_FIELDS); row.status = 'ringing'; row.updated_at = now; calls.changed(row, moving)
    */
   changing(row: T, fields: readonly (keyof T & string)[]): number {
-    this.ready();
-    if (this.restored !== 0) this.indexRestored();
+    this.readyToWrite();
     // The row's kept text is stale once the writes are made (as after an `update`).
     this.texts?.delete(row);
     const masks = (this.masks ??= []);
@@ -780,8 +790,7 @@ export class Table<T extends Row> {
   }
 
   delete(id: number): T | undefined {
-    this.ready();
-    if (this.restored !== 0) this.indexRestored();
+    this.readyToWrite();
     const row = this.rows.get(id);
     if (!row) return undefined;
     // The row leaves the keys it is indexed under: its noted moves are made first.
@@ -923,9 +932,9 @@ export class Table<T extends Row> {
   restore(snapshot: TableSnapshot<T>, owned = false): void {
     this.clear();
     this.seq = snapshot.seq;
-    // The indexes are built again when the table is first read or written (`indexRestored`):
-    // a restart on a large state answers before it has indexed the tables no request has
-    // touched yet (issue 29: a third of a 100k-lead restore). Built then in id order (the
+    // The indexes are built again each on its first read (`entry`), or all at the table's
+    // first write (`indexRestored`): a restart on a large state answers before it has
+    // indexed what no request has read yet (issue 29: a third of a 100k-lead restore). Built then in id order (the
     // order a snapshot lists its rows) and before any change, so every key keeps the
     // arrival order a restore gives.
     // An index of coalesced moves is kept from the start.
@@ -988,7 +997,7 @@ export class Table<T extends Row> {
     }
   }
 
-  /** Builds the indexes a restore left (`restore`), before the table's first read or write after it. */
+  /** Builds the indexes a restore left (`restore`) that no read has built, before the table's first write after it. */
   private indexRestored(): void {
     const restored = this.restored;
     if (restored === 0) return;
@@ -1003,13 +1012,15 @@ export class Table<T extends Row> {
   }
 
   private entry(index: string): IndexEntry<T> {
-    if (this.restored !== 0) this.indexRestored();
     this.settle();
     const entry = this.indexes.get(index);
     if (!entry) throw new Error(`${this.name} has no index "${index}"`);
     if (!entry.live) {
+      // Deferred, or left by a restore: built now, alone (the restore's others wait for their own first read, or a write).
+      const bit = 1 << this.entries.indexOf(entry);
       entry.live = true;
-      this.live |= 1 << this.entries.indexOf(entry);
+      this.live |= bit;
+      this.restored &= ~bit;
       this.fill(entry);
     }
     return entry;

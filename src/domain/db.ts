@@ -69,8 +69,8 @@ export class Database {
   readonly secondaryContacts = new Table<SecondaryContact>('secondary_contacts')
     .index('account', (c) => c.account_id)
     .index('lead', (c) => c.lead_id);
-  /** The calls' groups (account, type, campaign, assistant) that `group_status` keys calls by, with their status. */
-  readonly callGroups = new CallGroups();
+  /** The calls' groups (account, type, campaign, assistant) that `group_status` keys calls by, with their status; read through `callGroupsOf`. */
+  private readonly callGroups = new CallGroups();
   // List calls reads its page from the newest ends of the keys its filters name (calls/service listCalls);
   // created_at grows with the id unless a record was inserted back-dated, so date filters binary-search it.
   // Only `group_status` moves when a call changes status (the dialer's hot path).
@@ -101,9 +101,9 @@ export class Database {
   readonly labels = new Table<Label>('labels').index('account', (l) => l.account_id);
   readonly sms = new Table<Sms>('sms').index('account', (m) => m.account_id);
 
-  /** An account's call groups, with the calls a restore left keyed first (the groups are made as their calls are: `Table.ready`). */
+  /** An account's call groups, every call keyed first (a group is made as its first call is keyed: `Table.keysCurrent`). */
   callGroupsOf(accountId: number): readonly CallGroup[] {
-    this.calls.ready();
+    this.calls.keysCurrent();
     return this.callGroups.ofAccount(accountId);
   }
 

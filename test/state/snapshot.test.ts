@@ -16,6 +16,7 @@ import type { DeliverFn, DeliverRequest } from '../../src/engine/webhooks.js';
 import { SNAPSHOT_FORMAT, createSimulator, type Simulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { SnapshotError } from '../../src/state/snapshot.js';
 import { Database } from '../../src/domain/db.js';
+import { callRow } from '../../src/domain/calls/row.js';
 import { VERSION } from '../../src/version.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
@@ -326,6 +327,14 @@ describe('restore, further', () => {
     const db = new Database();
     db.restore(viaJson(source.sim.snapshot()).db as unknown as Parameters<Database['restore']>[0], true);
     expect(db.callGroupsOf(1)).toEqual([{ id: expect.any(Number), account_id: 1, type: 'outbound', campaign_id: source.campaignId, assistant_id: source.assistantId }]);
+  });
+
+  it('gives the group of a call just inserted, before anything has read the calls (its key is noted, made on the next read)', () => {
+    const { sim } = simulator(97, START);
+    sim.accountScope(1)!.calls.insertRow((id, accountId) =>
+      callRow(id, { account_id: accountId, assistant_id: null, assistant_name: 'A', campaign_id: null, type: 'inbound', assistant_phone_number: CALLER, client_phone_number: CUSTOMER, status: 'completed', created_at: Date.parse(START) }),
+    );
+    expect(sim.db.callGroupsOf(1)).toEqual([{ id: expect.any(Number), account_id: 1, type: 'inbound', campaign_id: null, assistant_id: null }]);
   });
 
   it('replaces everything the target held: its own assistant and account are gone', async () => {
