@@ -2,7 +2,7 @@
 import type { CallStatus } from '../src/core/vocabulary.js';
 import { callRow } from '../src/domain/calls/row.js';
 import { createLead } from '../src/domain/leads/service.js';
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createSimulator, type Simulator } from '../src/simulator.js';
 
 export const START = '2026-03-02T09:00:00Z';
@@ -118,4 +118,14 @@ export async function buildState(file: string, leads: number): Promise<{ leads: 
   const result = { leads: sim.db.leads.size, calls: sim.db.calls.size, bytes: statSync(file).size };
   sim.dispose();
   return result;
+}
+
+/**
+ * The state file of the persistence and restart benches at `file` with its counts: built
+ * there (`buildState`), or read when an earlier run left it (BASE=file keeps it).
+ */
+export async function stateAt(file: string, leads: number): Promise<{ leads: number; calls: number; bytes: number }> {
+  if (!existsSync(file)) return buildState(file, leads);
+  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { db: Record<string, { rows: unknown[] }> };
+  return { leads: snapshot.db.leads!.rows.length, calls: snapshot.db.calls!.rows.length, bytes: statSync(file).size };
 }

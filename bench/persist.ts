@@ -12,7 +12,7 @@
  *   persist.throughput            lead creations per server CPU-second in that window, 8 clients (target ratio >= 0.8; the clients' rate beside it)
  *   persist.restart_to_first_answer  `serve()` on the state file to its first answer, against a bare start (target < 3000 ms)
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,8 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { logFiles } from '../src/state/persist.js';
 import { emit, median } from './lib.js';
-import type { SimulatorSnapshot } from '../src/simulator.js';
-import { buildState } from './fixture.js';
+import { stateAt } from './fixture.js';
 
 const LEADS = Number(process.env.LEADS ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -37,12 +36,6 @@ function note(line: Record<string, unknown>): void {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
-
-/** The counts of a state built by an earlier run. */
-function describeState(file: string): { leads: number; calls: number; bytes: number } {
-  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as SimulatorSnapshot;
-  return { leads: snapshot.db.leads!.rows.length, calls: snapshot.db.calls!.rows.length, bytes: statSync(file).size };
-}
 
 interface Served {
   child: ChildProcess;
@@ -159,7 +152,7 @@ const dir = mkdtempSync(join(tmpdir(), 'voxsim-bench-persist-'));
 try {
   // BASE=file keeps the built state there (and reuses it when it exists) between runs.
   const base = process.env.BASE ?? join(dir, 'base.json');
-  const built = existsSync(base) ? describeState(base) : await buildState(base, LEADS);
+  const built = await stateAt(base, LEADS);
   note({ bench: 'persist.state', leads: built.leads, calls: built.calls, snapshot_mb: round1(built.bytes / 1_048_576) });
   type Side = Awaited<ReturnType<typeof side>>;
   const rounds: { q: Side; b: Side }[] = [];

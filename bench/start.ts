@@ -20,13 +20,13 @@
  * BASE=file keeps the built state there and reuses it when it exists.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { alternate, emit, median, option, round, timeFigure } from './lib.js';
-import { buildState } from './fixture.js';
+import { stateAt } from './fixture.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'dist/src/bin.js');
@@ -92,7 +92,7 @@ emit(timeFigure('start.serve', started, {
 const dir = mkdtempSync(join(tmpdir(), 'voxsim-bench-start-'));
 try {
   const base = process.env.BASE ?? join(dir, 'base.json');
-  const built = existsSync(base) ? undefined : await buildState(base, LEADS);
+  const snapshot = await stateAt(base, LEADS);
   // One copy, read by both sides: a server killed once it answered changes nothing in it
   // (a stop by SIGTERM would save the state again, and a fresh copy per round would leave
   // the file's pages still being written while the next side reads them).
@@ -105,7 +105,6 @@ try {
   );
   const restartUncached: number[] = [];
   for (let i = 0; i < 2; i++) restartUncached.push(await firstAnswer([...serve, '--state-file', file], 'SIGKILL', uncached));
-  const snapshot = built ?? describe(base);
   emit(timeFigure('start.restart_100k', restart, {
     unit: 'ms to first answer',
     baselineOf: 'reading and JSON.parse-ing the same state file in a fresh process',
@@ -118,10 +117,4 @@ try {
   }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** The counts of a state built by an earlier run (BASE). */
-function describe(file: string): { leads: number; calls: number; bytes: number } {
-  const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { db: Record<string, { rows: unknown[] }> };
-  return { leads: snapshot.db.leads!.rows.length, calls: snapshot.db.calls!.rows.length, bytes: statSync(file).size };
 }
