@@ -33,7 +33,7 @@ import { createSimulator, ROUTES, simulatorToRestore, SNAPSHOT_FORMAT, type Simu
 import { applyLog, fsReason, logFiles, StateFileError, StateNotSavedError, StateStore } from './state/persist.js';
 import { takeReadAhead } from './state/read-ahead.js';
 import { VERSION } from './version.js';
-import { LOOPBACK, portOption, requireTokenOffLoopback, SERVE_OPTIONS, wireOption } from './cli/options.js';
+import { HELP_OPTION, listenMessage, LISTEN_MESSAGES, LOOPBACK, portOption, requireTokenOffLoopback, SERVE_OPTIONS, wireOption, type OptionHelp } from './cli/options.js';
 import { driftCommand, fromHarCommand, parseDriftArgs, parseFromHarArgs, parseRecordArgs, recordCommand, RECORDING_HELP } from './cli/recording.js';
 
 export const USAGE = `voxsim ${VERSION}: a local simulator of the Voice and Chat Assistant Platform API
@@ -68,15 +68,8 @@ Exit codes: 0 done, 1 a failed scenario, a drift or a stopped stream, 2 a usage 
 /** Exit code of a usage error: an unknown command or option, a bad option value, a missing argument. */
 export const EXIT_USAGE = 2;
 
-/** One option of a command: its value's name (none for a switch) and a one-line description. */
-interface OptionHelp {
-  value?: string;
-  description: string;
-}
-
-const HELP_OPTION: Record<string, OptionHelp> = { help: { description: 'print this help and exit' } };
-
-const SERVE_HELP: Record<string, OptionHelp> = {
+/** Each of serve's options (`SERVE_OPTIONS`), which the help and a usage error's suggestion list. */
+const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS | 'help', OptionHelp> = {
   port: { value: 'N', description: 'port to listen on (default 4010; 0 picks a free one)' },
   host: { value: 'HOST', description: 'address to bind (default 127.0.0.1; others need --admin-token)' },
   seed: { value: 'N', description: 'seed of the generated data, 0 to 2147483647 (default 1)' },
@@ -268,7 +261,8 @@ export function parseSize(text: string): number | undefined {
   return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::']);
+/** The loopback names and the wildcard addresses, whose server answers on every loopback name. */
+const LOOPBACK_HOSTS = new Set([...LOOPBACK, '0.0.0.0', '::']);
 
 /** Reads `serve` flags; throws an Error with a readable message on bad input. */
 export function parseServeArgs(args: string[]): ServeOptions {
@@ -337,10 +331,7 @@ export const EXIT_STARTUP = 2;
 
 /** The one-line texts of failed start-up checks. */
 export const STARTUP_MESSAGES = {
-  portInUse: (port: number) => `port ${port} is in use; pass --port`,
-  portDenied: (port: number) => `port ${port} may not be used by this user; pass --port`,
-  hostUnavailable: (host: string) => `host ${host} is not an address of this machine; pass --host`,
-  hostUnknown: (host: string) => `host ${host} cannot be found; pass --host`,
+  ...LISTEN_MESSAGES,
   stateDirMissing: (dir: string) => `state file directory ${dir} does not exist; create it or pass another --state-file`,
   stateDirNotDirectory: (dir: string) => `state file directory ${dir} is not a directory; pass another --state-file`,
   stateDirUnwritable: (dir: string, why: string) => `state file directory ${dir} is not writable (${why}); pass another --state-file`,
@@ -502,18 +493,8 @@ function endsEarly(parseError: string, text: string): boolean {
 
 /** The start-up line of a failed listen: the port in use, a port or host this process may not use. */
 function listenError(error: NodeJS.ErrnoException, options: ServeOptions): Error {
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return new StartupError(STARTUP_MESSAGES.portInUse(options.port));
-    case 'EACCES':
-      return new StartupError(STARTUP_MESSAGES.portDenied(options.port));
-    case 'EADDRNOTAVAIL':
-      return new StartupError(STARTUP_MESSAGES.hostUnavailable(options.host));
-    case 'ENOTFOUND':
-      return new StartupError(STARTUP_MESSAGES.hostUnknown(options.host));
-    default:
-      return error;
-  }
+  const message = listenMessage(error, options.port, options.host);
+  return message === undefined ? error : new StartupError(message);
 }
 
 /**

@@ -9,12 +9,14 @@ import type { Socket } from 'node:net';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { afterRealDelay } from '../core/clock.js';
 import { COMMON_MESSAGES, errorMessageOf } from '../core/errors.js';
-import { foldQuery, type SimRequest } from '../core/http.js';
+import { foldQuery, normaliseBasePath, type SimRequest } from '../core/http.js';
 import { answerText } from '../core/json.js';
 import { isMultipart } from '../core/multipart.js';
 import type { Simulator } from '../simulator.js';
 import { DASHBOARD_CSP, dashboardPage } from './dashboard.js';
 
+// Part of `voxsim/express` (and what cli.ts imports it from): it lives in core/http.ts, which the recording commands share.
+export { normaliseBasePath };
 export { attachEventStream, DEFAULT_STREAM_BUFFER_LIMIT, SLOW_CONSUMER_CLOSE_CODE, type EventStream, type EventStreamOptions } from './event-stream.js';
 
 /** What the per-request log sees: `error` is the message of a 4xx/5xx answer. */
@@ -101,13 +103,6 @@ function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
   return `${bytes} bytes`;
-}
-
-/** Normalises a base path: leading slash, no trailing slash, `''` for the root. */
-export function normaliseBasePath(basePath = '/api'): string {
-  const trimmed = basePath.trim().replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
 /** The Node request as the middleware reads it (an Express request is one). */

@@ -5,6 +5,15 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { WIRES, type Wire } from '../core/wire.js';
 
+/** One option of a command in its `--help`: its value's name (none for a switch) and a one-line description. */
+export interface OptionHelp {
+  value?: string;
+  description: string;
+}
+
+/** Every command's `--help` option. */
+export const HELP_OPTION: Record<'help', OptionHelp> = { help: { description: 'print this help and exit' } };
+
 /** The names of this machine alone: a server bound to another must be guarded by an admin token. */
 export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -65,4 +74,27 @@ export function serveStateFile(argv: readonly string[]): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The lines of a server that cannot listen (`voxsim serve`, `voxsim record`). */
+export const LISTEN_MESSAGES = {
+  portInUse: (port: number) => `port ${port} is in use; pass --port`,
+  portDenied: (port: number) => `port ${port} may not be used by this user; pass --port`,
+  hostUnavailable: (host: string) => `host ${host} is not an address of this machine; pass --host`,
+  hostUnknown: (host: string) => `host ${host} cannot be found; pass --host`,
+};
+
+/**
+ * The line of a listen on `port` and `host` that failed with `error`: the port in use or
+ * denied, the host not this machine's or unknown; undefined for any other error.
+ * @example listenMessage(Object.assign(new Error(), { code: 'EADDRINUSE' }), 4010, '127.0.0.1') // 'port 4010 is in use; pass --port'
+ */
+export function listenMessage(error: unknown, port: number, host: string): string | undefined {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (code === 'EADDRINUSE') return LISTEN_MESSAGES.portInUse(port);
+  // A permission error of another call (writing a file) is not the port's.
+  if (code === 'EACCES' && syscall === 'listen') return LISTEN_MESSAGES.portDenied(port);
+  if (code === 'EADDRNOTAVAIL') return LISTEN_MESSAGES.hostUnavailable(host);
+  if (code === 'ENOTFOUND') return LISTEN_MESSAGES.hostUnknown(host);
+  return undefined;
 }

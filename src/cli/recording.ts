@@ -7,15 +7,16 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { normaliseBasePath } from '../core/http.js';
 import { parseInstant } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
-import { portOption, requireTokenOffLoopback, wireOption } from './options.js';
+import { HELP_OPTION, listenMessage, portOption, requireTokenOffLoopback, wireOption } from './options.js';
 import type { DriftReport } from '../recording/drift.js';
 import { HarError } from '../recording/har.js';
 import type { RecordingProxy } from '../recording/proxy.js';
 // The commands' own modules (the proxy's node:http, node:https, node:zlib among them) load
 // when a command runs, not with `voxsim serve` (issue 29: start-up).
-import { basePathOf, upstreamUrl } from '../recording/session.js';
+import { parseUpstream, type Upstream } from '../recording/session.js';
 import type { CatalogDocument } from '../domain/catalog/document.js';
 import { CatalogFileError, readCatalogFile } from '../scenario/catalog-file.js';
 import { ScenarioError } from '../scenario/load.js';
@@ -23,11 +24,6 @@ import { createSimulator, ROUTES } from '../simulator.js';
 import { VERSION } from '../version.js';
 
 type Out = Pick<Console, 'log' | 'error'>;
-interface OptionHelp {
-  value?: string;
-  description: string;
-}
-const HELP: Record<string, OptionHelp> = { help: { description: 'print this help and exit' } };
 
 /** Exit code of a file that cannot be used, an upstream that cannot be reached, a port that cannot be bound. */
 export const EXIT_INPUT = 2;
@@ -45,7 +41,7 @@ export const RECORDING_HELP = {
       'base-path': { value: 'PATH', description: 'path the client uses under the proxy (default /api)' },
       'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on {base}/__record (the status of the recording)' },
       quiet: { description: 'no line per exchange' },
-      ...HELP,
+      ...HELP_OPTION,
     },
   },
   drift: {
@@ -60,7 +56,7 @@ export const RECORDING_HELP = {
       html: { value: 'FILE', description: 'also write the report as a self-contained HTML page' },
       'base-path': { value: 'PATH', description: "the platform's base path in the recorded URLs (default /api)" },
       start: { value: 'ISO-8601', description: "where the replay's clock starts (default: the upstream's clock when the session read it, else the first entry's time)" },
-      ...HELP,
+      ...HELP_OPTION,
     },
   },
   'scenario from-har': {
@@ -71,7 +67,7 @@ export const RECORDING_HELP = {
       wire: { value: 'spec|live', description: 'the wire the scenario runs on (default the simulator\'s, spec)' },
       out: { value: 'FILE', description: 'write the scenario to FILE (default: print it)' },
       'base-path': { value: 'PATH', description: "the platform's base path in the recorded URLs (default /api)" },
-      ...HELP,
+      ...HELP_OPTION,
     },
   },
 } as const;
@@ -117,7 +113,7 @@ export function parseDriftArgs(args: string[]): DriftArgs {
   return {
     file: oneFile(positionals),
     json: values.json,
-    basePath: basePathOf(values['base-path']),
+    basePath: normaliseBasePath(values['base-path']),
     ...(wire && { wire }),
     ...(values.given !== undefined && { given: values.given }),
     ...(values.catalog !== undefined && { catalog: values.catalog }),
@@ -189,7 +185,7 @@ export interface FromHarArgs {
 export function parseFromHarArgs(args: string[]): FromHarArgs {
   const { values, positionals } = parseArgs({ args, options: { wire: { type: 'string' }, out: { type: 'string' }, 'base-path': { type: 'string', default: '/api' } }, strict: true, allowPositionals: true });
   const wire = wireOption(values.wire);
-  return { file: oneFile(positionals), basePath: basePathOf(values['base-path']), ...(wire && { wire }), ...(values.out !== undefined && { out: values.out }) };
+  return { file: oneFile(positionals), basePath: normaliseBasePath(values['base-path']), ...(wire && { wire }), ...(values.out !== undefined && { out: values.out }) };
 }
 
 /** `voxsim scenario from-har FILE.har`: prints (or writes) the scenario; 2 for a file that cannot be used. */
@@ -220,7 +216,8 @@ export async function fromHarCommand(options: FromHarArgs, out: Out): Promise<nu
 }
 
 export interface RecordArgs {
-  upstream: string;
+  /** Parsed with the flags, so a bad one is refused with the usage. */
+  upstream: Upstream;
   out: string;
   port: number;
   host: string;
@@ -244,17 +241,17 @@ export function parseRecordArgs(args: string[]): RecordArgs {
     strict: true,
   });
   if (values.upstream === undefined) throw new Error('--upstream is required: the platform\'s base URL, such as https://api.example.com/api');
-  upstreamUrl(values.upstream);
+  const upstream = parseUpstream(values.upstream);
   if (values.out === undefined) throw new Error('--out is required: the HAR file to write, such as session.har');
   const port = portOption(values.port);
   // A proxy reachable from other machines must protect its status route, as serve protects its control API.
   requireTokenOffLoopback(values.host, values['admin-token']);
   return {
-    upstream: values.upstream,
+    upstream,
     out: values.out,
     port,
     host: values.host,
-    basePath: basePathOf(values['base-path']),
+    basePath: normaliseBasePath(values['base-path']),
     quiet: values.quiet,
     ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
   };
@@ -262,17 +259,17 @@ export function parseRecordArgs(args: string[]): RecordArgs {
 
 /** `voxsim record`: runs until SIGINT or SIGTERM (then 0); 2 when the upstream, the port or the file cannot be used. */
 export async function recordCommand(options: RecordArgs, out: Out): Promise<number> {
-  const upstream = upstreamUrl(options.upstream);
+  const { upstream } = options;
   const { probeUpstream, recordHar } = await import('../recording/proxy.js');
-  const unreachable = await probeUpstream(upstream);
+  const unreachable = await probeUpstream(upstream.url);
   if (unreachable !== undefined) {
-    out.error(`upstream ${upstream.href.replace(/\/$/, '')} cannot be reached (${unreachable}); check --upstream`);
+    out.error(`upstream ${upstream.text} cannot be reached (${unreachable}); check --upstream`);
     return EXIT_INPUT;
   }
   let proxy: RecordingProxy;
   try {
     proxy = await recordHar({
-      upstream: options.upstream,
+      upstream: upstream.text,
       out: options.out,
       port: options.port,
       host: options.host,
@@ -283,16 +280,15 @@ export async function recordCommand(options: RecordArgs, out: Out): Promise<numb
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') out.error(`port ${options.port} is in use; pass --port`);
-    else if (code === 'EACCES' && (error as NodeJS.ErrnoException).syscall === 'listen') out.error(`port ${options.port} may not be used by this user; pass --port`);
-    else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') out.error(`host ${options.host} is not an address of this machine; pass --host`);
+    const listening = listenMessage(error, options.port, options.host);
+    if (listening !== undefined) out.error(listening);
     else if (code !== undefined) out.error(`${options.out}: the HAR file cannot be written (${code})`);
     else throw error;
     return EXIT_INPUT;
   }
   out.log(
     [
-      `voxsim ${VERSION} recording ${upstream.href.replace(/\/$/, '')}`,
+      `voxsim ${VERSION} recording ${upstream.text}`,
       `  Point your client at:  ${proxy.url}   (your own key; same paths and bodies)`,
       `  Recording to:          ${options.out}   (a valid HAR after each exchange; keys redacted)`,
       `  Stop with Ctrl-C, then: voxsim drift ${options.out} --wire live   or   voxsim scenario from-har ${options.out}`,

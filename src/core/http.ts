@@ -131,6 +131,17 @@ export function selfPath(request: SimRequest): string {
   return at < 0 ? full : full.slice(0, at);
 }
 
+/**
+ * Normalises a base path: leading slash, no trailing slash, `''` for the root. The server,
+ * the middleware and the recording commands read `--base-path` alike through it.
+ * @example normaliseBasePath('api/') // '/api'
+ */
+export function normaliseBasePath(basePath = '/api'): string {
+  const trimmed = basePath.trim().replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
 /** A header value, case-insensitively. */
 export function header(request: SimRequest, name: string): string | undefined {
   const headers = request.headers ?? {};

@@ -4,6 +4,7 @@
  * values are compared (closed sets and the request's own echoes). Ids, timestamps,
  * generated text and money are never compared: they differ between any two platforms.
  */
+import type { PlatformExchange } from './session.js';
 
 /** A JSON value as read from a HAR or answered by the simulator. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -122,6 +123,44 @@ export function mapIdFields(body: unknown, swap: (kind: string, value: unknown, 
       return [key, mapIdFields(value, swap, `${where}.${key}`)];
     }),
   );
+}
+
+/**
+ * A request's path and query with the ids they carry written by `swap`, as mapIdFields does
+ * for a body: each parameter of the matched route whose kind paramKind knows (where `path`)
+ * and each query value whose name names a kind (`campaign_id`, `label_ids[]`; where
+ * `query.NAME`). `swap` answers the URL text that stands for the id, escaped by the caller
+ * as it needs (drift escapes voxsim's id, from-har writes a `$ref` bare); every other value
+ * is escaped here. The path is written from the route template and the parameters the router
+ * read, so it is decoded once and the router's way (a malformed escape is text); a path no
+ * route matched is left as recorded.
+ * @example mapRequestIds({ template: '/user/assistant/:id', params: { id: '812' }, path: '/user/assistant/812', search: 'campaign_id=7&q=a b' }, (kind, id) => `${kind}-${id}`)
+ *   // { path: '/user/assistant/assistant-812', search: 'campaign_id=campaign-7&q=a%20b' }
+ */
+export function mapRequestIds(
+  request: Pick<PlatformExchange, 'template' | 'params' | 'path' | 'search'>,
+  swap: (kind: string, value: string, where: string) => string,
+): { path: string; search: string } {
+  const { template, params } = request;
+  const path =
+    template === undefined
+      ? request.path
+      : template
+          .split('/')
+          .map((segment) => {
+            if (!segment.startsWith(':')) return segment;
+            const name = segment.slice(1);
+            const kind = paramKind(template, name);
+            return kind === undefined ? encodeURIComponent(params[name]!) : swap(kind, params[name]!, 'path');
+          })
+          .join('/');
+  const search = [...new URLSearchParams(request.search)]
+    .map(([name, value]) => {
+      const kind = fieldKind(name.replace(/\[\]$/, ''));
+      return `${encodeURIComponent(name)}=${kind === undefined ? encodeURIComponent(value) : swap(kind, value, `query.${name}`)}`;
+    })
+    .join('&');
+  return { path, search };
 }
 
 /** A value that can be an id: a whole number or a non-empty string. */

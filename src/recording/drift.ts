@@ -13,7 +13,7 @@ import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
 import { readScenario } from '../scenario/load.js';
 import { playScenario, type ScenarioHost } from '../scenario/runner.js';
 import type { ScenarioInput } from '../scenario/schema.js';
-import { compareExchange, CREATED_KINDS, fieldKind, IdMap, mapIdFields, paramKind, routeKind, type Difference } from './compare.js';
+import { compareExchange, CREATED_KINDS, IdMap, mapIdFields, mapRequestIds, routeKind, type Difference } from './compare.js';
 import { readHar, type Exchange } from './har.js';
 import { selectSession, Timeline, type PlatformExchange } from './session.js';
 
@@ -207,8 +207,8 @@ function mapped(ids: IdMap, seeded: Map<string, (number | string)[]>, kind: stri
 /** The recorded request with the session's ids replaced by voxsim's: path parameters, `*_id` query fields and body fields. */
 function rewrite(exchange: PlatformExchange, ids: IdMap, seeded: Map<string, (number | string)[]>): Rewritten {
   const missing: MissingPrerequisite[] = [];
-  const swap = (kind: string | undefined, value: unknown, where: string): unknown => {
-    if (kind === undefined || !CREATED_KINDS.has(kind)) return value;
+  const swap = (kind: string, value: unknown, where: string): unknown => {
+    if (!CREATED_KINDS.has(kind)) return value;
     const id = typeof value === 'string' && /^\d+$/.test(value) && where !== 'body' ? Number(value) : value;
     if (typeof id !== 'number' && typeof id !== 'string') return value;
     const found = mapped(ids, seeded, kind, id) ?? (typeof id === 'number' ? mapped(ids, seeded, kind, String(id)) : undefined);
@@ -218,24 +218,8 @@ function rewrite(exchange: PlatformExchange, ids: IdMap, seeded: Map<string, (nu
     }
     return typeof value === 'string' ? String(found) : found;
   };
-  // Path: each parameter of the matched route.
-  let path = exchange.path;
-  if (exchange.template) {
-    const pattern = exchange.template.split('/');
-    const segments = exchange.path.split('/');
-    path = segments
-      .map((segment, i) => {
-        const param = pattern[i]?.startsWith(':') ? pattern[i]!.slice(1) : undefined;
-        if (param === undefined) return segment;
-        return encodeURIComponent(String(swap(paramKind(exchange.template!, param), decodeURIComponent(segment), 'path')));
-      })
-      .join('/');
-  }
-  const query = new URLSearchParams(exchange.search);
-  const rewrittenQuery = new URLSearchParams();
-  for (const [name, value] of query) rewrittenQuery.append(name, String(swap(fieldKind(name.replace(/\[\]$/, '')), value, `query.${name}`)));
-  const body = mapIdFields(exchange.requestBody, swap);
-  return { path, search: rewrittenQuery.toString(), body, missing };
+  const { path, search } = mapRequestIds(exchange, (kind, value, where) => encodeURIComponent(String(swap(kind, value, where))));
+  return { path, search, body: mapIdFields(exchange.requestBody, swap), missing };
 }
 
 /** The recorded headers a replay keeps (the rest are the client's and the connection's). */
@@ -251,8 +235,7 @@ function requestOf(exchange: PlatformExchange, rewritten: Rewritten, key: string
   for (const name of KEPT_HEADERS) if (exchange.requestHeaders[name] !== undefined) headers[name] = exchange.requestHeaders[name]!;
   const auth = exchange.requestHeaders.authorization;
   if (auth !== undefined) headers.authorization = exchange.status === 401 ? auth : `Bearer ${key}`;
-  const multipart = /multipart\//i.test(headers['content-type'] ?? '');
-  const json = !multipart && typeof exchange.requestBody === 'object' && exchange.requestBody !== null;
+  const json = !exchange.multipart && typeof exchange.requestBody === 'object' && exchange.requestBody !== null;
   const url = new URL(exchange.url.href);
   url.pathname = url.pathname.slice(0, url.pathname.length - exchange.path.length) + rewritten.path;
   url.search = rewritten.search;
@@ -264,7 +247,7 @@ function requestOf(exchange: PlatformExchange, rewritten: Rewritten, key: string
     url: url.href,
     ...(json
       ? { body: JSON.stringify(rewritten.body) }
-      : multipart
+      : exchange.multipart
         ? { bytes: exchange.requestBytes }
         : { body: exchange.requestBytes === null ? null : new TextDecoder().decode(exchange.requestBytes) }),
   };

@@ -8,10 +8,11 @@
  */
 import type { RouteDef } from '../core/http.js';
 import { parseMultipart, UploadedFile } from '../core/multipart.js';
-import { formatControlTime, parseInstant } from '../core/time.js';
+import { formatControlTime } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
+import { bearerToken } from '../domain/accounts/service.js';
 import { loadScenario } from '../scenario/load.js';
-import { CREATED_KINDS, fieldKind, idsIn, isClosedValue, mapIdFields, paramKind, routeKind } from './compare.js';
+import { CREATED_KINDS, idsIn, isClosedValue, mapIdFields, mapRequestIds, routeKind } from './compare.js';
 import { readHar, type Exchange } from './har.js';
 import { selectSession, Timeline, type PlatformExchange } from './session.js';
 import { yaml } from '../scenario/yaml.js';
@@ -29,9 +30,6 @@ type Json = Record<string, unknown>;
 
 /** A clock gap shorter than this is not written as a step (requests a few milliseconds apart). */
 const MIN_GAP_MS = 1000;
-
-/** Control operations whose answer tells where the upstream's clock went. */
-const CLOCK_MOVES = /^\/__sim\/(clock\/advance|clock\/run-until-idle|reset)$/;
 
 /**
  * The recorded answer's closed-set values (isClosedValue), as a partial the scenario's
@@ -92,28 +90,23 @@ function bodyWithRefs(refs: Refs, body: unknown): unknown {
   return mapIdFields(body, (kind, value) => asRef(refs, kind, value));
 }
 
-/** `METHOD /path?query` with path parameters and `*_id` query values of created kinds as `$refs`. */
+/**
+ * `METHOD /path?query` with path parameters and `*_id` query values of created kinds as
+ * `$refs`. A `$ref` is written bare (the runner resolves it in the line); every recorded
+ * value is escaped, so a space cannot split the line and a literal `$` is no ref.
+ */
 function requestLine(refs: Refs, exchange: PlatformExchange): string {
-  let path = exchange.path;
-  if (exchange.template) {
-    const pattern = exchange.template.split('/');
-    path = exchange.path
-      .split('/')
-      .map((segment, i) => {
-        const param = pattern[i]?.startsWith(':') ? pattern[i]!.slice(1) : undefined;
-        return param === undefined ? segment : String(asRef(refs, paramKind(exchange.template!, param), decodeURIComponent(segment)));
-      })
-      .join('/');
-  }
-  const query = [...new URLSearchParams(exchange.search)].map(([name, value]) => `${encodeURIComponent(name)}=${String(asRef(refs, fieldKind(name.replace(/\[\]$/, '')), value))}`);
-  return `${exchange.method} ${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  const { path, search } = mapRequestIds(exchange, (kind, value) => {
+    const ref = asRef(refs, kind, value);
+    return ref === value ? encodeURIComponent(value) : String(ref);
+  });
+  return `${exchange.method} ${path}${search === '' ? '' : `?${search}`}`;
 }
 
 /** The body of a step: JSON with refs, or a form's text fields and its file (name and size). */
 function stepBody(refs: Refs, exchange: PlatformExchange): { body?: unknown; file?: { name: string; size: number } } {
-  const contentType = exchange.requestHeaders['content-type'] ?? '';
-  if (/multipart\/form-data/i.test(contentType) && exchange.requestBytes) {
-    const form = parseMultipart(exchange.requestBytes, contentType);
+  if (exchange.multipart && exchange.requestBytes) {
+    const form = parseMultipart(exchange.requestBytes, exchange.requestHeaders['content-type']!);
     if (form) {
       const fields: Json = {};
       let file: { name: string; size: number } | undefined;
@@ -127,12 +120,6 @@ function stepBody(refs: Refs, exchange: PlatformExchange): { body?: unknown; fil
   return exchange.requestBody === undefined ? {} : { body: bodyWithRefs(refs, exchange.requestBody) };
 }
 
-/** The virtual time a `/__sim` answer tells. */
-function toldNow(exchange: PlatformExchange): number | undefined {
-  const now = (exchange.responseBody as { now?: unknown } | undefined)?.now;
-  return typeof now === 'string' ? parseInstant(now) : undefined;
-}
-
 /**
  * The scenario (YAML text) of a recorded session; it passes the scenario schema.
  * @example const yaml = scenarioFromHar(readFileSync('session.har', 'utf8'), ROUTES, { file: 'session.har', wire: 'live' })
@@ -144,6 +131,7 @@ export function scenarioFromHar(har: string | object | Exchange[], routes: reado
   const timeline = new Timeline(exchanges, options.start);
   const refs = new Refs();
   const steps: Json[] = [];
+  // Where the scenario's clock stands after the steps so far (an `advance_to` is written only for a gap from it).
   let clock = timeline.start;
   for (const exchange of exchanges) {
     const target = timeline.before(exchange);
@@ -154,7 +142,8 @@ export function scenarioFromHar(har: string | object | Exchange[], routes: reado
     const step: Json = { request: requestLine(refs, exchange) };
     const auth = exchange.requestHeaders.authorization;
     if (auth === undefined) step.key = null;
-    else if (exchange.status === 401) step.key = auth.replace(/^Bearer\s+/i, '');
+    // A header that is no bearer token is sent as the key: voxsim refuses it as the platform did.
+    else if (exchange.status === 401) step.key = bearerToken(auth) ?? auth;
     Object.assign(step, stepBody(refs, exchange));
     // Ids this answer shows first become refs for the steps after it.
     if (exchange.status >= 200 && exchange.status < 300) {
@@ -168,10 +157,8 @@ export function scenarioFromHar(har: string | object | Exchange[], routes: reado
     const body = closedPart(exchange.responseBody);
     step.expect = { status: exchange.status, ...(body !== undefined && { body }) };
     steps.push(step);
-    const now = exchange.method !== 'GET' && CLOCK_MOVES.test(exchange.path) && exchange.status < 300 ? toldNow(exchange) : undefined;
-    timeline.after(exchange);
-    if (now !== undefined) clock = now;
-    clock = Math.max(clock, target);
+    // The step replays the clock move, so the scenario's clock goes where the upstream's went (back, too, for a restored state).
+    clock = timeline.after(exchange) ?? Math.max(clock, target);
   }
   const name = file.replace(/^.*[\\/]/, '');
   const scenario = {

@@ -7,6 +7,7 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { bearerToken } from '../domain/accounts/service.js';
 import type { HarEntry, HarLog } from './har.js';
 
 export const REDACTED = '<redacted>';
@@ -74,13 +75,6 @@ export function redactUrl(url: string): string {
 
 const headerValue = (headers: [string, string][], name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
 
-/** The bearer token of an Authorization header, if any. */
-export function bearerOf(headers: [string, string][]): string | undefined {
-  const auth = headerValue(headers, 'authorization');
-  const match = auth === undefined ? null : /^\s*Bearer\s+(\S+)\s*$/i.exec(auth);
-  return match?.[1];
-}
-
 /**
  * The HAR entry of an exchange, secrets redacted (the headers and query values here; the
  * tokens elsewhere by HarWriter).
@@ -147,7 +141,7 @@ export class HarWriter {
 
   /** Adds an exchange and rewrites the file; a token seen in it is redacted everywhere from now on, earlier entries included. */
   add(exchange: RecordedExchange): void {
-    const token = bearerOf(exchange.requestHeaders);
+    const token = bearerToken(headerValue(exchange.requestHeaders, 'authorization'));
     const fresh = token !== undefined && token !== REDACTED && token.length >= 4 && !this.secrets.has(token);
     if (fresh) this.secrets.add(token);
     if (fresh) for (let i = 0; i < this.entries.length; i++) this.entries[i] = this.scrub(this.entries[i]!);

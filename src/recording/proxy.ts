@@ -11,9 +11,10 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { realNow } from '../core/clock.js';
+import { normaliseBasePath } from '../core/http.js';
 import { HarWriter, type RecordedExchange } from './har-writer.js';
 import type { HarLog } from './har.js';
-import { basePathOf, upstreamUrl } from './session.js';
+import { parseUpstream } from './session.js';
 
 /** Headers of one connection, not of the message (RFC 9110 7.6.1), and those the proxy sets itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
@@ -105,10 +106,10 @@ function forward(target: URL, method: string, headers: [string, string][], body:
  * @example const proxy = await recordHar({ upstream: 'https://api.example.com/api', out: 'session.har' }); // point the client at proxy.url
  */
 export function recordHar(options: RecordOptions): Promise<RecordingProxy> {
-  const upstream = upstreamUrl(options.upstream);
-  const base = basePathOf(options.basePath ?? '/api');
+  const upstream = parseUpstream(options.upstream);
+  const base = normaliseBasePath(options.basePath);
   const timeoutMs = options.timeoutMs ?? 120_000;
-  const writer = new HarWriter(options.out ?? '', options.version ?? '0', { _voxsim: { upstream: upstream.href.replace(/\/$/, ''), base_path: upstream.pathname } });
+  const writer = new HarWriter(options.out ?? '', options.version ?? '0', { _voxsim: { upstream: upstream.text, base_path: upstream.url.pathname } });
   const sendJson = (res: ServerResponse, status: number, body: unknown) => {
     const text = JSON.stringify(body);
     res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
@@ -126,10 +127,10 @@ export function recordHar(options: RecordOptions): Promise<RecordingProxy> {
     if (rest === '/__record') {
       await readAll(req);
       if (options.adminToken !== undefined && req.headers.authorization !== `Bearer ${options.adminToken}`) return sendJson(res, 401, { message: RECORD_MESSAGES.unauthenticated });
-      return sendJson(res, 200, { upstream: upstream.href.replace(/\/$/, ''), file: options.out ?? null, entries: writer.count });
+      return sendJson(res, 200, { upstream: upstream.text, file: options.out ?? null, entries: writer.count });
     }
-    const target = new URL(upstream.href);
-    target.pathname = `${upstream.pathname}${rest}`;
+    const target = new URL(upstream.url);
+    target.pathname = `${upstream.url.pathname}${rest}`;
     target.search = incoming.search;
     const headers = pairs(req.rawHeaders).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
     const startedAt = realNow();
@@ -139,7 +140,7 @@ export function recordHar(options: RecordOptions): Promise<RecordingProxy> {
       answer = await forward(target, req.method ?? 'GET', headers, body, timeoutMs);
     } catch (error) {
       const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      const text = Buffer.from(JSON.stringify({ message: RECORD_MESSAGES.unreachable(upstream.href.replace(/\/$/, ''), why) }));
+      const text = Buffer.from(JSON.stringify({ message: RECORD_MESSAGES.unreachable(upstream.text, why) }));
       answer = { status: 502, statusText: 'Bad Gateway', headers: [['Content-Type', 'application/json'], ['Content-Length', String(text.length)]], body: text };
     }
     const exchange: RecordedExchange = {
@@ -168,7 +169,7 @@ export function recordHar(options: RecordOptions): Promise<RecordingProxy> {
   writer.write();
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 502, { message: RECORD_MESSAGES.unreachable(upstream.href.replace(/\/$/, ''), (error as Error).message) });
+      if (!res.headersSent) sendJson(res, 502, { message: RECORD_MESSAGES.unreachable(upstream.text, (error as Error).message) });
       else res.destroy();
     });
   });

@@ -3,7 +3,8 @@
  * base path (others counted and left out), each with its operation (method + route
  * template), and the timeline that says where the virtual clock stands before each one.
  */
-import { Router, type RouteDef } from '../core/http.js';
+import { normaliseBasePath, Router, type RouteDef } from '../core/http.js';
+import { isMultipart } from '../core/multipart.js';
 import { parseInstant } from '../core/time.js';
 import { parseBodyText, type Exchange } from './har.js';
 
@@ -17,6 +18,13 @@ export interface PlatformExchange extends Exchange {
   operation: string;
   /** The route template matched (`/user/assistant/:id`), if any. */
   template: string | undefined;
+  /**
+   * The route's parameters as the router reads them from the path: decoded, a malformed
+   * escape (`%E0`) kept as written. `{}` when no route matches.
+   */
+  params: Record<string, string>;
+  /** Whether the body is a `multipart/form-data` form (isMultipart, as the router decides): kept as bytes, not read as text. */
+  multipart: boolean;
   /** The request body: JSON, else its text (undefined when empty or binary multipart). */
   requestBody: unknown;
   /** The recorded answer: JSON, else its text (undefined when empty). */
@@ -29,8 +37,19 @@ export interface SessionSelection {
   ignored: { count: number; reasons: Record<string, number> };
 }
 
-/** The upstream's base URL, normalised (no trailing slash); throws a readable Error when it is none. */
-export function upstreamUrl(text: string): URL {
+/** The platform's base URL as the recording proxy forwards to it. */
+export interface Upstream {
+  /** Normalised: no trailing slash on the path, no query, no fragment. */
+  url: URL;
+  /** The URL as messages and the HAR name it (`https://api.example.com/api`; no `/` after a bare origin). */
+  text: string;
+}
+
+/**
+ * The upstream's base URL, parsed once; throws a readable Error when it is none.
+ * @example parseUpstream('https://api.example.com/api/').text // 'https://api.example.com/api'
+ */
+export function parseUpstream(text: string): Upstream {
   let url: URL;
   try {
     url = new URL(text);
@@ -41,16 +60,8 @@ export function upstreamUrl(text: string): URL {
   url.pathname = url.pathname.replace(/\/+$/, '');
   url.search = '';
   url.hash = '';
-  return url;
-}
-
-/**
- * Normalises a base path: leading slash, no trailing one, '' for the root.
- * @example basePathOf('api/') // '/api'
- */
-export function basePathOf(path = '/api'): string {
-  const trimmed = path.trim().replace(/\/+$/, '');
-  return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+  // A bare origin's href ends in the `/` of its empty path; no other has one left.
+  return { url, text: url.href.replace(/\/$/, '') };
 }
 
 /** The route template in `{param}` form. */
@@ -62,7 +73,7 @@ const braced = (path: string) => path.replace(/:(\w+)/g, '{$1}');
  * @example selectSession(readHar(text), ROUTES, '/api').exchanges.map((e) => e.operation)
  */
 export function selectSession(exchanges: Exchange[], routes: readonly RouteDef<unknown>[], basePath = '/api'): SessionSelection {
-  const base = basePathOf(basePath);
+  const base = normaliseBasePath(basePath);
   const router = new Router<unknown>(routes, {});
   const ignored: Record<string, number> = {};
   const skip = (reason: string) => (ignored[reason] = (ignored[reason] ?? 0) + 1);
@@ -82,14 +93,16 @@ export function selectSession(exchanges: Exchange[], routes: readonly RouteDef<u
       continue;
     }
     const path = pathname.slice(base.length) || '/';
-    const { route } = router.match(exchange.method, path);
-    const contentType = exchange.requestHeaders['content-type'] ?? '';
-    const text = exchange.requestBytes === null || /multipart\//i.test(contentType) ? '' : new TextDecoder().decode(exchange.requestBytes);
+    const { route, params } = router.match(exchange.method, path);
+    const multipart = isMultipart(exchange.requestHeaders['content-type']);
+    const text = exchange.requestBytes === null || multipart ? '' : new TextDecoder().decode(exchange.requestBytes);
     kept.push({
       ...exchange,
       path,
       search: exchange.url.search.replace(/^\?/, ''),
       template: route?.path,
+      params,
+      multipart,
       operation: `${exchange.method} ${route ? braced(route.path) : path}`,
       requestBody: parseBodyText(text),
       responseBody: parseBodyText(exchange.responseText),
@@ -143,11 +156,17 @@ export class Timeline {
     return this.start + (exchange.at - this.first) + this.shift;
   }
 
-  /** Takes note of a recorded answer: a voxsim upstream's `now` after a clock move re-anchors the following exchanges. */
-  after(exchange: PlatformExchange): void {
+  /**
+   * Takes note of a recorded answer: a voxsim upstream's `now` after a clock move (advance,
+   * reset, a restored state) re-anchors the following exchanges. Answers that `now`, the
+   * upstream's clock after the exchange, when it re-anchored; else undefined.
+   * @example const now = timeline.after(exchange); // after `POST /__sim/clock/advance` answered `now`: that time (epoch ms)
+   */
+  after(exchange: PlatformExchange): number | undefined {
     const now = toldNow(exchange);
-    if (now === undefined || !(exchange.status >= 200 && exchange.status < 300) || exchange.method === 'GET') return;
+    if (now === undefined || !(exchange.status >= 200 && exchange.status < 300) || exchange.method === 'GET') return undefined;
     // The upstream's clock after this exchange is `now`; the next exchange is its recorded spacing later.
     this.shift = now - (this.start + (exchange.at - this.first));
+    return now;
   }
 }

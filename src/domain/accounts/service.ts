@@ -83,8 +83,18 @@ export function patchAccount(state: SimState, id: number, patch: AccountPatch): 
   });
 }
 
+/**
+ * The token of an `Authorization: Bearer <token>` header; undefined for none or another
+ * scheme. The one reading of the header: authentication, and the recording's redaction
+ * and replays, agree on what the key is.
+ * @example bearerToken('Bearer sim_test_key') // 'sim_test_key'
+ */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
 /** The account of `Authorization: Bearer <key>`, if the key is known. */
 export function authenticate(state: SimState, authorization: string | undefined): Account | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  return match ? state.db.accounts.first('api_key', match[1]!) : undefined;
+  const token = bearerToken(authorization);
+  return token === undefined ? undefined : state.db.accounts.first('api_key', token);
 }
