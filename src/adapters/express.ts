@@ -193,10 +193,12 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
   const uploads = (req: IncomingMessage) => isMultipart(req.headers['content-type']);
   // Uploads are read as bytes (their size counts bytes, and a binary file is no text), everything else as text;
   // a parser skips a stream a host parser has already consumed (body-parser then passes the request on untouched).
-  const form = express.raw({ type: () => true, limit: uploadLimit });
-  const raw = express.text({ type: () => true, limit });
+  // Each reader with its limit in bytes, worked out once.
+  const reader = (parse: typeof express.text, readLimit: string | number) => ({ parse: parse({ type: () => true, limit: readLimit }), bytes: bytesOf(readLimit) });
+  const form = reader(express.raw, uploadLimit);
+  const text = reader(express.text, limit);
   // A whole snapshot may be far larger than any API body: only its control route reads that much.
-  const rawState = express.text({ type: () => true, limit: stateBodyLimit });
+  const state = reader(express.text, stateBodyLimit);
   const inBase = (path: string) => basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
   // The dashboard's and the stream's paths, matched as Express routes match: case-insensitively, a trailing slash allowed.
   const uiPath = `${basePath}/__sim/ui`.toLowerCase();
@@ -275,8 +277,7 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
     const simPath = path.slice(basePath.length) || '/';
     // A request without a body (no length, no chunks) has nothing to read: the core gets it at once.
     if (!hasBody(req)) return void answer(req, res, simPath, started, next);
-    const parser = req.method === 'PUT' && simPath === '/__sim/state' ? rawState : uploads(req) ? form : raw;
-    const bytes = bytesOf(parser === rawState ? stateBodyLimit : parser === form ? uploadLimit : limit);
+    const { parse, bytes } = req.method === 'PUT' && simPath === '/__sim/state' ? state : uploads(req) ? form : text;
     const awaiting = (req as ContinueRequest)[AWAITING_CONTINUE] === true;
     // A declared length over the limit is refused at once (body-parser would read and drop it all first). A client
     // waiting for 100 Continue has sent no body: it gets the 413 instead of the 100, and the connection closes (Node
@@ -290,7 +291,7 @@ export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMidd
     if (awaiting) res.writeContinue();
     // A body of no declared length (chunks), or encoded, is read to its limit and then dropped by body-parser: bounded here.
     if (bytes !== undefined && (req.headers['content-length'] === undefined || isEncoded(req))) discardBody(req, bytes, options);
-    parser(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, simPath, started, next) : refuseBody(error, req, res, simPath, started, next)));
+    parse(req, res, (error?: unknown) => (error === undefined ? void answer(req, res, simPath, started, next) : refuseBody(error, req, res, simPath, started, next)));
   };
   return handle as unknown as VoxsimMiddleware;
 }
