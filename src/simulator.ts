@@ -5,7 +5,7 @@
  * engines; adapters (MSW, Express) only translate.
  */
 import { VirtualClock, realNow } from './core/clock.js';
-import { shapeA, COMMON_MESSAGES, errorMessageOf, familyError, SimError } from './core/errors.js';
+import { shapeA, COMMON_MESSAGES, errorMessageOf, familyError } from './core/errors.js';
 import { EventBus } from './core/events.js';
 import { Router, defineRoute, header, ok, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { MAX_SEED, SeededRandom } from './core/random.js';
@@ -30,7 +30,7 @@ import { campaignEvents } from './domain/campaigns/events.js';
 import { campaignRoutes } from './domain/campaigns/routes.js';
 import { catalogRoutes } from './domain/catalog/routes.js';
 import type { CatalogDocumentInput } from './domain/catalog/document.js';
-import { checkCatalogDocument } from './domain/catalog/service.js';
+import { catalogRefusal, checkCatalogDocument, checkCatalogOnWire } from './domain/catalog/check.js';
 import { CatalogSetting } from './domain/catalog/setting.js';
 import { knowledgebaseEvents } from './domain/knowledgebases/events.js';
 import { knowledgebaseRoutes } from './domain/knowledgebases/routes.js';
@@ -139,9 +139,8 @@ function checkCatalog(catalog: CatalogDocumentInput | undefined, wire: Wire): Ca
   try {
     return checkCatalogDocument(catalog, wire);
   } catch (error) {
-    if (!(error instanceof SimError)) throw error;
-    const [path, messages] = Object.entries((error.body as { errors: Record<string, string[]> }).errors)[0]!;
-    throw new RangeError(`catalog: ${path}: ${messages[0]}`);
+    const { field, message } = catalogRefusal(error);
+    throw new RangeError(`catalog: ${field}: ${message}`);
   }
 }
 
@@ -215,7 +214,7 @@ export class Simulator implements SimState {
     this.initialWire = checkWire(options.wire);
     this.currentWire = this.initialWire;
     this.initialCatalog = checkCatalog(options.catalog, this.initialWire);
-    this.catalogs = new CatalogSetting(this.initialCatalog);
+    this.catalogs = new CatalogSetting(this.initialCatalog, this.initialWire);
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
     this.accountInputs = options.accounts?.map((a) => parseControlBody(AccountInput, a));
@@ -351,20 +350,23 @@ export class Simulator implements SimState {
   /**
    * Empties the state, re-creates the accounts, re-seeds (`seed`, else the simulator's own
    * seed), sets the clock (`start`, else the simulator's start) and the wire (`wire`, else
-   * the simulator's own).
+   * the simulator's own). A `wire` whose catalog the simulator's catalog document does not
+   * fit is refused (422 shape B on `wire`), nothing changed.
    */
   reset(options: { seed?: number | undefined; start?: string | number | undefined; wire?: Wire | undefined } = {}): void {
     // Every option is checked before anything changes.
     const seed = checkSeed(options.seed ?? this.initialSeed);
     const wire = checkWire(options.wire ?? this.initialWire);
     const start = options.start === undefined ? this.startMs : toEpoch(options.start, 'start');
+    // docs/catalog.md "One document, two wires": the document the simulator was made with was checked against its own wire; on another one it must fit that wire's catalog too.
+    if (this.initialCatalog !== null && wire !== this.initialWire) checkCatalogOnWire(this.initialCatalog, wire);
     this.currentSeed = seed;
     this.currentWire = wire;
     this.randomSource = new SeededRandom(seed);
     this.clock.reset(start);
     this.db.clear();
     // The catalog the simulator was made with (its option, else each wire's own).
-    this.catalogs.set(this.initialCatalog);
+    this.catalogs.set(this.initialCatalog, wire);
     this.webhooks.clear();
     this.replies.set([]);
     this.outcomes.clear();

@@ -44,9 +44,12 @@ export interface LoadedScenario {
   lineOf(path: (string | number)[]): number | null;
 }
 
+/** The line of a path inside a file (null: unknown, or an object given without lines). */
+export type LineOf = (path: (string | number)[]) => number | null;
+
 /** The line of a path: a key's own line (its value may start on a later one), else the line of the nearest node above it (scenario and catalog files). */
-export function locator(doc: Document, counter: LineCounter) {
-  return (path: (string | number)[]): number | null => {
+function locator(doc: Document, counter: LineCounter): LineOf {
+  return (path) => {
     const map = doc.getIn(path.slice(0, -1), true);
     const { isMap, isNode, isScalar } = yaml();
     const pair = isMap(map) ? map.items.find((item) => isScalar(item.key) && item.key.value === path.at(-1)) : undefined;
@@ -74,12 +77,89 @@ function attributeOf(path: readonly (string | number)[]): string {
  * fill in with attributeOf. A missing key whose schema is a union (`campaign: spring` or an
  * id) is required, not invalid.
  */
-const keepAttribute = (issue: z.core.$ZodRawIssue): string =>
+export const keepAttribute = (issue: z.core.$ZodRawIssue): string =>
   issue.code === 'invalid_union' && issue.input === undefined ? RULE_MESSAGES.required : laravelMessage({ ...issue, path: [':attribute'] });
 
 /** The value at `path` inside parsed data. */
 export function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
   return path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[key] : undefined), data);
+}
+
+/** The class of a file's located errors (ScenarioError, the catalog's CatalogFileError). */
+export type LocatedError = new (message: string, file: string, line: number | null, path: string) => LocatedFileError;
+
+/**
+ * YAML or JSON text (YAML 1.2 reads both) as data with the line of each path (scenario and
+ * catalog files). Flow nesting deeper than a request body may be is refused before the
+ * parser recurses into it, and the parser's own overflow on block nesting is that limit too;
+ * `what` names the file in its message (`The scenario may not nest more than 64 levels deep.`).
+ * @example const { data, lineOf } = parseLocatedText(text, 'catalog.yaml', 'catalog', CatalogFileError)
+ */
+export function parseLocatedText(text: string, file: string, what: string, Failure: LocatedError): { data: unknown; lineOf: LineOf } {
+  const deepAt = flowTooDeep(text);
+  if (deepAt >= 0) throw new Failure(COMMON_MESSAGES.tooDeep(what), file, text.slice(0, deepAt).split('\n').length, '');
+  const { LineCounter, parseDocument } = yaml();
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0]!;
+    // The parser recurses per level (block nesting it meets as indentation): its overflow is the depth limit.
+    const message = error.message.startsWith('Maximum call stack size exceeded') ? COMMON_MESSAGES.tooDeep(what) : error.message.split('\n')[0]!;
+    throw new Failure(message, file, counter.linePos(error.pos[0]).line, '');
+  }
+  return { data: doc.toJS({ maxAliasCount: 100 }), lineOf: locator(doc, counter) };
+}
+
+/** A request body's depth limit on a file's mapping (the mapping itself is the first level), checked before a schema walks it; named by the top-level key it is under. */
+export function refuseTooDeep(data: object, file: string, lineOf: LineOf, Failure: LocatedError): void {
+  const deep = tooDeepAt(data);
+  if (deep) throw new Failure(COMMON_MESSAGES.tooDeep(attributeOf(deep.slice(0, 1))), file, lineOf(deep), String(deep[0]));
+}
+
+/** A file's data with where its problems are reported, and how its messages word them. */
+export interface FileReport {
+  file: string;
+  data: unknown;
+  lineOf: LineOf;
+  Failure: LocatedError;
+  /** A field as messages name it: the scenario by its key as written (attributeOf), the catalog as the API does (`voices.0.language id`). */
+  attribute: (path: readonly (string | number)[]) => string;
+  /** A text that is no word of its enum gets the closest word (the scenario's); else the API's "The selected … is invalid." (the catalog's, as `PUT /__sim/catalog`). */
+  suggestWords: boolean;
+}
+
+/** An unknown key at its own line with the known key closest to it; a text that is no word of its enum with the closest word. */
+function unknownError(report: FileReport, found: UnknownKey | UnknownWord): LocatedFileError {
+  const { file, lineOf, Failure } = report;
+  if (found.kind === 'key') {
+    const path = [...found.path, found.key];
+    return new Failure(`The ${found.key} field is not allowed${didYouMean(found.key, found.known, quoted) || '.'}`, file, lineOf(path), path.join('.'));
+  }
+  return new Failure(`The selected ${report.attribute(found.path)} is invalid${didYouMean(found.word, found.known, quoted) || '.'}`, file, lineOf(found.path), found.path.join('.'));
+}
+
+/**
+ * The error of the first of a schema's issues with a file's data (parsed with keepAttribute),
+ * at `prefix` + the issue's path.
+ * @example throw issueError(report, Scenario, parsed.error.issues)
+ */
+export function issueError(report: FileReport, schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix: (string | number)[] = []): LocatedFileError {
+  // A misspelt key explains the required key missing beside it: report the key first.
+  let issue = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!;
+  let inner = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+  // A mapping with an unknown key inside a union (`run_until_idle: {max_event: 3}`): name the key, not the union.
+  if (issue.code === 'invalid_union') {
+    const unknownKey = issue.errors.flat().find((i) => i.code === 'unrecognized_keys');
+    if (unknownKey) {
+      inner = [...inner, ...unknownKey.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+      issue = unknownKey;
+    }
+  }
+  const path = [...prefix, ...inner];
+  if (issue.code === 'unrecognized_keys') return unknownError(report, { kind: 'key', path, key: issue.keys[0]!, known: knownKeysAt(schema, inner) });
+  const word = valueAt(report.data, path);
+  if (report.suggestWords && issue.code === 'invalid_value' && typeof word === 'string') return unknownError(report, { kind: 'word', path, word, known: issue.values.map(String) });
+  return new report.Failure(issue.message.replaceAll(':attribute', report.attribute(path)), report.file, report.lineOf(path), path.join('.'));
 }
 
 /**
@@ -89,57 +169,16 @@ export function valueAt(data: unknown, path: readonly (string | number)[]): unkn
 export function loadScenario(source: string | ScenarioInput, file = '<scenario>'): LoadedScenario {
   let data: unknown = source;
   // An object has no lines.
-  let lineOf = (_path: (string | number)[]): number | null => null;
-  if (typeof source === 'string') {
-    const deepAt = flowTooDeep(source);
-    if (deepAt >= 0) throw new ScenarioError(COMMON_MESSAGES.tooDeep('scenario'), file, source.slice(0, deepAt).split('\n').length, '');
-    const { LineCounter, parseDocument } = yaml();
-    const counter = new LineCounter();
-    const doc = parseDocument(source, { lineCounter: counter, prettyErrors: false });
-    if (doc.errors.length > 0) {
-      const error = doc.errors[0]!;
-      // The parser recurses per level (block nesting it meets as indentation): its overflow is the depth limit.
-      const message = error.message.startsWith('Maximum call stack size exceeded') ? COMMON_MESSAGES.tooDeep('scenario') : error.message.split('\n')[0]!;
-      throw new ScenarioError(message, file, counter.linePos(error.pos[0]).line, '');
-    }
-    data = doc.toJS({ maxAliasCount: 100 });
-    lineOf = locator(doc, counter);
-  }
+  let lineOf: LineOf = () => null;
+  if (typeof source === 'string') ({ data, lineOf } = parseLocatedText(source, file, 'scenario', ScenarioError));
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ScenarioError('A scenario is a mapping with at least a name.', file, 1, '');
-  // A request body's depth limit (the scenario itself is the first level), before the schema walks it.
-  const deep = tooDeepAt(data);
-  if (deep) throw new ScenarioError(COMMON_MESSAGES.tooDeep(attributeOf(deep.slice(0, 1))), file, lineOf(deep), String(deep[0]));
-  /** An unknown key at its own line with the known key closest to it; a text that is no word of its enum with the closest word. */
-  const unknown = (found: UnknownKey | UnknownWord): ScenarioError => {
-    if (found.kind === 'key') {
-      const path = [...found.path, found.key];
-      return new ScenarioError(`The ${found.key} field is not allowed${didYouMean(found.key, found.known, quoted) || '.'}`, file, lineOf(path), path.join('.'));
-    }
-    return new ScenarioError(`The selected ${attributeOf(found.path)} is invalid${didYouMean(found.word, found.known, quoted) || '.'}`, file, lineOf(found.path), found.path.join('.'));
-  };
-  const fail = (schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix: (string | number)[] = []): never => {
-    // A misspelt key explains the required key missing beside it: report the key first.
-    let issue = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!;
-    let inner = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
-    // A mapping with an unknown key inside a union (`run_until_idle: {max_event: 3}`): name the key, not the union.
-    if (issue.code === 'invalid_union') {
-      const unknownKey = issue.errors.flat().find((i) => i.code === 'unrecognized_keys');
-      if (unknownKey) {
-        inner = [...inner, ...unknownKey.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
-        issue = unknownKey;
-      }
-    }
-    const path = [...prefix, ...inner];
-    if (issue.code === 'unrecognized_keys') throw unknown({ kind: 'key', path, key: issue.keys[0]!, known: knownKeysAt(schema, inner) });
-    const word = valueAt(data, path);
-    if (issue.code === 'invalid_value' && typeof word === 'string') throw unknown({ kind: 'word', path, word, known: issue.values.map(String) });
-    throw new ScenarioError(issue.message.replaceAll(':attribute', attributeOf(path)), file, lineOf(path), path.join('.'));
-  };
+  refuseTooDeep(data, file, lineOf, ScenarioError);
+  const report: FileReport = { file, data, lineOf, Failure: ScenarioError, attribute: attributeOf, suggestWords: true };
   const parsed = Scenario.safeParse(data, { error: keepAttribute });
-  if (!parsed.success) fail(Scenario, parsed.error.issues);
-  const scenario = parsed.data!;
+  if (!parsed.success) throw issueError(report, Scenario, parsed.error.issues);
+  const scenario = parsed.data;
   const inGiven = firstUnknownInGiven(scenario.given);
-  if (inGiven) throw unknown(inGiven);
+  if (inGiven) throw unknownError(report, inGiven);
   const steps = scenario.steps.map((step, index): ParsedStep => {
     const kinds = Object.keys(step).filter((k) => (STEP_KINDS as string[]).includes(k));
     if (kinds.length !== 1) {
@@ -153,11 +192,11 @@ export function loadScenario(source: string | ScenarioInput, file = '<scenario>'
     const kind = kinds[0] as StepKind;
     const schema = unlazy(STEP_SCHEMAS[kind]).strict();
     const result = schema.safeParse(step, { error: keepAttribute });
-    if (!result.success) fail(schema, result.error.issues, ['steps', index]);
+    if (!result.success) throw issueError(report, schema, result.error.issues, ['steps', index]);
     // An expectation is compared key by key in the order the file writes them, which zod's output would change to its schema's.
     const value = (kind in EXPECTATION_SCHEMAS ? step : result.data) as Record<string, unknown>;
     const inExpectation = firstUnknownInExpectation(kind, value[kind], ['steps', index, kind]);
-    if (inExpectation) throw unknown(inExpectation);
+    if (inExpectation) throw unknownError(report, inExpectation);
     return { kind, value, line: lineOf(['steps', index]), index };
   });
   return { file, scenario, steps, lineOf };

@@ -13,6 +13,7 @@ import type { Wire } from '../core/wire.js';
 import type { Control } from '../control/control.js';
 import { attributeName } from '../core/validation.js';
 import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
+import { catalogRefusal } from '../domain/catalog/check.js';
 import { ScenarioError, loadScenario, valueAt, type LoadedScenario, type ParsedStep } from './load.js';
 import { collectionMatch, partialMatch, type Mismatch } from './match.js';
 import { WebhookReceiver } from './receiver.js';
@@ -194,10 +195,8 @@ class Player {
       try {
         this.sim.control.catalog.set(given.catalog);
       } catch (error) {
-        if (!(error instanceof SimError)) throw error;
-        const [field, messages] = Object.entries((error.body as { errors: Record<string, string[]> }).errors)[0]!;
-        const path = ['given', 'catalog', ...field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part))];
-        this.fail(`The catalog was refused: ${messages[0]}`, path);
+        const { path, message } = catalogRefusal(error);
+        this.fail(`The catalog was refused: ${message}`, ['given', 'catalog', ...path]);
       }
     }
     for (const [i, n] of (given.phone_numbers ?? []).entries()) {

@@ -18,8 +18,8 @@ import { ReplyRuleSchema, type ReplyRule, type ReplyScript } from '../engine/rep
 import type { WebhookEngine, WebhookSnapshot } from '../engine/webhooks.js';
 import type { Database } from '../domain/db.js';
 import type { Wire } from '../core/wire.js';
-import { builtinCatalogDocument } from '../domain/catalog/builtin.js';
-import { CatalogDocument, documentProblems } from '../domain/catalog/document.js';
+import { catalogDocumentErrors, firstError } from '../domain/catalog/check.js';
+import { CatalogDocument } from '../domain/catalog/document.js';
 import type { CatalogSetting } from '../domain/catalog/setting.js';
 import { VERSION } from '../version.js';
 import { DELIVERY_KIND, FAILURE_RULE_KIND, FAULT_RULE_KIND, ROW_EVENTS, ROW_KINDS, ROW_REFERENCES, type RowEvent, type TableKey } from './rows.js';
@@ -287,12 +287,13 @@ function rowEventProblem(db: Database, saved: Record<string, { rows: SavedRow[] 
 
 /**
  * The first problem of a restored catalog document with the catalog it makes of the
- * wire's (the checks of `PUT /__sim/catalog`), at `catalog.<its path>`.
+ * wire's (the checks of `PUT /__sim/catalog`), at `catalog.<its path>`. The document is
+ * well-formed already: snapshotKind's `parsedBy(CatalogDocument)` checked it.
  */
 function catalogProblem(catalog: CatalogDocument | null | undefined, wire: Wire): Problem | undefined {
   if (catalog === null || catalog === undefined) return undefined;
-  const first = Object.entries(documentProblems(builtinCatalogDocument(wire), CatalogDocument.parse(catalog)))[0];
-  return first && { at: `.catalog.${first[0]}`, message: first[1][0]! };
+  const first = firstError(catalogDocumentErrors(catalog, wire));
+  return first && { at: `.catalog.${first.field}`, message: first.message };
 }
 
 /**
@@ -348,6 +349,6 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   // The rules as `PUT /__sim/outcomes` stores them (defaults filled in), not as written.
   parts.outcomes.restore({ rules: z.array(OutcomeRuleSchema).parse(copy.outcomes.rules), attempts: copy.outcomes.attempts });
   parts.faults.restore(copy.faults);
-  parts.catalogs.set(copy.catalog ?? null);
+  parts.catalogs.set(copy.catalog ?? null, parts.wire);
   return random;
 }

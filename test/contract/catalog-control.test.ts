@@ -4,9 +4,10 @@
  * snapshots and reset; a bad document is refused whole with its field's path.
  */
 import { describe, expect, it } from 'vitest';
+import { SimError } from '../../src/core/errors.js';
 import { CATALOG_MESSAGES } from '../../src/domain/catalog/document.js';
 import { createSimulator } from '../../src/simulator.js';
-import { contract, START, type Api } from '../support/api.js';
+import { contract, KEY, START, type Api } from '../support/api.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
 /** A voice the wire's catalog does not have (German, ElevenLabs on the live wire / Aurora Speech on the spec wire). */
@@ -177,5 +178,76 @@ contract('scenario given.catalog', (api) => {
   it('reports a bad catalog at its line in the file', async () => {
     const text = ['name: bad catalog', 'given:', '  catalog:', '    merge: extend', '    voices:', '      - id: 9001', '        name: Mina', '        language_id: 99', '        gender: female', '        preview_url: null', '        accent: null', '        age: null', '        synthesizer_provider_id: 1', ''].join('\n');
     await expect(api().sim.loadScenario(text)).rejects.toThrow('<scenario>:8: given.catalog.voices.0.language_id: The catalog was refused: The selected voices.0.language id is no language of the catalog.');
+  });
+});
+
+/** A voice of language 12 and synthesizer 4: the spec catalog has both, the live one neither. */
+const NOOR = { id: 9002, name: 'Noor', language_id: 12, gender: 'female', preview_url: null, accent: null, age: 'young', synthesizer_provider_id: 4 };
+const EXTEND_NOOR = { merge: 'extend' as const, voices: [NOOR] };
+/** docs/catalog.md "One document, two wires": EXTEND_NOOR on the live wire. */
+const NOOR_ON_LIVE = "The catalog document does not fit the live wire's catalog: voices.0.language_id: The selected voices.0.language id is no language of the catalog.";
+
+contract(
+  'control: a catalog document checked for one wire, reset to another',
+  (api) => {
+    it('refuses a reset to a wire whose catalog the document does not fit, changing nothing', async () => {
+      expect((await api().post('/user/assistant', pipelineAssistant({ voice_id: 9002, language_id: 12 }))).status).toBe(201);
+      const before = (await api().get('/__sim/catalog')).text;
+      const res = await api().post('/__sim/reset', { wire: 'live' });
+      expect(res.status).toBe(422);
+      expect(res.body).toStrictEqual({ message: NOOR_ON_LIVE, errors: { wire: [NOOR_ON_LIVE] } });
+      expect(api().sim.wire).toBe('spec');
+      expect((await api().get('/__sim/catalog')).text).toBe(before);
+      expect((await api().get('/user/assistant/1')).body.data).toMatchObject({ id: 1, voice_id: 9002, language_id: 12 });
+    });
+
+    it('resets to its own wire with the document', async () => {
+      expect((await api().post('/__sim/reset', { wire: 'spec' })).status).toBe(200);
+      expect((await api().get('/user/assistants/voices', { query: { language_id: 12 } })).body.map((v: { id: number }) => v.id)).toContain(9002);
+    });
+  },
+  { catalog: EXTEND_NOOR },
+);
+
+describe('a catalog document on another wire than it was checked for', () => {
+  it('refuses sim.reset({ wire }) with the SimError of POST /__sim/reset, changing nothing', () => {
+    const sim = createSimulator({ startAt: START, catalog: EXTEND_NOOR });
+    let refused: unknown;
+    try {
+      sim.reset({ wire: 'live' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(SimError);
+    expect((refused as SimError).status).toBe(422);
+    expect((refused as SimError).body).toStrictEqual({ message: NOOR_ON_LIVE, errors: { wire: [NOOR_ON_LIVE] } });
+    expect(sim.wire).toBe('spec');
+    expect(sim.catalogs.of('spec').voice(9002)?.name).toBe('Noor');
+  });
+
+  it('resets to another wire the document fits, the document applied to that wire', () => {
+    const sim = createSimulator({ startAt: START, catalog: EXTEND_MINA });
+    sim.reset({ wire: 'live' });
+    expect(sim.control.catalog.get().voices.map((v) => v.id)).toEqual([1, 4, 8, 10, 11, 12, 13, 41, 1994, 9001]);
+  });
+
+  it('refuses a request answered in a wire the document does not fit where it reads the catalog', async () => {
+    const sim = createSimulator({ startAt: START, catalog: EXTEND_NOOR });
+    const get = (path: string, wire?: 'live') => sim.handle({ method: 'GET', path, headers: { authorization: `Bearer ${KEY}` }, body: null, ...(wire && { wire }) });
+    expect(await get('/user/assistants/voices?language_id=12', 'live')).toStrictEqual({ status: 422, body: { message: NOOR_ON_LIVE, errors: { wire: [NOOR_ON_LIVE] } } });
+    // The simulator's own wire still answers with the document.
+    const own = await get('/user/assistants/voices?language_id=12');
+    expect(own.status).toBe(200);
+    expect((own.body as { id: number }[]).map((v) => v.id)).toContain(9002);
+  });
+
+  it('answers a request in another wire the document fits with the document applied to that wire', async () => {
+    const sim = createSimulator({ startAt: START, catalog: EXTEND_MINA });
+    const res = await sim.handle({ method: 'GET', path: '/user/assistants/voices?language_id=5', headers: { authorization: `Bearer ${KEY}` }, body: null, wire: 'live' });
+    expect(res).toStrictEqual({ status: 200, body: [
+      { id: 13, name: 'Susi', language_id: 5, gender: 'female', preview_url: null, accent: null, age: 'Middle aged', synthesizer_provider_id: 1 },
+      { id: 1994, name: 'Christian Plasa', language_id: 5, gender: 'male', preview_url: null, accent: null, age: 'Middle aged', synthesizer_provider_id: 1 },
+      MINA,
+    ] });
   });
 });

@@ -153,6 +153,34 @@ contract(
   LIVE,
 );
 
+contract(
+  'live G.1 extended: a new language is spoken by the providers that speak every language',
+  (api) => {
+    const elevenlabs = { id: 1, name: 'ElevenLabs', code: 'elevenlabs' };
+    const cartesia = { id: 3, name: 'Cartesia', code: 'cartesia' };
+
+    it('lists ElevenLabs and Cartesia (not Azure, English only) and every transcriber for it', async () => {
+      expect((await api().get('/user/assistants/synthesizer-providers', { query: { language_id: 11 } })).body).toStrictEqual([elevenlabs, cartesia]);
+      expect((await api().get('/user/assistants/transcriber-providers', { query: { language_id: 11 } })).body).toStrictEqual([
+        { id: 1, name: 'Deepgram', code: 'deepgram' },
+        { id: 2, name: 'Azure', code: 'azure' },
+        { id: 3, name: 'Gladia', code: 'gladia' },
+      ]);
+    });
+
+    it('gives it the first providers that speak it as its defaults', async () => {
+      const catalog = (await api().get('/__sim/catalog')).body;
+      expect(catalog.languages.at(-1)).toStrictEqual({ id: 11, name: 'Dutch', iso_2: 'nl', default_synthesizer_provider_id: 1, default_transcriber_provider_id: 1 });
+      expect(catalog.synthesizer_providers).toStrictEqual([
+        { ...elevenlabs, language_ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] },
+        { id: 2, name: 'Azure', code: 'azure', language_ids: [1] },
+        { ...cartesia, language_ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] },
+      ]);
+    });
+  },
+  { wire: 'live', catalog: { merge: 'extend', languages: [{ id: 11, name: 'Dutch', iso_2: 'nl' }] } },
+);
+
 contract('live G.1 on the default wire: the spec catalog is unchanged', (api) => {
   it('refuses voice 1994, which only the live catalog has', async () => {
     const res = await api().post('/user/assistant', germanAssistant(1994));

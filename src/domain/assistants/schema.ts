@@ -634,10 +634,10 @@ export function serialiseAssistantSummary(a: Assistant): AssistantSummaryRecord 
 /**
  * The read record (decisions: Assistant read record): every stored field plus id, uuid,
  * status and timestamps; on the live wire with live-platform D.3's encodings and its
- * live-only keys after the rest.
+ * live-only keys after the rest. `catalog` (the request's) gives the live record's `language`.
  * @example serialiseAssistant(assistant, ctx.wire, ctx.catalog)
  */
-export function serialiseAssistant(a: Assistant, wire: Wire = 'spec', catalog?: Catalog): AssistantRecord | LiveAssistantRecord {
+export function serialiseAssistant(a: Assistant, wire: Wire, catalog: Catalog): AssistantRecord | LiveAssistantRecord {
   // The folder and labels are live-only keys (live-platform C.3: the spec wire keeps today's record).
   const { id, account_id: _account, uuid, status, created_at, updated_at, name, type, mode, inbound_webhook_url: _inbound, folder_id: _folder, label_ids: _labels, ...settings } = a;
   const record = {
@@ -674,7 +674,7 @@ export function serialiseAssistant(a: Assistant, wire: Wire = 'spec', catalog?: 
     transcriber_id: a.transcriber_provider_id,
     instance_id: null,
     flows_platform_id: null,
-    language: catalog?.language(a.language_id)?.iso_2 ?? null,
+    language: catalog.language(a.language_id)?.iso_2 ?? null,
     inbound_webhook_url: a.inbound_webhook_url ?? null,
     widget_settings: { enabled: false },
     deleted_at: null,

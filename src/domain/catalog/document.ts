@@ -81,6 +81,7 @@ export const CATALOG_MESSAGES = {
     `The ${table.replace(/[._]/g, ' ')} ${ids.join(', ')} kept from the wire's catalog name entries this catalog lacks; give ${table} too.`,
   inUse: (what: string, id: number, assistants: readonly number[]) =>
     `The ${what} ${id} is used by assistant${assistants.length === 1 ? '' : 's'} ${assistants.join(', ')} and may not be removed.`,
+  otherWire: (wire: string, field: string, message: string) => `The catalog document does not fit the ${wire} wire's catalog: ${field}: ${message}`,
 } as const;
 
 function mergeTable<T extends Entry>(base: readonly T[], given: readonly T[] | undefined, extend: boolean): T[] {

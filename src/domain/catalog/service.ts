@@ -1,13 +1,12 @@
 /** Catalog queries (decisions: Voices, Languages, Models, providers, eligible numbers) and the catalog in force (issue 27). */
 import type { FieldErrors } from '../../core/errors.js';
-import { parseControlBody, validationFailure } from '../../core/validation.js';
-import type { Wire } from '../../core/wire.js';
+import { validationFailure } from '../../core/validation.js';
 import type { Assistant } from '../assistants/schema.js';
 import type { AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
-import { builtinCatalogDocument } from './builtin.js';
-import { CATALOG_MESSAGES, CatalogDocument, documentProblems } from './document.js';
-import { CatalogSetting } from './setting.js';
+import { checkCatalogDocument } from './check.js';
+import { CATALOG_MESSAGES } from './document.js';
+import { catalogOf } from './setting.js';
 import type { PhoneNumber } from '../phone-numbers/schema.js';
 import { isUsable } from '../phone-numbers/service.js';
 import type { Catalog, Mode, ModelType, Provider } from './data.js';
@@ -39,20 +38,6 @@ export function listEligibleNumbers(ctx: AccountCtx, type?: 'inbound' | 'outboun
     .list()
     .filter((n) => isUsable(n) && (type !== 'inbound' || (n.type !== 'caller_id' && !held(n))))
     .map((number) => ({ number, available: ctx.assistants.where('phone_number', number.id).length === 0 }));
-}
-
-/**
- * A catalog document checked whole (issue 27): its fields and closed mappings, then the
- * catalog it makes of the wire's (documentProblems); 422 shape B naming every problem's
- * path, nothing changed.
- * @example checkCatalogDocument({ merge: 'extend', voices: [...] }, 'live')
- */
-export function checkCatalogDocument(input: unknown, wire: Wire): CatalogDocument {
-  // Closed at the top level by parseControlBody (with the closest key); the document's own strictness would name the key twice.
-  const doc = parseControlBody(CatalogDocument.unwrap().strip(), input);
-  const problems = documentProblems(builtinCatalogDocument(wire), doc);
-  if (Object.keys(problems).length > 0) throw validationFailure(problems, 'control');
-  return doc;
 }
 
 /**
@@ -93,9 +78,9 @@ export function catalogInUse(assistants: readonly Assistant[], catalog: Catalog)
  */
 export function setCatalog(state: SimState, input: unknown): Catalog {
   const doc = checkCatalogDocument(input, state.wire);
-  const next = new CatalogSetting(doc).of(state.wire);
+  const next = catalogOf(doc, state.wire);
   const inUse = catalogInUse(state.db.assistants.all(), next);
   if (Object.keys(inUse).length > 0) throw validationFailure(inUse, 'control');
-  state.catalogs.set(doc);
-  return state.catalogs.of(state.wire);
+  state.catalogs.set(doc, state.wire, next);
+  return next;
 }
