@@ -111,12 +111,8 @@ function byId<T extends { id: number }>(kind: FieldKind<T>, order: 'ascending' |
   };
 }
 
-/**
- * The highest id of `items` (0 for none). Items checked to be in ascending order (a
- * table's rows) have it last: no walk of 220k calls on a restart.
- */
-function highestId(items: readonly { id: number }[], order: 'ascending' | 'any'): number {
-  if (order === 'ascending') return items.at(-1)?.id ?? 0;
+/** The highest id of `items` (0 for none): a walk of ids alone, about a millisecond over 220k calls. */
+function highestId(items: readonly { id: number }[]): number {
   let highest = 0;
   for (const item of items) if (item.id > highest) highest = item.id;
   return highest;
@@ -126,15 +122,15 @@ function highestId(items: readonly { id: number }[], order: 'ascending' | 'any')
  * `kind` whose id sequence `seq` is at least the highest id of its `items` (the next id
  * given is one more: a lower sequence would give a new row the id of an old one).
  */
-function sequenced<R>(kind: FieldKind<R>, seq: keyof R & string, items: (value: R) => readonly { id: number }[], order: 'ascending' | 'any'): FieldKind<R> {
+function sequenced<R>(kind: FieldKind<R>, seq: keyof R & string, items: (value: R) => readonly { id: number }[]): FieldKind<R> {
   const problem = { at: `.${seq}`, message: 'must be at least the highest id of its items' };
-  // `kind` is checked first: the items are then in the `order` it holds them to (byId).
-  return { check: (value) => kind.check(value) ?? (((value as R)[seq] as number) >= highestId(items(value as R), order) ? undefined : problem) };
+  // `kind` is checked first: the items are then objects with ids.
+  return { check: (value) => kind.check(value) ?? (((value as R)[seq] as number) >= highestId(items(value as R)) ? undefined : problem) };
 }
 
 /** A table: its rows by id in ascending order, and its id sequence; a row is named `[id]` after the table (`db.calls[7].status`). */
 function table<T extends { id: number }>(kind: FieldKind<T>): FieldKind<TableSnapshot<T>> {
-  const check = sequenced(record<TableSnapshot<T>>({ seq: count, rows: byId(kind, 'ascending') }), 'seq', (t) => t.rows, 'ascending').check;
+  const check = sequenced(record<TableSnapshot<T>>({ seq: count, rows: byId(kind, 'ascending') }), 'seq', (t) => t.rows).check;
   return {
     check: (value) => {
       const problem = check(value);
@@ -174,18 +170,13 @@ function snapshotKind(db: Database, clock: VirtualClock): FieldKind<SimulatorSna
     version: string,
     seed,
     start: clockTime,
-    clock: sequenced(record<ClockSnapshot>({ now: clockTime, seq: count, mode: oneOf(['manual', 'realtime']), speed, events: byId(event, 'any') }), 'seq', (c) => c.events, 'any'),
+    clock: sequenced(record<ClockSnapshot>({ now: clockTime, seq: count, mode: oneOf(['manual', 'realtime']), speed, events: byId(event, 'any') }), 'seq', (c) => c.events),
     random: randomState,
     db: dbKind,
-    webhooks: sequenced(
-      record<WebhookSnapshot>({ deliveries: table(DELIVERY_KIND), rules: byId(FAILURE_RULE_KIND, 'ascending'), ruleSeq: count, evicted: count }),
-      'ruleSeq',
-      (w) => w.rules,
-      'ascending',
-    ),
+    webhooks: sequenced(record<WebhookSnapshot>({ deliveries: table(DELIVERY_KIND), rules: byId(FAILURE_RULE_KIND, 'ascending'), ruleSeq: count, evicted: count }), 'ruleSeq', (w) => w.rules),
     replies: list(parsedBy(ReplyRuleSchema)),
     outcomes: record<OutcomeState>({ rules: list(parsedBy(OutcomeRuleSchema)), attempts: mapOf(count) }),
-    faults: sequenced(record<FaultSnapshot>({ rules: byId(FAULT_RULE_KIND, 'ascending'), seq: count }), 'seq', (f) => f.rules, 'ascending'),
+    faults: sequenced(record<FaultSnapshot>({ rules: byId(FAULT_RULE_KIND, 'ascending'), seq: count }), 'seq', (f) => f.rules),
     catalog: optional(nullable(parsedBy(CatalogDocument))),
   });
 }
