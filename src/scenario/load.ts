@@ -9,7 +9,6 @@ import { COMMON_MESSAGES } from '../core/errors.js';
 import { laravelMessage, RULE_MESSAGES, tooDeepAt } from '../core/validation.js';
 import { flowTooDeep } from './depth.js';
 import { EXPECTATION_SCHEMAS, firstUnknownInExpectation } from './expectations.js';
-import { unlazy } from '../core/lazy-schema.js';
 import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type ScenarioInput, type StepKind } from './schema.js';
 import { knownKeysAt, quoted, type UnknownKey, type UnknownWord } from './shapes.js';
 import { didYouMean } from '../core/suggest.js';
@@ -190,7 +189,7 @@ export function loadScenario(source: string | ScenarioInput, file = '<scenario>'
       throw new ScenarioError(message, file, lineOf(['steps', index]), `steps.${index}`);
     }
     const kind = kinds[0] as StepKind;
-    const schema = unlazy(STEP_SCHEMAS[kind]).strict();
+    const schema = STEP_SCHEMAS[kind];
     const result = schema.safeParse(step, { error: keepAttribute });
     if (!result.success) throw issueError(report, schema, result.error.issues, ['steps', index]);
     // An expectation is compared key by key in the order the file writes them, which zod's output would change to its schema's.

@@ -171,9 +171,9 @@ const ScenarioOutcomeRule = lazySchema(() => OutcomeRuleSchema.unwrap().extend({
 /** `outcomes`: `{number: [outcome...]}` or a list of rules (ARCHITECTURE §6 Outcome rule). */
 export const ScenarioOutcomes = lazySchema(() => z.union([z.array(ScenarioOutcomeRule), z.record(z.string(), z.array(Outcome).min(1))]));
 
-/** One step per action key; the other keys are the action's options. */
+/** One step per action key; the other keys are the action's options, and no other key (strict). */
 export const STEP_SCHEMAS = {
-  request: lazySchema(() => z.object({
+  request: lazySchema(() => z.strictObject({
     request: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE)\s+\/\S*$/, { error: 'The :attribute must be "METHOD /path", e.g. "POST /user/campaigns/update-status".' }),
     body: z.unknown().optional(),
     key: z.string().nullable().optional(),
@@ -183,12 +183,12 @@ export const STEP_SCHEMAS = {
     refs: z.record(ref, z.string().regex(/^[\w-]+(\.[\w-]+)*$/, { error: 'The :attribute must be a dotted path in the answer, e.g. data.id.' })).optional(),
     expect: z.strictObject({ status: z.number().int().optional(), body: z.unknown().optional() }).optional(),
   })),
-  advance: lazySchema(() => z.object({ advance: duration })),
-  advance_to: lazySchema(() => z.object({ advance_to: instant })),
-  run_until_idle: lazySchema(() => z.object({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().min(1) })]) })),
-  customer_message: lazySchema(() => z.object({ customer_message: z.strictObject({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) })),
-  inbound_call: lazySchema(() => z.object({ inbound_call: z.strictObject({ to: z.string(), from: z.string() }) })),
-  ...(Object.fromEntries(Object.entries(EXPECTATION_SCHEMAS).map(([kind, schema]) => [kind, z.object({ [kind]: schema })])) as Record<ExpectationKind, z.ZodObject>),
+  advance: lazySchema(() => z.strictObject({ advance: duration })),
+  advance_to: lazySchema(() => z.strictObject({ advance_to: instant })),
+  run_until_idle: lazySchema(() => z.strictObject({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().min(1) })]) })),
+  customer_message: lazySchema(() => z.strictObject({ customer_message: z.strictObject({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) })),
+  inbound_call: lazySchema(() => z.strictObject({ inbound_call: z.strictObject({ to: z.string(), from: z.string() }) })),
+  ...(Object.fromEntries(Object.entries(EXPECTATION_SCHEMAS).map(([kind, schema]) => [kind, lazySchema(() => z.strictObject({ [kind]: schema }))])) as Record<ExpectationKind, z.ZodLazy<z.ZodObject>>),
 } as const;
 export type StepKind = keyof typeof STEP_SCHEMAS;
 export const STEP_KINDS = Object.keys(STEP_SCHEMAS) as StepKind[];
@@ -217,7 +217,7 @@ export type Scenario = z.infer<typeof Scenario>;
 
 /** The JSON Schema of the format, for editors (`voxsim scenario schema`). */
 export function scenarioJsonSchema(): Record<string, unknown> {
-  const steps = z.union(STEP_KINDS.map((kind) => unlazy(STEP_SCHEMAS[kind]).strict()) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  const steps = z.union(STEP_KINDS.map((kind) => unlazy(STEP_SCHEMAS[kind])) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   const schema = Scenario.unwrap().extend({ steps: z.array(steps).optional() });
   return {
     $id: 'urn:voxsim:scenario',
