@@ -1,12 +1,16 @@
 /**
- * How deep a scenario's text nests, checked before the YAML parser reads it: the parser
- * recurses once per level (it overflows the stack at about 800) and slows down with the
- * depth of flow collections (a 5 MB body of `[[[…` took a minute), so text nested far
- * beyond the limit is refused unread. The exact limit (MAX_JSON_DEPTH, as for every
- * body) is checked on the parsed value, with its path.
+ * How deep a scenario's or catalog's text nests, checked before the YAML composer builds
+ * it: the composer recurses once per level and overflows the stack at a depth that depends
+ * on the stack and on whether V8 has optimised it yet (measured on a cold main thread:
+ * between 700 and 800 levels of flow collections, between 900 and 1,000 of block ones; far
+ * more in a warm worker), and the tokenizer slows down with the depth of flow collections
+ * (a 5 MB body of `[[[…` took a minute). So text nested far beyond the limit is refused
+ * before composing, the same way everywhere. The exact limit (MAX_JSON_DEPTH, as for
+ * every body) is checked on the composed value, with its path.
  */
+import type { CST } from 'yaml';
 
-/** Flow collections nested deeper than this are refused before parsing (well under where the parser overflows). */
+/** Text nested deeper than this is refused before composing (well under where the composer overflows). */
 export const MAX_TEXT_DEPTH = 256;
 
 /**
@@ -39,6 +43,33 @@ export function flowTooDeep(text: string, limit = MAX_TEXT_DEPTH): number {
       }
     } else if (c === '#' && (i === 0 || ' \t\r\n'.includes(text[i - 1]!))) {
       while (i < text.length && text[i] !== '\n') i++;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The offset of the first collection (block or flow) of the tokenizer's output that
+ * sits more than `limit` collections deep, or -1; walked without recursion, so that any
+ * depth is measured. A document's top-level collection is level 1.
+ * @example collectionTooDeep([...new Parser().parse('a:\n  b: 1\n')], 1) // 3
+ */
+export function collectionTooDeep(tokens: readonly CST.Token[], limit = MAX_TEXT_DEPTH): number {
+  const pending: [CST.Token | null | undefined, number][] = tokens.map((token) => [token, 0]);
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [token, depth] = next;
+    if (!token) continue;
+    switch (token.type) {
+      case 'document':
+        pending.push([token.value, depth]);
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection':
+        if (depth + 1 > limit) return token.offset;
+        for (const item of token.items) pending.push(['key' in item ? item.key : undefined, depth + 1], [item.value, depth + 1]);
+        break;
+      default:
     }
   }
   return -1;

@@ -7,7 +7,7 @@ import { yaml } from './yaml.js';
 import * as z from 'zod';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import { laravelMessage, RULE_MESSAGES, tooDeepAt } from '../core/validation.js';
-import { flowTooDeep } from './depth.js';
+import { collectionTooDeep, flowTooDeep } from './depth.js';
 import { EXPECTATION_SCHEMAS, firstUnknownInExpectation } from './expectations.js';
 import { firstUnknownInGiven, Scenario, STEP_KINDS, STEP_SCHEMAS, type ScenarioInput, type StepKind } from './schema.js';
 import { knownKeysAt, quoted, type UnknownKey, type UnknownWord } from './shapes.js';
@@ -89,23 +89,28 @@ export type LocatedError = new (message: string, file: string, line: number | nu
 
 /**
  * YAML or JSON text (YAML 1.2 reads both) as data with the line of each path (scenario and
- * catalog files). Flow nesting deeper than a request body may be is refused before the
- * parser recurses into it, and the parser's own overflow on block nesting is that limit too;
- * `what` names the file in its message (`The scenario may not nest more than 64 levels deep.`).
+ * catalog files). Text nested far deeper than a request body may be (MAX_TEXT_DEPTH) is
+ * refused before the composer recurses into it: flow nesting before the text is tokenized,
+ * any nesting once it is; `what` names the file in its message (`The scenario may not nest
+ * more than 64 levels deep.`). Nesting between the two limits is refused by refuseTooDeep,
+ * with its path.
  * @example const { data, lineOf } = parseLocatedText(text, 'catalog.yaml', 'catalog', CatalogFileError)
  */
 export function parseLocatedText(text: string, file: string, what: string, Failure: LocatedError): { data: unknown; lineOf: LineOf } {
   const deepAt = flowTooDeep(text);
   if (deepAt >= 0) throw new Failure(COMMON_MESSAGES.tooDeep(what), file, text.slice(0, deepAt).split('\n').length, '');
-  const { LineCounter, parseDocument } = yaml();
+  const { Composer, LineCounter, Parser, YAMLParseError } = yaml();
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const error = doc.errors[0]!;
-    // The parser recurses per level (block nesting it meets as indentation): its overflow is the depth limit.
-    const message = error.message.startsWith('Maximum call stack size exceeded') ? COMMON_MESSAGES.tooDeep(what) : error.message.split('\n')[0]!;
-    throw new Failure(message, file, counter.linePos(error.pos[0]).line, '');
-  }
+  const tokens = [...new Parser(counter.addNewLine).parse(text)];
+  const blockDeepAt = collectionTooDeep(tokens);
+  if (blockDeepAt >= 0) throw new Failure(COMMON_MESSAGES.tooDeep(what), file, counter.linePos(blockDeepAt).line, '');
+  // As yaml's parseDocument composes its tokens: the first document (compose(…, true) yields one at the latest at the end), and a second one is an error.
+  const documents = new Composer({}).compose(tokens, true, text.length);
+  const doc = documents.next().value as Document.Parsed;
+  const second = documents.next();
+  if (!second.done) doc.errors.push(new YAMLParseError([second.value.range[0], second.value.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+  const error = doc.errors[0];
+  if (error) throw new Failure(error.message.split('\n')[0]!, file, counter.linePos(error.pos[0]).line, '');
   return { data: doc.toJS({ maxAliasCount: 100 }), lineOf: locator(doc, counter) };
 }
 

@@ -204,6 +204,21 @@ contract('control: load a scenario', (api) => {
     expect({ status: res.status, body: res.body }).toStrictEqual({ status: 422, body: tooDeep('2: ') });
   });
 
+  /** `replies:` holding `levels` block sequences, each on its own line and indented one more. */
+  const deepBlock = (levels: number) => `name: deep\nreplies:\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(i + 1)}-`).join('\n')} 1\n`;
+
+  it('rejects block nesting past 256 levels before composing it, at the line of its 257th level, and 256 on its top-level key', async () => {
+    // The scenario is level 1; sequence i (from 0) is level i + 2, at line i + 3.
+    const deep = await postYaml(api(), deepBlock(256));
+    expect({ status: deep.status, body: deep.body }).toStrictEqual({ status: 422, body: tooDeep('258: ') });
+    // Compact sequences (`- - - 1`) nest on one line.
+    const far = await postYaml(api(), `name: deep\nreplies:\n  ${'- '.repeat(5000)}1\n`);
+    expect({ status: far.status, body: far.body }).toStrictEqual({ status: 422, body: tooDeep('3: ') });
+    // 255 sequences reach level 256: composed, then refused where the 65th level is (sequence 63, line 66).
+    const composed = await postYaml(api(), deepBlock(255));
+    expect({ status: composed.status, body: composed.body }).toStrictEqual({ status: 422, body: tooDeep('66: replies: ', 'replies') });
+  });
+
   it('takes a scenario 64 levels deep (the scenario itself the first) and refuses 65 on its top-level key, at the line of the deepest level', async () => {
     // `given` is level 2: n sequences in it reach level n + 1. The schema refuses a list as `given`, not its depth.
     expect((await postYaml(api(), deepGiven(63))).body.message).toBe('<scenario>:2: given: The given must be an object.');
