@@ -52,7 +52,7 @@ export function flowTooDeep(text: string, limit = MAX_TEXT_DEPTH): number {
  * The offset of the first collection (block or flow) of the tokenizer's output that
  * sits more than `limit` collections deep, or -1; walked without recursion, so that any
  * depth is measured. A document's top-level collection is level 1.
- * @example collectionTooDeep([...new Parser().parse('a:\n  b: 1\n')], 1) // 3
+ * @example collectionTooDeep([...new Parser().parse('a:\n  b: 1\n')], 1) // 5
  */
 export function collectionTooDeep(tokens: readonly CST.Token[], limit = MAX_TEXT_DEPTH): number {
   const pending: [CST.Token | null | undefined, number][] = tokens.map((token) => [token, 0]);

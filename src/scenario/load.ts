@@ -102,8 +102,8 @@ export function parseLocatedText(text: string, file: string, what: string, Failu
   const { Composer, LineCounter, Parser, YAMLParseError } = yaml();
   const counter = new LineCounter();
   const tokens = [...new Parser(counter.addNewLine).parse(text)];
-  const blockDeepAt = collectionTooDeep(tokens);
-  if (blockDeepAt >= 0) throw new Failure(COMMON_MESSAGES.tooDeep(what), file, counter.linePos(blockDeepAt).line, '');
+  const nestedAt = collectionTooDeep(tokens);
+  if (nestedAt >= 0) throw new Failure(COMMON_MESSAGES.tooDeep(what), file, counter.linePos(nestedAt).line, '');
   // As yaml's parseDocument composes its tokens: the first document (compose(…, true) yields one at the latest at the end), and a second one is an error.
   const documents = new Composer({}).compose(tokens, true, text.length);
   const doc = documents.next().value as Document.Parsed;

@@ -42,6 +42,11 @@ describe('loadCatalogText', () => {
     ]);
   });
 
+  it('refuses a second document at its line, and a syntax error at its own', () => {
+    expect(refusal('merge: extend\n---\nvoices: []\n')).toEqual(['CatalogFileError', 'catalog.yaml:2: Source contains multiple documents; please use YAML.parseAllDocuments()']);
+    expect(refusal('merge: extend\nvoices: [\n')).toEqual(['CatalogFileError', 'catalog.yaml:3: Flow sequence in block collection must be sufficiently indented and end with a ]']);
+  });
+
   it('refuses flow nesting deeper than a request body before parsing it', () => {
     expect(refusal(`voices: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`)).toEqual(['CatalogFileError', 'catalog.yaml:1: The catalog may not nest more than 64 levels deep.']);
   });
