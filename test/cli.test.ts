@@ -12,14 +12,10 @@ import { banner, commandHelp, EXIT_USAGE, main, parseServeArgs, serve, type Runn
 import { VERSION } from '../src/version.js';
 import { pipelineAssistant } from './support/fixtures.js';
 import { startServer, stop, voxsim, within } from './support/processes.js';
+import { captureConsole } from './support/console.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string; scripts: Record<string, string>; bin: Record<string, string> };
-
-function capture() {
-  const lines: string[] = [];
-  return { lines, out: { log: (s: string) => lines.push(s), error: (s: string) => lines.push(s) } as unknown as Console };
-}
 
 describe('voxsim serve arguments', () => {
   it('uses the documented defaults', () => {
@@ -75,7 +71,7 @@ describe('voxsim serve arguments', () => {
 
 describe('voxsim command', () => {
   it('prints the version', async () => {
-    const { lines, out } = capture();
+    const { lines, out } = captureConsole();
     expect(await main(['--version'], out)).toBe(0);
     expect(lines).toEqual([VERSION]);
     expect(VERSION).toBe(pkg.version);
@@ -83,14 +79,14 @@ describe('voxsim command', () => {
 
   // Issue 15 item 7 changed usage errors from exit 1 to exit 2.
   it('prints usage and fails on an unknown command', async () => {
-    const { lines, out } = capture();
+    const { lines, out } = captureConsole();
     expect(await main(['launch'], out)).toBe(2);
     expect(lines[0]).toContain('Unknown command "launch"');
     expect(lines[0]).toContain('voxsim serve [--port 4010]');
   });
 
   it('prints usage and fails on bad flags without starting', async () => {
-    const { lines, out } = capture();
+    const { lines, out } = captureConsole();
     expect(await main(['serve', '--port', 'x'], out)).toBe(2);
     expect(lines[0]).toContain('--port must be a port number');
   });
@@ -351,7 +347,7 @@ describe('voxsim serve when the port is in use', () => {
   afterAll(() => taken.close());
 
   it('answers exit code 2 with one line naming the port', async () => {
-    const { lines, out } = capture();
+    const { lines, out } = captureConsole();
     expect(await main(['serve', '--port', String(port), '--quiet'], out)).toBe(2);
     expect(lines).toEqual([`port ${port} is in use; pass --port`]);
   });

@@ -18,6 +18,7 @@ import { pipelineAssistant } from '../support/fixtures.js';
 import { ROOT } from '../support/processes.js';
 import { driveSession, KEY, recordInProcess, UPSTREAM_START } from '../support/session.js';
 import { writeFileSync } from 'node:fs';
+import { captureConsole } from '../support/console.js';
 
 const CHROMIUM = process.env.VOXSIM_CHROMIUM ?? '/usr/bin/chromium';
 const HAVE_BROWSER = existsSync(CHROMIUM);
@@ -43,8 +44,8 @@ describe.skipIf(!HAVE_BROWSER)(`drift report in headless Chromium${HAVE_BROWSER 
     const har = join(dir, 'session.har');
     writeFileSync(har, JSON.stringify(recorder.har()));
     page = join(dir, 'drift.html');
-    const lines: string[] = [];
-    expect(await main(['drift', har, '--wire', 'spec', '--html', page], { log: (s: string) => lines.push(s), error: (s: string) => lines.push(s) } as unknown as Console)).toBe(1);
+    const { lines, out } = captureConsole();
+    expect(await main(['drift', har, '--wire', 'spec', '--html', page], out)).toBe(1);
     expect(lines.at(-1)).toBe(`HTML report: ${page}`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });

@@ -15,12 +15,7 @@ import { CUSTOM_CATALOG_YAML } from '../support/custom-catalog.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { startServer, stop, voxsim, waitForStdout, type Server } from '../support/processes.js';
 import { httpCall, UPSTREAM_START } from '../support/session.js';
-
-
-function capture() {
-  const lines: string[] = [];
-  return { text: () => lines.join('\n'), out: { log: (s: string) => lines.push(s), error: (s: string) => lines.push(s) } as unknown as Console };
-}
+import { captureConsole } from '../support/console.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'voxsim-drift-catalog-'));
 const catalog = join(dir, 'catalog.yaml');
@@ -43,7 +38,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('voxsim drift --catalog', () => {
   it('lists the catalog differences without the account catalog: the assistant on its voice and model is refused (exit 1)', async () => {
-    const { out, text } = capture();
+    const { out, text } = captureConsole();
     expect(await main(['drift', har, '--wire', 'live', '--json'], out)).toBe(1);
     const report = JSON.parse(text()) as DriftReport;
     expect(report.differences).toContainEqual(expect.objectContaining({ operation: 'POST /user/assistant', kind: 'status', path: 'status', recorded: 201, voxsim: 422 }));
@@ -52,7 +47,7 @@ describe('voxsim drift --catalog', () => {
   });
 
   it('replays alike with the same catalog document (exit 0)', async () => {
-    const { out, text } = capture();
+    const { out, text } = captureConsole();
     expect(await main(['drift', har, '--wire', 'live', '--catalog', catalog], out)).toBe(0);
     expect(text()).toContain('No drift: 3 exchanges answered alike.');
   });
@@ -60,14 +55,14 @@ describe('voxsim drift --catalog', () => {
   it('refuses a bad catalog file with one line naming the file and its line (exit 2)', async () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, CUSTOM_CATALOG_YAML.replace('language_id: 5', 'language_id: 999'));
-    const { out, text } = capture();
+    const { out, text } = captureConsole();
     expect(await main(['drift', har, '--wire', 'live', '--catalog', bad], out)).toBe(2);
     expect(text()).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:6: voices\\.0\\.language_id: .+$`));
     expect(text().split('\n')).toHaveLength(1);
   });
 
   it('refuses a catalog file that does not exist with one line (exit 2)', async () => {
-    const { out, text } = capture();
+    const { out, text } = captureConsole();
     expect(await main(['drift', har, '--catalog', join(dir, 'nope.yaml')], out)).toBe(2);
     expect(text()).toBe(`${join(dir, 'nope.yaml')}: the --catalog file cannot be read (ENOENT)`);
   });

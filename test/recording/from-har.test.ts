@@ -7,18 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createSimulator, ROUTES } from '../../src/simulator.js';
 import { scenarioFromHar } from '../../src/recording/from-har.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { playScenario } from '../../src/scenario/runner.js';
-import { driveSession, recordInProcess, UPSTREAM_START } from '../support/session.js';
-
-async function play(text: string) {
-  const sim = createSimulator();
-  try {
-    return await playScenario(sim, loadScenario(text, 'session.yaml'));
-  } finally {
-    sim.dispose();
-  }
-}
+import { driveSession, playSession, recordInProcess, UPSTREAM_START } from '../support/session.js';
 
 describe('scenario from-har', () => {
   let yaml: string;
@@ -43,7 +32,7 @@ describe('scenario from-har', () => {
   });
 
   it('plays green', async () => {
-    const run = await play(yaml);
+    const run = await playSession(yaml);
     expect(run.steps.filter((s) => !s.ok).map((s) => `${s.location} ${JSON.stringify(s.mismatches)}`)).toEqual([]);
     expect(run.passed).toBe(true);
   });
@@ -53,7 +42,7 @@ describe('scenario from-har', () => {
     const at = lines.findIndex((line) => line.includes('request: POST /user/lead'));
     const statusLine = lines.findIndex((line, i) => i > at && /^\s+status: 200$/.test(line));
     lines[statusLine] = lines[statusLine]!.replace('200', '201');
-    const run = await play(lines.join('\n'));
+    const run = await playSession(lines.join('\n'));
     const failed = run.steps.filter((s) => !s.ok);
     expect(failed.map((s) => s.location)).toEqual([`session.yaml:${at + 1}`]);
     expect(failed[0]!.mismatches).toEqual([{ path: 'status', expected: 201, actual: 200 }]);

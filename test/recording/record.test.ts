@@ -17,11 +17,7 @@ import { main } from '../../src/cli.js';
 import { drift, readHar, recordHar, type DriftReport } from '../../src/index.js';
 import { startServer, stop, voxsim, waitForStdout, type Server, type Voxsim } from '../support/processes.js';
 import { driveSession, httpCall, KEY, multipart, UPSTREAM_START } from '../support/session.js';
-
-function capture() {
-  const lines: string[] = [];
-  return { lines, text: () => lines.join('\n'), out: { log: (s: string) => lines.push(s), error: (s: string) => lines.push(s) } as unknown as Console };
-}
+import { captureConsole } from '../support/console.js';
 
 let dir: string;
 let upstream: Server;
@@ -65,14 +61,14 @@ describe('a session recorded through voxsim record', () => {
   it('replays on the live wire with no difference (voxsim drift exits 0)', async () => {
     expect(live.differences).toEqual([]);
     expect(live.missing).toEqual([]);
-    const { out, text } = capture();
+    const { out, text } = captureConsole();
     expect(await main(['drift', har(), '--wire', 'live'], out)).toBe(0);
     expect(text()).toMatch(/^POST \/user\/lead {2,}3 {2,}3 {2,}0 {2,}0$/m);
     expect(text()).toContain('No drift: 24 exchanges answered alike.');
   });
 
   it('lists the known spec/live differences with their paths on the spec wire (exit 1, --json)', async () => {
-    const { out, text } = capture();
+    const { out, text } = captureConsole();
     expect(await main(['drift', har(), '--wire', 'spec', '--json'], out)).toBe(1);
     const report = JSON.parse(text()) as DriftReport;
     const paths = report.differences.map((d) => `${d.operation} ${d.kind} ${d.path}`);
@@ -91,9 +87,9 @@ describe('a session recorded through voxsim record', () => {
 
   it('becomes a scenario that runs green, and fails at the line of an edited status', async () => {
     const yaml = join(dir, 'session.yaml');
-    const written = capture();
+    const written = captureConsole();
     expect(await main(['scenario', 'from-har', har(), '--wire', 'live', '--out', yaml], written.out)).toBe(0);
-    const run = capture();
+    const run = captureConsole();
     expect(await main(['scenario', 'run', yaml], run.out)).toBe(0);
     expect(run.text()).toContain('1 passed, 0 failed');
     const lines = readFileSync(yaml, 'utf8').split('\n');
@@ -101,7 +97,7 @@ describe('a session recorded through voxsim record', () => {
     const status = lines.findIndex((line, i) => i > at && /^\s+status: 201$/.test(line));
     lines[status] = lines[status]!.replace('201', '422');
     writeFileSync(yaml, lines.join('\n'));
-    const failed = capture();
+    const failed = captureConsole();
     expect(await main(['scenario', 'run', yaml], failed.out)).toBe(1);
     expect(failed.text()).toContain('status: expected 422, got 201');
     expect(failed.text()).toContain(`at ${yaml}:${at + 1}`);
@@ -219,16 +215,16 @@ describe('bad input is one line and exit 2', () => {
     const file = join(dir, 'bad.har');
     writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [{ startedDateTime: '2026-03-02T09:00:00Z', request: { method: 'GET', url: 'http://x.test/api/user/me', headers: [] }, response: { status: 200, headers: [], content: {} } }, { startedDateTime: '2026-03-02T09:00:01Z', request: { method: 'GET', url: '/api/user/me', headers: [] }, response: { status: 200, headers: [], content: {} } }] } }));
     for (const argv of [['drift', file], ['scenario', 'from-har', file]]) {
-      const { out, lines } = capture();
+      const { out, lines } = captureConsole();
       expect(await main(argv, out)).toBe(2);
       expect(lines).toEqual([`${file}: entry 2: request.url: must be an absolute URL`]);
     }
     writeFileSync(file, '{"log": ');
-    const { out, lines } = capture();
+    const { out, lines } = captureConsole();
     expect(await main(['drift', file], out)).toBe(2);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^${file}: not JSON`));
-    const missing = capture();
+    const missing = captureConsole();
     expect(await main(['drift', join(dir, 'nothing.har')], missing.out)).toBe(2);
     expect(missing.lines).toEqual([`${join(dir, 'nothing.har')}: no such file`]);
   });
@@ -241,7 +237,7 @@ describe('bad input is one line and exit 2', () => {
       [['record', '--upstream', 'ftp://x', '--out', 'a.har'], '--upstream must be an http or https URL'],
       [['record', '--upstream', 'http://x.test', '--out', 'a.har', '--host', '0.0.0.0'], '--admin-token is required when binding to 0.0.0.0'],
     ] as const) {
-      const { out, text } = capture();
+      const { out, text } = captureConsole();
       expect(await main([...argv], out)).toBe(2);
       expect(text()).toContain(message);
       expect(text()).toContain('Usage: voxsim');
@@ -253,7 +249,7 @@ describe('bad input is one line and exit 2', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const gone = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/api`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const { out, lines } = capture();
+    const { out, lines } = captureConsole();
     expect(await main(['record', '--upstream', gone, '--out', join(dir, 'never.har'), '--port', '0'], out)).toBe(2);
     expect(lines).toEqual([`upstream ${gone} cannot be reached (ECONNREFUSED); check --upstream`]);
   });

@@ -16,16 +16,7 @@ import { parseUpstream, selectSession } from '../../src/recording/session.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { playScenario } from '../../src/scenario/runner.js';
 import { createSimulator, ROUTES } from '../../src/simulator.js';
-import { recordInProcess, UPSTREAM_START } from '../support/session.js';
-
-async function play(yaml: string) {
-  const sim = createSimulator();
-  try {
-    return await playScenario(sim, loadScenario(yaml, 'session.yaml'));
-  } finally {
-    sim.dispose();
-  }
-}
+import { playSession, recordInProcess, UPSTREAM_START } from '../support/session.js';
 
 /** The steps of a scenario in one line each: its request, or where it moves the clock. */
 function stepLines(yaml: string): string[] {
@@ -92,7 +83,7 @@ describe('a recorded URL with a malformed percent escape', () => {
     const { har, statuses } = await recorded();
     const yaml = scenarioFromHar(har, ROUTES as never, { wire: 'live' });
     expect(stepLines(yaml)).toEqual(['GET /user/assistant/%25E0', 'GET /user/leads?campaign_id=%EF%BF%BD']);
-    const run = await play(yaml);
+    const run = await playSession(yaml);
     expect(run.steps.map((s) => ({ ok: s.ok, mismatches: s.mismatches }))).toEqual(statuses.map(() => ({ ok: true, mismatches: [] })));
   });
 });

@@ -20,6 +20,7 @@ import { createLead } from '../../src/domain/leads/service.js';
 import { createSimulator, type SimulatorSnapshot } from '../../src/simulator.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { startServer as startVoxsimServer, stop, waitForStdout } from '../support/processes.js';
+import { captureConsole } from '../support/console.js';
 
 const START = '2026-03-02T09:00:00Z';
 const KEY = 'sim_test_key';
@@ -285,8 +286,7 @@ describe('change logs on start (voxsim serve --state-file)', () => {
   }
 
   async function startLines(): Promise<{ code: number; lines: string[] }> {
-    const lines: string[] = [];
-    const out = { log: (s: string) => lines.push(s), error: (s: string) => lines.push(s) } as unknown as Console;
+    const { lines, out } = captureConsole();
     const code = await main(['serve', '--port', '0', '--quiet', '--state-file', stateFile], out);
     return { code, lines };
   }
@@ -364,8 +364,7 @@ describe('change logs on start (voxsim serve --state-file)', () => {
 
 describe('voxsim serve --scenario and --compact-after at start', () => {
   async function startLines(args: string[]): Promise<{ code: number; lines: string[] }> {
-    const lines: string[] = [];
-    const out = { log: (s: string) => lines.push(s), error: (s: string) => lines.push(s) } as unknown as Console;
+    const { lines, out } = captureConsole();
     const code = await main(['serve', '--port', '0', '--quiet', ...args], out);
     return { code, lines };
   }

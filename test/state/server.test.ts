@@ -22,6 +22,7 @@ import { createSimulator, type Simulator, type SimulatorSnapshot } from '../../s
 import { VERSION } from '../../src/version.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { ROOT, startServer as startVoxsimServer, stop, voxsim, waitForStdout, within } from '../support/processes.js';
+import { captureConsole } from '../support/console.js';
 
 /**
  * Permission refusals can be shown only where mode bits bind the server: as a user, or as
@@ -732,8 +733,7 @@ describe('voxsim serve start-up checks on --state-file (issue 13, item 5)', () =
     writeFileSync(stateFile, '{"format": "voxsim-snapshot/1",');
     const line = `state file ${stateFile} is truncated (its JSON ends early); pass another --state-file`;
     await expect(serve({ port: 0, host: '127.0.0.1', seed: 5, basePath: '/api', stateFile })).rejects.toThrow(line);
-    const lines: string[] = [];
-    const out = { log: (s: string) => lines.push(s), error: (s: string) => lines.push(s) } as unknown as Console;
+    const { lines, out } = captureConsole();
     expect(await main(['serve', '--port', '0', '--state-file', stateFile], out)).toBe(2);
     expect(lines).toEqual([line]);
   });

@@ -7,7 +7,9 @@
  */
 import { HarWriter, type RecordedExchange } from '../../src/recording/har-writer.js';
 import { answerText } from '../../src/core/json.js';
-import type { Simulator } from '../../src/simulator.js';
+import { loadScenario } from '../../src/scenario/load.js';
+import { playScenario } from '../../src/scenario/runner.js';
+import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { pipelineAssistant } from './fixtures.js';
 
 export const KEY = 'sim_test_key';
@@ -51,6 +53,16 @@ export function httpCall(base: string): Call {
     const text = await res.text();
     return { status: res.status, body: text === '' ? {} : (JSON.parse(text) as Json) };
   };
+}
+
+/** A scenario written from a session (`session.yaml`) played on a fresh simulator. */
+export async function playSession(text: string) {
+  const sim = createSimulator();
+  try {
+    return await playScenario(sim, loadScenario(text, 'session.yaml'));
+  } finally {
+    sim.dispose();
+  }
 }
 
 /**
