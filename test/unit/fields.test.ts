@@ -102,7 +102,10 @@ describe('record: its generated check', () => {
 
   it('is generated once, on the first check, for the record and for a kind that holds it', () => {
     const RealFunction = Function;
-    const generated = vi.fn((...args: string[]) => new RealFunction(...args));
+    // A function, not an arrow: the record calls it with `new`, which an arrow refuses (the check would then fall back to the loop).
+    const generated = vi.fn(function (...args: string[]) {
+      return new RealFunction(...args);
+    });
     vi.stubGlobal('Function', generated);
     const plan = record<{ max_tools: number }>({ max_tools: count });
     const held = nullable(plan);
@@ -112,5 +115,6 @@ describe('record: its generated check', () => {
       expect(plan.check({ max_tools: -1 })).toStrictEqual({ at: '.max_tools', message: 'must be a whole number from 0 to 9007199254740991' });
     }
     expect(generated).toHaveBeenCalledTimes(1);
+    expect(generated.mock.results).toStrictEqual([{ type: 'return', value: expect.any(Function) }]);
   });
 });
