@@ -4,10 +4,9 @@
  * giving the same answer (STYLE 8).
  */
 import { expect, it } from 'vitest';
-import { SimError } from '../../src/core/errors.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { contract, START, type Api } from '../support/api.js';
-import { expectRefused, invalidField } from '../support/expect.js';
+import { expectRefused, invalidField, simRefusal } from '../support/expect.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
 const START_MS = Date.parse(START);
@@ -40,17 +39,6 @@ const NAMED = { name: 'Third Co', email: 'ops@third.test', api_key: 'sim_third_k
 /** A simulator like the harness builds, used in-process only. */
 function fresh(options: { seed?: number; startAt?: string } = {}): Simulator {
   return createSimulator({ seed: 1, startAt: START, ...options });
-}
-
-/** The status and body of the SimError an in-process control operation throws. */
-async function refusal(operation: () => unknown): Promise<{ status: number; body: unknown }> {
-  try {
-    await operation();
-  } catch (error) {
-    if (error instanceof SimError) return { status: error.status, body: error.body };
-    throw error;
-  }
-  throw new Error('the operation was accepted');
 }
 
 async function createAssistant(api: Api, overrides: Record<string, unknown> = {}): Promise<number> {
@@ -193,7 +181,7 @@ contract('control: clock', (api) => {
 
   it('refuses the same advance in-process with the same error', async () => {
     const res = await api().post('/__sim/clock/advance', { to: '2026-03-02T08:59:59Z' });
-    expect(await refusal(() => api().sim.control.clock.advance({ to: '2026-03-02T08:59:59Z' }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.clock.advance({ to: '2026-03-02T08:59:59Z' }))).toStrictEqual({ status: 422, body: res.body });
   });
 
   it('runs until idle with nothing pending and leaves the time as it is', async () => {
@@ -320,7 +308,7 @@ contract('control: clock', (api) => {
   it('refuses the same clock mode in-process with the same error', async () => {
     const res = await api().put('/__sim/clock', { mode: 'fast' });
     // @ts-expect-error the input type refuses the mode too
-    expect(await refusal(() => api().sim.control.clock.setMode({ mode: 'fast' }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.clock.setMode({ mode: 'fast' }))).toStrictEqual({ status: 422, body: res.body });
   });
 });
 
@@ -453,7 +441,7 @@ contract('control: reset', (api) => {
     const res = await api().post('/__sim/reset', { seed: 'five' });
     expect(res.status).toBe(422);
     // @ts-expect-error the input type refuses the seed too
-    expect(await refusal(() => api().sim.control.reset({ seed: 'five' }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.reset({ seed: 'five' }))).toStrictEqual({ status: 422, body: res.body });
   });
 });
 
@@ -594,7 +582,7 @@ contract('control: accounts', (api) => {
   it('refuses an unknown key in plan in-process with the same error', async () => {
     const res = await api().post('/__sim/accounts', { ...NAMED, plan: { max_campaign: 3 } });
     // @ts-expect-error the input type refuses the key too
-    expect(await refusal(() => api().sim.control.accounts.create({ ...NAMED, plan: { max_campaign: 3 } }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.accounts.create({ ...NAMED, plan: { max_campaign: 3 } }))).toStrictEqual({ status: 422, body: res.body });
   });
 
   it('lists the accounts in {data}', async () => {
@@ -617,7 +605,7 @@ contract('control: accounts', (api) => {
 
   it('refuses the same account in-process with the same error', async () => {
     const res = await api().post('/__sim/accounts', { ...NAMED, api_key: 'sim_test_key' });
-    expect(await refusal(() => api().sim.control.accounts.create({ ...NAMED, api_key: 'sim_test_key' }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.accounts.create({ ...NAMED, api_key: 'sim_test_key' }))).toStrictEqual({ status: 422, body: res.body });
   });
 
   it('changes the balance of an account, visible on GET /user/me', async () => {
@@ -691,7 +679,7 @@ contract('control: accounts', (api) => {
 
   it('refuses an unknown account in-process with the same error', async () => {
     const res = await api().patch('/__sim/accounts/99', { balance: 1 });
-    expect(await refusal(() => api().sim.control.accounts.patch(99, { balance: 1 }))).toStrictEqual({ status: 404, body: res.body });
+    expect(await simRefusal(() => api().sim.control.accounts.patch(99, { balance: 1 }))).toStrictEqual({ status: 404, body: res.body });
   });
 });
 
@@ -798,7 +786,7 @@ contract('control: phone numbers', (api) => {
   it('refuses the same number in-process with the same error', async () => {
     const input = { account_id: 1, type: 'sip', phone_number: '12345' } as const;
     const res = await api().post('/__sim/phone-numbers', input);
-    expect(await refusal(() => api().sim.control.phoneNumbers.add(input))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.phoneNumbers.add(input))).toStrictEqual({ status: 422, body: res.body });
   });
 });
 
@@ -963,7 +951,7 @@ contract('control: faults', (api) => {
   it('refuses the same rule in-process with the same error', async () => {
     const res = await api().post('/__sim/faults', { method: 'DELETE' });
     // @ts-expect-error the input type requires the path too
-    expect(await refusal(() => api().sim.control.faults.add({ method: 'DELETE' }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.faults.add({ method: 'DELETE' }))).toStrictEqual({ status: 422, body: res.body });
   });
 });
 
@@ -1103,7 +1091,7 @@ contract('control: calls, charges and rates', (api) => {
 
   it('refuses the same call in-process with the same error', async () => {
     const res = await api().post('/__sim/calls', { ...CALL, assistant_id: 99 });
-    expect(await refusal(() => api().sim.control.calls.insert({ ...CALL, assistant_id: 99 }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.calls.insert({ ...CALL, assistant_id: 99 }))).toStrictEqual({ status: 422, body: res.body });
   });
 
   it('refuses an account_id that is not a whole number', async () => {
@@ -1236,7 +1224,7 @@ contract('control: calls, charges and rates', (api) => {
 
   it('refuses the same rates in-process with the same error', async () => {
     const res = await api().patch('/__sim/accounts/1', { rates: { ai_per_minute: -1 } });
-    expect(await refusal(() => api().sim.control.accounts.patch(1, { rates: { ai_per_minute: -1 } }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.accounts.patch(1, { rates: { ai_per_minute: -1 } }))).toStrictEqual({ status: 422, body: res.body });
   });
 });
 

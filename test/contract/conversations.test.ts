@@ -14,12 +14,12 @@
  * every attempt of the current test.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SimError } from '../../src/core/errors.js';
 import { CONVERSATION_MESSAGES } from '../../src/domain/conversations/service.js';
 import { DEFAULT_REPLY, REPLY_MESSAGES } from '../../src/engine/replies.js';
 import type { DeliverFn, DeliverRequest } from '../../src/engine/webhooks.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { contract, KEY, START, type Api } from '../support/api.js';
+import { simRefusal } from '../support/expect.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { createAssistant, startConversation } from '../support/records.js';
 
@@ -77,17 +77,6 @@ function setBalance(api: Api, usd: number): void {
 /** A second account with its own key. */
 function secondAccount(api: Api): void {
   api.sim.control.accounts.create({ api_key: OTHER_KEY });
-}
-
-/** The status and body of the SimError an in-process control operation throws. */
-function refusal(operation: () => unknown): { status: number; body: unknown } {
-  try {
-    operation();
-  } catch (error) {
-    if (error instanceof SimError) return { status: error.status, body: error.body };
-    throw error;
-  }
-  throw new Error('the operation was accepted');
 }
 
 contract('create conversation', (api) => {
@@ -552,9 +541,9 @@ contract('scripted replies', (api) => {
     expect([await replyTo('+14155550123'), await replyTo('order #42'), await replyTo('a cancellation')]).toEqual(['A number.', 'An order.', 'Money back.']);
   });
 
-  it('sim.control.replies.set refuses a catastrophic regex with the same 422 shape B', () => {
+  it('sim.control.replies.set refuses a catastrophic regex with the same 422 shape B', async () => {
     const message = REPLY_MESSAGES.catastrophicRegex.replace(':attribute', 'rules.0.when.regex');
-    expect(refusal(() => api().sim.control.replies.set({ rules: [{ when: { regex: '^(a+)+$' }, reply: 'x' }] }))).toEqual({
+    expect(await simRefusal(() => api().sim.control.replies.set({ rules: [{ when: { regex: '^(a+)+$' }, reply: 'x' }] }))).toEqual({
       status: 422,
       body: { message, errors: { 'rules.0.when.regex': [message] } },
     });
@@ -602,7 +591,7 @@ contract('scripted replies', (api) => {
   it('sim.control.replies.set rejects an unknown key in a function call with the same 422 shape B', async () => {
     const rules = [{ when: 'hi', reply: 'x', function_calls: [{ name: 'lookup', reslt: 1 }] }];
     const res = await api().put('/__sim/replies', { rules }, { key: null });
-    expect(refusal(() => api().sim.control.replies.set({ rules }))).toEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.replies.set({ rules }))).toEqual({ status: 422, body: res.body });
   });
 
   it('keeps the previous rules when a PUT is rejected', async () => {
@@ -612,8 +601,8 @@ contract('scripted replies', (api) => {
     expect(await replyTo('hours?')).toBe('We are open 9 to 5.');
   });
 
-  it('sim.control.replies.set rejects an invalid rule with the same 422 shape B', () => {
-    expect(refusal(() => api().sim.control.replies.set({ rules: [{ when: { regex: '(' }, reply: 'x' }] }))).toEqual({
+  it('sim.control.replies.set rejects an invalid rule with the same 422 shape B', async () => {
+    expect(await simRefusal(() => api().sim.control.replies.set({ rules: [{ when: { regex: '(' }, reply: 'x' }] }))).toEqual({
       status: 422,
       body: {
         message: 'The rules.0.when.regex is not a valid regular expression.',

@@ -5,9 +5,9 @@
  * the same bodies.
  */
 import { expect, it } from 'vitest';
-import { SimError } from '../../src/core/errors.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { contract, START, type Api } from '../support/api.js';
+import { simRefusal } from '../support/expect.js';
 import { multimodalAssistant, pipelineAssistant } from '../support/fixtures.js';
 import type { OutcomeRuleInput } from '../../src/types.js';
 
@@ -41,17 +41,6 @@ const FULL_RULES: OutcomeRuleInput[] = [
 
 function fresh(): Simulator {
   return createSimulator({ seed: 1, startAt: START });
-}
-
-/** The status and body of the SimError an in-process control operation throws. */
-async function refusal(operation: () => unknown): Promise<{ status: number; body: unknown }> {
-  try {
-    await operation();
-  } catch (error) {
-    if (error instanceof SimError) return { status: error.status, body: error.body };
-    throw error;
-  }
-  throw new Error('the operation was accepted');
 }
 
 function invalid(field: string, message: string) {
@@ -172,19 +161,19 @@ contract('control: outcome rules', (api) => {
 
   it('rejects the same bad rules in-process with the same 422', async () => {
     const res = await api().put('/__sim/outcomes', { rules: [{ outcomes: [{ ring_seconds: -1 }] }] });
-    expect(await refusal(() => fresh().control.outcomes.set({ rules: [{ outcomes: [{ ring_seconds: -1 }] }] }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => fresh().control.outcomes.set({ rules: [{ outcomes: [{ ring_seconds: -1 }] }] }))).toStrictEqual({ status: 422, body: res.body });
   });
 
   it('rejects the same unknown key in-process with the same 422', async () => {
     const res = await api().put('/__sim/outcomes', { rules: [{ outcomes: [{ kind: 'human', talk_secs: 30 }] }] });
     // @ts-expect-error the input type refuses the key too
-    expect(await refusal(() => fresh().control.outcomes.set({ rules: [{ outcomes: [{ kind: 'human', talk_secs: 30 }] }] }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => fresh().control.outcomes.set({ rules: [{ outcomes: [{ kind: 'human', talk_secs: 30 }] }] }))).toStrictEqual({ status: 422, body: res.body });
   });
 
   it('rejects a forNumber outcome with an unknown key with 422 shape B and adds nothing', async () => {
     const sim = api().sim;
     // @ts-expect-error the input type refuses the key too
-    expect(await refusal(() => sim.control.outcomes.forNumber('+14155550123', [{ kind: 'human', talk_secs: 30 }]))).toStrictEqual({
+    expect(await simRefusal(() => sim.control.outcomes.forNumber('+14155550123', [{ kind: 'human', talk_secs: 30 }]))).toStrictEqual({
       status: 422,
       body: invalid('outcomes.0', 'The talk_secs field is not allowed in outcomes.0.'),
     });
@@ -212,7 +201,7 @@ contract('control: outcome rules', (api) => {
   it('rejects a forNumber rule with an unknown outcome with 422 shape B and adds nothing', async () => {
     const sim = api().sim;
     // @ts-expect-error the input type refuses the outcome too
-    expect(await refusal(() => sim.control.outcomes.forNumber('+14155550123', ['nope']))).toStrictEqual({
+    expect(await simRefusal(() => sim.control.outcomes.forNumber('+14155550123', ['nope']))).toStrictEqual({
       status: 422,
       body: invalid('outcomes.0', 'The selected outcomes.0 is invalid.'),
     });
@@ -329,11 +318,11 @@ contract('control: inbound calls', (api) => {
 
   it('refuses an unanswered number in-process with the same 404', async () => {
     const res = await api().post('/__sim/calls/inbound', { to: SPARE_NUMBER, from: CALLER });
-    expect(await refusal(() => fresh().control.calls.inbound({ to: SPARE_NUMBER, from: CALLER }))).toStrictEqual({ status: 404, body: res.body });
+    expect(await simRefusal(() => fresh().control.calls.inbound({ to: SPARE_NUMBER, from: CALLER }))).toStrictEqual({ status: 404, body: res.body });
   });
 
   it('refuses a bad number in-process with the same 422', async () => {
     const res = await api().post('/__sim/calls/inbound', { to: INBOUND_NUMBER, from: 'abc' });
-    expect(await refusal(() => fresh().control.calls.inbound({ to: INBOUND_NUMBER, from: 'abc' }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => fresh().control.calls.inbound({ to: INBOUND_NUMBER, from: 'abc' }))).toStrictEqual({ status: 422, body: res.body });
   });
 });

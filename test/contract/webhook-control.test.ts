@@ -6,9 +6,9 @@
  * so no request leaves the process.
  */
 import { expect, it } from 'vitest';
-import { SimError } from '../../src/core/errors.js';
 import { createSimulator, type Simulator } from '../../src/simulator.js';
 import { contract, START, type Api } from '../support/api.js';
+import { simRefusal } from '../support/expect.js';
 import { CONVERSATION_ENDED_BODY, POST_CALL_BODY } from '../support/fixtures.js';
 
 const HOOK = 'https://hooks.example.test/x';
@@ -17,17 +17,6 @@ const WITH_MESSAGE = 'The with must be a status code from 100 to 599, "timeout" 
 /** A simulator like the harness builds, used in-process only. */
 function fresh(): Simulator {
   return createSimulator({ seed: 1, startAt: START });
-}
-
-/** The status and body of the SimError an in-process control operation throws. */
-async function refusal(operation: () => unknown): Promise<{ status: number; body: unknown }> {
-  try {
-    await operation();
-  } catch (error) {
-    if (error instanceof SimError) return { status: error.status, body: error.body };
-    throw error;
-  }
-  throw new Error('the operation was accepted');
 }
 
 /** Four forced 500s, then a conversation-ended delivery to HOOK that fails all of them. */
@@ -198,7 +187,7 @@ contract('control: webhook failures', (api) => {
   it('rejects the same bad rule in-process with the same 422', async () => {
     const res = await api().post('/__sim/webhooks/failures', { with: 'boom' });
     // @ts-expect-error the input type refuses the failure too
-    expect(await refusal(() => fresh().control.webhooks.failNext({ with: 'boom' }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => fresh().control.webhooks.failNext({ with: 'boom' }))).toStrictEqual({ status: 422, body: res.body });
   });
 });
 
@@ -287,7 +276,7 @@ contract('control: webhook deliveries', (api) => {
   it('rejects the same bad state in-process with the same 422', async () => {
     const res = await api().get('/__sim/webhooks/deliveries', { query: { state: 'lost' } });
     // @ts-expect-error the input type refuses the state too
-    expect(await refusal(() => api().sim.control.webhooks.deliveries({ state: 'lost' }))).toStrictEqual({ status: 422, body: res.body });
+    expect(await simRefusal(() => api().sim.control.webhooks.deliveries({ state: 'lost' }))).toStrictEqual({ status: 422, body: res.body });
   });
 
   it('empties the journal and the rules on POST /__sim/reset', async () => {

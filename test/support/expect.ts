@@ -3,6 +3,7 @@
  * body of a 422, and "refused and nothing changed" (compared through a whole snapshot).
  */
 import { expect } from 'vitest';
+import { SimError } from '../../src/core/errors.js';
 import type { Api, ApiResponse } from './api.js';
 
 /** Everything the simulator holds (tables, clock and queue, random state, scripts, webhooks), as text. */
@@ -32,4 +33,15 @@ export async function expectRefused(api: Api, send: () => Promise<ApiResponse>, 
   const before = stateOf(api);
   expectAnswer(await send(), status, body);
   expect(stateOf(api), label).toBe(before);
+}
+
+/** The status and body of the SimError an in-process operation (`sim.control…`, `sim.reset`) refuses with; one that is taken, or throws anything else, fails the test. */
+export async function simRefusal(operation: () => unknown): Promise<{ status: number; body: unknown }> {
+  try {
+    await operation();
+  } catch (error) {
+    if (error instanceof SimError) return { status: error.status, body: error.body };
+    throw error;
+  }
+  throw new Error('the operation was accepted');
 }
