@@ -6,15 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSimulator, simulatorToRestore } from '../../src/simulator.js';
+import { KEY, START } from '../support/api.js';
+import { pipelineAssistant } from '../support/fixtures.js';
 
-const START = '2026-03-02T09:00:00Z';
-const AUTH = { authorization: 'Bearer sim_test_key' };
-const ASSISTANT = { name: 'Front desk', voice_id: 1, language_id: 1, type: 'inbound', mode: 'pipeline', timezone: 'Europe/Berlin', initial_message: 'Hello!', system_prompt: 'Be brief.', llm_model_id: 1 };
+const AUTH = { authorization: `Bearer ${KEY}` };
 
 describe('simulatorToRestore', () => {
   it('restores to the state, the answers and the reset of createSimulator + restore', async () => {
-    const source = createSimulator({ seed: 3, startAt: START, accounts: [{ api_key: 'sim_test_key', name: 'Acme' }, { name: 'Other' }] });
-    const created = await source.handle({ method: 'POST', path: '/user/assistant', headers: AUTH, body: JSON.stringify(ASSISTANT) });
+    const source = createSimulator({ seed: 3, startAt: START, accounts: [{ api_key: KEY, name: 'Acme' }, { name: 'Other' }] });
+    const created = await source.handle({ method: 'POST', path: '/user/assistant', headers: AUTH, body: JSON.stringify(pipelineAssistant({ name: 'Front desk', type: 'inbound' })) });
     expect(created.status).toBe(201);
     const snapshot = source.snapshot();
 
