@@ -21,14 +21,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { logFiles } from '../src/state/persist.js';
 import { emit, median } from './lib.js';
-import { stateAt } from './fixture.js';
+import { AUTH as KEYED, stateAt } from './fixture.js';
 
 const LEADS = Number(process.env.LEADS ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const LOAD_MS = Number(process.env.LOAD_MS ?? 4_000);
 const WARMUP_MS = 1_500;
 const CLIENTS = 8;
-const AUTH = { authorization: 'Bearer sim_test_key', 'content-type': 'application/json' };
+const AUTH = { ...KEYED, 'content-type': 'application/json' };
 
 /** Progress lines (not figures: `npm run bench` counts only lines with `met`). */
 function note(line: Record<string, unknown>): void {

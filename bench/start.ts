@@ -2,6 +2,8 @@
  * Start and restart of the standalone server as a user runs it (issue 29 items 2 and 3):
  * the built `voxsim serve` (dist/src/bin.js) in a fresh Node process, timed from the spawn
  * to its first answer (`GET /api/__sim/health` answered, once it printed its URL).
+ * The restart's line also gives the time to the first page of calls, which reads the
+ * restored data (`first_calls_page_ms`): the rows a restore leaves are made on first use.
  *
  *   start.serve            `voxsim serve` against a bare Express 5 app (bench/bare-express.mjs)
  *                          started the same way and asked the same; 9 alternating rounds,
@@ -26,7 +28,7 @@ import { join } from 'node:path';
 import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { alternate, emit, median, option, round, timeFigure } from './lib.js';
-import { stateAt } from './fixture.js';
+import { AUTH, stateAt } from './fixture.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'dist/src/bin.js');
@@ -35,11 +37,22 @@ const LEADS = Number(option('leads') ?? 100_000);
 
 if (!existsSync(BIN)) throw new Error('dist/src/bin.js is missing: run npm run build first');
 
+/** The status of a GET of `url` (node:http, not fetch: fetch's first request to a new origin costs some 40 ms of the client's own). */
+function statusOf(url: string, headers: Record<string, string> = {}): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    }).on('error', reject);
+  });
+}
+
 /**
  * Milliseconds from spawning `node args` to its first answer on the health route; the
- * process is then stopped with `stop`.
+ * process is then stopped with `stop`. With `callsPage`, the time from the spawn to the
+ * first page of calls answered next is pushed there.
  */
-async function firstAnswer(args: string[], stop: NodeJS.Signals = 'SIGTERM', env: NodeJS.ProcessEnv = process.env): Promise<number> {
+async function firstAnswer(args: string[], stop: NodeJS.Signals = 'SIGTERM', env: NodeJS.ProcessEnv = process.env, callsPage?: number[]): Promise<number> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
@@ -52,15 +65,15 @@ async function firstAnswer(args: string[], stop: NodeJS.Signals = 'SIGTERM', env
       });
       child.once('exit', (code) => reject(new Error(`node ${args.join(' ')} exited ${code} before it listened: ${out}`)));
     });
-    // node:http, not fetch: fetch's first request to a new origin costs some 40 ms of the client's own.
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      get(`${base}/__sim/health`, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      }).on('error', reject);
-    });
+    const status = await statusOf(`${base}/__sim/health`);
     if (status !== 200) throw new Error(`health answered ${status}`);
-    return performance.now() - started;
+    const first = performance.now() - started;
+    if (callsPage) {
+      const page = await statusOf(`${base}/user/calls?per_page=15`, AUTH);
+      if (page !== 200) throw new Error(`the calls page answered ${page}`);
+      callsPage.push(performance.now() - started);
+    }
+    return first;
   } finally {
     child.removeAllListeners('exit');
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -98,9 +111,10 @@ try {
   // the file's pages still being written while the next side reads them).
   const file = join(dir, 'state.json');
   copyFileSync(base, file);
+  const callsPage: number[] = [];
   const restart = await alternate(
     3,
-    () => firstAnswer([...serve, '--state-file', file], 'SIGKILL'),
+    () => firstAnswer([...serve, '--state-file', file], 'SIGKILL', process.env, callsPage),
     () => readAndParse(file),
   );
   const restartUncached: number[] = [];
@@ -111,6 +125,7 @@ try {
     limit: 1.5,
     without_compile_cache_ms: round(median(restartUncached), 1),
     bare_start_ms: round(started.subject, 1),
+    first_calls_page_ms: round(median(callsPage), 1),
     leads: snapshot.leads,
     calls: snapshot.calls,
     state_mb: round(snapshot.bytes / 1_048_576, 1),
