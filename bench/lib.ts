@@ -66,8 +66,9 @@ export function timeFigure(
     ratio: round(ratio, 2),
     target: `<= ${limit}x`,
     met: ratio <= limit,
-    rounds: result.subjects.map((s) => round(s, 1)),
-    baseline_rounds: result.baselines.map((b) => round(b, 1)),
+    // Each round's figure (`rounds`, where other lines give it, is their count).
+    round_values: result.subjects.map((s) => round(s, 1)),
+    baseline_round_values: result.baselines.map((b) => round(b, 1)),
     ...extra,
   };
 }

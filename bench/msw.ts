@@ -9,7 +9,7 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { handlers } from '../src/adapters/msw.js';
 import { createSimulator } from '../src/simulator.js';
-import { alternate, emit, median, perCallMicros, perCallMicrosSync, round } from './lib.js';
+import { alternate, emit, median, perCallMicros, perCallMicrosSync, round, timeFigure } from './lib.js';
 import { AUTH, START, seededCalls } from './fixture.js';
 
 const ROUNDS = 9;
@@ -39,17 +39,7 @@ await side(simHandlers)();
 await side(bare)();
 const result = await alternate(ROUNDS, side(simHandlers), side(bare));
 server.close();
-const ratio = result.subject / result.baseline;
-emit({
-  bench: 'msw.get_calls_page',
-  value: round(result.subject, 1),
-  unit: 'µs per request',
-  baseline: round(result.baseline, 1),
-  baseline_of: 'a bare MSW handler answering the same bytes',
-  ratio: round(ratio, 2),
-  target: '<= 1.15x',
-  met: ratio <= 1.15,
-});
+emit(timeFigure('msw.get_calls_page', result, { unit: 'µs per request', baselineOf: 'a bare MSW handler answering the same bytes', limit: 1.15 }));
 
 const builds: number[] = [];
 perCallMicrosSync(() => createSimulator({ seed: 1, startAt: START }), 200);

@@ -3,7 +3,7 @@
  * of 220,000 calls against the same page on an account of 15 calls, for each filter of
  * the spec (List calls) alone and all of them at once. Target: at most 2x.
  */
-import { alternate, emit, option, perCallMicros, round } from './lib.js';
+import { alternate, emit, option, perCallMicros, timeFigure } from './lib.js';
 import { AUTH, seededCalls } from './fixture.js';
 
 const BIG = Number(option('calls') ?? 220_000);
@@ -40,17 +40,5 @@ for (const [name, filter] of Object.entries(filters)) {
   await perCallMicros(bigPage, 20, BUDGET_MS);
   await perCallMicros(smallPage, 20, BUDGET_MS);
   const result = await alternate(ROUNDS, () => perCallMicros(bigPage, PER_ROUND, BUDGET_MS), () => perCallMicros(smallPage, PER_ROUND, BUDGET_MS));
-  const ratio = result.subject / result.baseline;
-  emit({
-    bench: `calls.first_page.${name}`,
-    value: round(result.subject, 1),
-    unit: 'µs per request',
-    baseline: round(result.baseline, 1),
-    baseline_of: `the same page on an account of ${SMALL} calls`,
-    ratio: round(ratio, 2),
-    target: `<= ${TARGET}x`,
-    met: ratio <= TARGET,
-    calls: BIG,
-    matched: check.total,
-  });
+  emit(timeFigure(`calls.first_page.${name}`, result, { unit: 'µs per request', baselineOf: `the same page on an account of ${SMALL} calls`, limit: TARGET, calls: BIG, matched: check.total }));
 }
