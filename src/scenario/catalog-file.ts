@@ -20,9 +20,9 @@ export class CatalogFileError extends LocatedFileError {}
 export function loadCatalogText(text: string, file: string, wire: Wire): CatalogDocument {
   const { data, lineOf } = parseLocatedText(text, file, 'catalog', CatalogFileError);
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new CatalogFileError('A catalog is a mapping of tables (languages, voices, models, synthesizer_providers, transcriber_providers).', file, 1, '');
-  refuseTooDeep(data, file, lineOf, CatalogFileError);
   // Worded as PUT /__sim/catalog words a body's problems (its fields named as the API names them, no word suggested for an enum).
   const report: FileReport = { file, data, lineOf, Failure: CatalogFileError, attribute: attributeName, suggestWords: false };
+  refuseTooDeep(report);
   const parsed = CatalogDocument.safeParse(data, { error: keepAttribute });
   if (!parsed.success) throw issueError(report, CatalogDocument, parsed.error.issues);
   const problem = firstError(catalogDocumentErrors(parsed.data, wire));

@@ -114,10 +114,10 @@ export function parseLocatedText(text: string, file: string, what: string, Failu
   return { data: doc.toJS({ maxAliasCount: 100 }), lineOf: locator(doc, counter) };
 }
 
-/** A request body's depth limit on a file's mapping (the mapping itself is the first level), checked before a schema walks it; named by the top-level key it is under. */
-export function refuseTooDeep(data: object, file: string, lineOf: LineOf, Failure: LocatedError): void {
+/** A request body's depth limit on a file's mapping (the mapping itself is the first level), checked before a schema walks it; named by the top-level key it is under, as the file's messages name a field. */
+export function refuseTooDeep({ data, file, lineOf, Failure, attribute }: FileReport): void {
   const deep = tooDeepAt(data);
-  if (deep) throw new Failure(COMMON_MESSAGES.tooDeep(attributeOf(deep.slice(0, 1))), file, lineOf(deep), String(deep[0]));
+  if (deep) throw new Failure(COMMON_MESSAGES.tooDeep(attribute(deep.slice(0, 1))), file, lineOf(deep), String(deep[0]));
 }
 
 /** A file's data with where its problems are reported, and how its messages word them. */
@@ -176,8 +176,8 @@ export function loadScenario(source: string | ScenarioInput, file = '<scenario>'
   let lineOf: LineOf = () => null;
   if (typeof source === 'string') ({ data, lineOf } = parseLocatedText(source, file, 'scenario', ScenarioError));
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ScenarioError('A scenario is a mapping with at least a name.', file, 1, '');
-  refuseTooDeep(data, file, lineOf, ScenarioError);
   const report: FileReport = { file, data, lineOf, Failure: ScenarioError, attribute: attributeOf, suggestWords: true };
+  refuseTooDeep(report);
   const parsed = Scenario.safeParse(data, { error: keepAttribute });
   if (!parsed.success) throw issueError(report, Scenario, parsed.error.issues);
   const scenario = parsed.data;

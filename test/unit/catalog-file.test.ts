@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CatalogFileError, loadCatalogText } from '../../src/scenario/catalog-file.js';
+import { createSimulator } from '../../src/simulator.js';
 
 /** The error `loadCatalogText` throws for `text` (on the spec wire), as its class and message. */
 function refusal(text: string): [string, string] {
@@ -55,6 +56,16 @@ describe('loadCatalogText', () => {
     // `voices` is level 1; sequence i (from 0) is level i + 2, at line i + 2. 5,000 levels overflowed the composer on a cold main thread but not in a warm worker.
     const text = `voices:\n${Array.from({ length: 5000 }, (_, i) => `${' '.repeat(i + 1)}-`).join('\n')} 1\n`;
     expect(refusal(text)).toEqual(['CatalogFileError', 'catalog.yaml:257: The catalog may not nest more than 64 levels deep.']);
+  });
+
+  it('names a key too deep as PUT /__sim/catalog names it, underscores as spaces', async () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const message = 'The synthesizer providers may not nest more than 64 levels deep.';
+    expect(refusal(`synthesizer_providers: ${deep(64)}\n`)).toEqual(['CatalogFileError', `catalog.yaml:1: synthesizer_providers: ${message}`]);
+    const sim = createSimulator();
+    const put = await sim.handle({ method: 'PUT', path: '/__sim/catalog', headers: { 'content-type': 'application/json' }, body: `{"synthesizer_providers": ${deep(64)}}` });
+    sim.dispose();
+    expect(put).toStrictEqual({ status: 422, body: { message, errors: { synthesizer_providers: [message] } } });
   });
 
   it('refuses data nested deeper than a request body at the top-level key it is under', () => {
