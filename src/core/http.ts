@@ -142,6 +142,16 @@ export function normaliseBasePath(basePath = '/api'): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
+/**
+ * The token of an `Authorization: Bearer <token>` header; undefined for none or another
+ * scheme. The one reading of the header: authentication, and the recording's redaction
+ * and replays, agree on what the key is.
+ * @example bearerToken('Bearer sim_test_key') // 'sim_test_key'
+ */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
 /** A header value, case-insensitively. */
 export function header(request: SimRequest, name: string): string | undefined {
   const headers = request.headers ?? {};

@@ -6,11 +6,10 @@
  * recorded status and the recorded answer's closed-set values, so a run of the file fails
  * at the step where voxsim drifts.
  */
-import type { RouteDef } from '../core/http.js';
+import { bearerToken, type RouteDef } from '../core/http.js';
 import { parseMultipart, UploadedFile } from '../core/multipart.js';
 import { formatControlTime } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
-import { bearerToken } from '../domain/accounts/service.js';
 import { loadScenario } from '../scenario/load.js';
 import { CREATED_KINDS, idsIn, isClosedValue, mapIdFields, mapRequestIds, routeKind } from './compare.js';
 import { readHar, type Exchange } from './har.js';

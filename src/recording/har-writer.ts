@@ -7,7 +7,7 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { bearerToken } from '../domain/accounts/service.js';
+import { bearerToken } from '../core/http.js';
 import type { HarEntry, HarLog } from './har.js';
 
 export const REDACTED = '<redacted>';

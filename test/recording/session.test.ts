@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { bearerToken } from '../../src/domain/accounts/service.js';
+import { bearerToken } from '../../src/core/http.js';
 import { drift } from '../../src/index.js';
 import { mapRequestIds } from '../../src/recording/compare.js';
 import { scenarioFromHar } from '../../src/recording/from-har.js';

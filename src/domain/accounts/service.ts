@@ -1,5 +1,6 @@
 /** Accounts and authentication (ARCHITECTURE §3; decisions: Plan, Fixtures for every account). */
 import { shapeA } from '../../core/errors.js';
+import { bearerToken } from '../../core/http.js';
 import { toMicros } from '../../core/money.js';
 import { ErrorBag } from '../../core/validation.js';
 import { provisionKnowledgebases } from '../knowledgebases/service.js';
@@ -81,16 +82,6 @@ export function patchAccount(state: SimState, id: number, patch: AccountPatch): 
     ...(patch.plan !== undefined && { plan: { ...account.plan, ...patch.plan } }),
     ...(patch.rates !== undefined && { rates: ratesOf(patch.rates, account.rates) }),
   });
-}
-
-/**
- * The token of an `Authorization: Bearer <token>` header; undefined for none or another
- * scheme. The one reading of the header: authentication, and the recording's redaction
- * and replays, agree on what the key is.
- * @example bearerToken('Bearer sim_test_key') // 'sim_test_key'
- */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 }
 
 /** The account of `Authorization: Bearer <key>`, if the key is known. */

@@ -9,6 +9,7 @@ import modelsJson from '../../../fixtures/models.json' with { type: 'json' };
 import synthesizersJson from '../../../fixtures/synthesizer-providers.json' with { type: 'json' };
 import transcribersJson from '../../../fixtures/transcriber-providers.json' with { type: 'json' };
 import liveCatalogJson from '../../../fixtures/live-catalog.json' with { type: 'json' };
+import { once } from '../../core/lazy.js';
 import type { Wire } from '../../core/wire.js';
 import { Catalog, MODEL_TYPES, type CatalogTables, type Language, type Model, type Provider, type Voice } from './data.js';
 import { CatalogDocument, catalogDocumentOf, catalogProblems, catalogTables, mergeCatalog, type FullCatalogDocument } from './document.js';
@@ -31,7 +32,7 @@ const EMPTY: FullCatalogDocument = {
 
 /**
  * The live catalog's document as the fixture writes it, checked as every catalog document is:
- * a fixture that breaks a rule fails at load. Its implied fields stay implied (a provider
+ * a fixture that breaks a rule fails the live catalog's first use. Its implied fields stay implied (a provider
  * without `language_ids` speaks every language), so a language a document adds is spoken by
  * those providers and gets its default providers as docs/catalog.md says.
  */
@@ -48,8 +49,8 @@ function specDocument(): FullCatalogDocument {
   return doc;
 }
 
-const documents: Partial<Record<Wire, FullCatalogDocument>> = {};
-const built: Partial<Record<Wire, Catalog>> = {};
+const DOCUMENTS: Record<Wire, () => FullCatalogDocument> = { spec: once(specDocument), live: once(liveDocument) };
+const CATALOGS: Record<Wire, () => Catalog> = { spec: once(() => new Catalog(SPEC_TABLES)), live: once(() => new Catalog(catalogTables(DOCUMENTS.live()))) };
 
 /**
  * A wire's built-in catalog as a whole document (what a catalog document replaces or
@@ -57,7 +58,7 @@ const built: Partial<Record<Wire, Catalog>> = {};
  * @example builtinCatalogDocument('live').voices.map((v) => v.id) // [1, 4, 8, 10, 11, 12, 13, 41, 1994]
  */
 export function builtinCatalogDocument(wire: Wire): FullCatalogDocument {
-  return (documents[wire] ??= wire === 'live' ? liveDocument() : specDocument());
+  return DOCUMENTS[wire]();
 }
 
 /**
@@ -66,5 +67,5 @@ export function builtinCatalogDocument(wire: Wire): FullCatalogDocument {
  * some 7 ms, which importing voxsim and a spec-wire simulator need not pay (issue 29).
  */
 export function builtinCatalog(wire: Wire): Catalog {
-  return (built[wire] ??= new Catalog(wire === 'live' ? catalogTables(builtinCatalogDocument('live')) : SPEC_TABLES));
+  return CATALOGS[wire]();
 }
