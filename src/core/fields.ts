@@ -170,18 +170,10 @@ export function record<R>(fields: Fields<R>): FieldKind<R> {
     return within(`.${names[i]}`, kinds[i]!.check(field))!;
   };
   // Compiled on the first check, not when declared: the state's kinds are declared while the
-  // package is imported, and most simulators never check a row (issue 29).
-  // A kind that holds this one (`nullable`, `list`) keeps the first function it read: that
-  // one calls the generated check from then on.
+  // package is imported, and most simulators never check a row (issue 29). A kind that holds
+  // this one (`nullable`, `list`) reads this same function, so it is generated once for all.
   let compiled: Check | undefined;
-  const kind: { check: Check } = {
-    check: (value) => {
-      compiled ??= compiledRecord(names, kinds, failed) ?? loopedRecord(names, kinds, failed);
-      kind.check = compiled;
-      return compiled(value);
-    },
-  };
-  return kind;
+  return { check: (value) => (compiled ??= compiledRecord(names, kinds, failed) ?? loopedRecord(names, kinds, failed))(value) };
 }
 
 type Check = (value: unknown) => Problem | undefined;

@@ -144,8 +144,10 @@ export function normaliseBasePath(basePath = '/api'): string {
 
 /**
  * The token of an `Authorization: Bearer <token>` header; undefined for none or another
- * scheme. The one reading of the header: authentication, and the recording's redaction
- * and replays, agree on what the key is.
+ * scheme. The one reading of an API key: authentication, and the recording's redaction
+ * and replays, agree on what the key is. (The control API's admin token is compared with
+ * the whole header, `Bearer <token>`, as ARCHITECTURE §6 words it: a token may hold any
+ * character.)
  * @example bearerToken('Bearer sim_test_key') // 'sim_test_key'
  */
 export function bearerToken(authorization: string | undefined): string | undefined {

@@ -8,14 +8,17 @@ import { SeededRandom } from '../../core/random.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { oneOf, str, strBetween } from '../../core/validation.js';
 import { SIP_AUTHORIZATION_TYPES, SIP_CALLING_FORMATS, SIP_TRUNK_TYPES, type PhoneNumber, type SipTrunkSettings } from '../phone-numbers/schema.js';
+import { lazyRequire } from '../../core/lazy.js';
 import { lazySchema, once } from '../../core/lazy-schema.js';
+
+const net = lazyRequire<typeof import('node:net')>('node:net');
 
 /**
  * Whether a text is an IPv4 or IPv6 address. node:net is asked when a trunk is first
  * checked, not loaded while voxsim is imported (issue 29).
  */
 function isIP(text: string): boolean {
-  return process.getBuiltinModule('node:net').isIP(text) !== 0;
+  return net().isIP(text) !== 0;
 }
 
 /** The answers and rule texts of SIP trunks (live-platform C.4; the rules' words are ours). */
