@@ -8,6 +8,7 @@ import { ClockRangeError, MAX_MOVE_MS, parseDuration } from '../core/clock.js';
 import type { SimEventListener, Subscription } from '../core/events.js';
 import { formatControlTime, parseInstant } from '../core/time.js';
 import { parseControlBody, parseInput, unknownKeyErrors, validationFailure } from '../core/validation.js';
+import type { ObjectSchema } from '../core/lazy-schema.js';
 import type { Wire } from '../core/wire.js';
 import type { FaultEngine } from '../engine/faults.js';
 import { OutcomeRulesBody, type OutcomeRuleSchema } from '../engine/outcomes.js';
@@ -82,7 +83,7 @@ type In<S extends z.ZodType> = z.input<S>;
 export type OutcomesInput = z.input<typeof OutcomeRuleSchema>['outcomes'];
 
 /** Refuses a body with keys its schema does not have (a body the engine parses itself after). */
-function closed(schema: z.ZodObject | z.ZodLazy<z.ZodObject>, input: unknown): void {
+function closed(schema: ObjectSchema, input: unknown): void {
   const errors = unknownKeyErrors(schema, input);
   if (Object.keys(errors).length > 0) throw validationFailure(errors, 'control');
 }

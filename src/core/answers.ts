@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import { shared } from './validation.js';
-import { lazySchema } from '../core/lazy-schema.js';
+import { lazySchema } from './lazy-schema.js';
 
 /** An integer id or count. */
 export const integer = shared(() => z.number().int());

@@ -26,6 +26,9 @@ export function lazySchema<S extends z.ZodType>(build: () => S): z.ZodLazy<S> {
 /** A schema that may be lazy, as the schema itself. */
 export type Unlazy<S> = S extends z.ZodLazy<infer T> ? T : S;
 
+/** An object schema, or a lazy schema standing for one (what `unlazy` turns into an object schema). */
+export type ObjectSchema = z.ZodObject | z.ZodLazy<z.ZodObject>;
+
 /**
  * The schema a lazy schema stands for (built now if it was not yet), or the schema itself.
  * @example unlazy(CallRecord).extend({ live: z.boolean() })

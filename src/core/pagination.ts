@@ -8,7 +8,7 @@ import { integer } from './answers.js';
 import { JsonText, encodeJson } from './json.js';
 import { int, queryInt } from './validation.js';
 import type { Wire } from './wire.js';
-import { lazySchema } from '../core/lazy-schema.js';
+import { lazySchema } from './lazy-schema.js';
 
 export interface Page<T> {
   data: T[];

@@ -8,7 +8,7 @@ import { shapeB, shapeD, shapeE, type FieldErrors, type RouteFamily, type SimErr
 import { MAX_USD } from './money.js';
 import { didYouMean } from './suggest.js';
 import { CLOCK_RANGE_TEXT } from './time.js';
-import { unlazy } from './lazy-schema.js';
+import { unlazy, type ObjectSchema } from './lazy-schema.js';
 
 type Issue = z.core.$ZodRawIssue;
 
@@ -152,7 +152,7 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, family: Rout
  * the simulator's, so a misspelt option is refused with 422 shape B, where the platform's
  * API ignores an unknown field as the platform does.
  */
-export function unknownKeyErrors(lazyOrObject: z.ZodObject | z.ZodLazy<z.ZodObject>, input: unknown): FieldErrors {
+export function unknownKeyErrors(lazyOrObject: ObjectSchema, input: unknown): FieldErrors {
   const errors: FieldErrors = {};
   if (!isPlainObject(input)) return errors;
   const schema = unlazy(lazyOrObject);
@@ -169,7 +169,7 @@ export function unknownKeyErrors(lazyOrObject: z.ZodObject | z.ZodLazy<z.ZodObje
  * the schema's failures come after the unknown keys'.
  * @example parseControlBody(z.object({ seed: z.number().optional() }), { seeds: 1 }) // throws 422 {errors: {seeds: ['The seeds field is not allowed; did you mean seed?']}}
  */
-export function parseControlBody<S extends z.ZodObject | z.ZodLazy<z.ZodObject>>(schema: S, input: unknown): z.output<S> {
+export function parseControlBody<S extends ObjectSchema>(schema: S, input: unknown): z.output<S> {
   const errors = unknownKeyErrors(schema, input);
   const result = schema.safeParse(input, { error: laravelMessage });
   if (result.success && Object.keys(errors).length === 0) return result.data as z.output<S>;

@@ -17,7 +17,7 @@ import { SIM_EVENT_SCHEMAS } from '../domain/sim-events.js';
 import { LiveToolRecord, ToolRecord } from '../domain/tools/schema.js';
 import { DeliveryRecord } from '../control/schema.js';
 import { firstUnknown, knownKeysAt, schemasAt, type UnknownKey, type UnknownWord } from './shapes.js';
-import { lazySchema, once, unlazy } from '../core/lazy-schema.js';
+import { lazySchema, once, unlazy, type ObjectSchema } from '../core/lazy-schema.js';
 
 /** What an expectation compares with and which of its keys choose instead. */
 interface Form {
@@ -44,7 +44,7 @@ const id = lazySchema(() => z.union([z.number().int(), z.string()]));
  */
 const eventRecords = once((): Record<string, z.ZodType> =>
   Object.fromEntries(
-  Object.entries(SIM_EVENT_SCHEMAS).map(([type, data]) => [type, unlazy(data as z.ZodType as z.ZodObject | z.ZodLazy<z.ZodObject>).extend({ type: z.string(), at: z.string() })]),
+  Object.entries(SIM_EVENT_SCHEMAS).map(([type, data]) => [type, unlazy(data as z.ZodType as ObjectSchema).extend({ type: z.string(), at: z.string() })]),
   ),
 );
 
