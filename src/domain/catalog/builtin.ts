@@ -32,9 +32,9 @@ const EMPTY: FullCatalogDocument = {
 
 /**
  * The live catalog's document as the fixture writes it, checked as every catalog document is:
- * a fixture that breaks a rule fails the live catalog's first use. Its implied fields stay implied (a provider
- * without `language_ids` speaks every language), so a language a document adds is spoken by
- * those providers and gets its default providers as docs/catalog.md says.
+ * a fixture that breaks a rule fails the live catalog's first use. Its implied fields stay
+ * implied (a provider without `language_ids` speaks every language), so a language a document
+ * adds is spoken by those providers and gets its default providers as docs/catalog.md says.
  */
 function liveDocument(): FullCatalogDocument {
   const whole = mergeCatalog(EMPTY, CatalogDocument.parse(liveCatalogJson));
