@@ -14,6 +14,13 @@ import { pipelineAssistant } from '../support/fixtures.js';
 const MINA = { id: 9001, name: 'Mina', language_id: 5, gender: 'female', preview_url: null, accent: 'Bavarian', age: 'young', synthesizer_provider_id: 1 };
 const EXTEND_MINA = { merge: 'extend' as const, voices: [MINA] };
 
+/** Spec catalog providers whose narrowing below leaves every language's default provider speaking it (Aurora is the default of 8, 11 and 14 only; Nimbus of 2; Verbatim of none). */
+const AURORA = { id: 1, name: 'Aurora Speech', code: 'aurora' };
+const NIMBUS = { id: 3, name: 'Nimbus TTS', code: 'nimbus', language_ids: [1, 2, 3, 4] };
+const ECHO = { id: 1, name: 'Echo Transcribe', code: 'echo' };
+const VERBATIM = { id: 3, name: 'Verbatim ASR', code: 'verbatim' };
+const SECOND_KEY = 'sim_second_key';
+
 /** `PUT /__sim/catalog` with `body` is refused with 422 shape B of `errors`, and nothing changed. */
 const putRefused = (api: Api, body: unknown, errors: Record<string, string[]>) => expectRefused(api, () => api.put('/__sim/catalog', body), 422, invalid(errors));
 
@@ -108,6 +115,57 @@ contract('control: PUT and GET /__sim/catalog', (api) => {
     });
     expect(res.body.errors.voices).toEqual(['The voice 1 is used by assistants 1, 2 and may not be removed.']);
     expect((await api().get('/__sim/catalog')).text).toBe(before);
+  });
+
+  it("refuses narrowing a synthesizer's languages under assistants of every account that speak a dropped one, naming them, changing nothing", async () => {
+    await api().post('/__sim/accounts', { api_key: SECOND_KEY });
+    expect((await api().post('/user/assistant', pipelineAssistant({ language_id: 3, synthesizer_provider_id: 1 }))).status).toBe(201);
+    expect((await api().post('/user/assistant', pipelineAssistant({ language_id: 3, synthesizer_provider_id: 1 }), { key: SECOND_KEY })).status).toBe(201);
+    const before = (await api().get('/__sim/catalog')).text;
+    await putRefused(api(), { merge: 'extend', synthesizer_providers: [{ ...AURORA, language_ids: [1, 8, 11, 14] }] }, {
+      'synthesizer_providers.0.language_ids': [CATALOG_MESSAGES.unspoken('synthesizer provider', 1, [1, 2], 3)],
+    });
+    expect(CATALOG_MESSAGES.unspoken('synthesizer provider', 1, [1, 2], 3)).toBe('The synthesizer provider 1 is used by assistants 1, 2 of language 3 and must keep speaking it.');
+    expect((await api().get('/__sim/catalog')).text).toBe(before);
+  });
+
+  it("refuses narrowing a pipeline assistant's transcriber's languages, on the entry's path", async () => {
+    expect((await api().post('/user/assistant', pipelineAssistant({ language_id: 3, transcriber_provider_id: 3 }))).status).toBe(201);
+    const before = (await api().get('/__sim/catalog')).text;
+    await putRefused(api(), { merge: 'extend', transcriber_providers: [ECHO, { ...VERBATIM, language_ids: [1, 2] }] }, {
+      'transcriber_providers.1.language_ids': ['The transcriber provider 3 is used by assistant 1 of language 3 and must keep speaking it.'],
+    });
+    expect((await api().get('/__sim/catalog')).text).toBe(before);
+  });
+
+  it("refuses a voice whose modes leave out an assistant's mode, on the entry's path", async () => {
+    expect((await api().post('/user/assistant', pipelineAssistant())).status).toBe(201);
+    const ava = (await api().get('/__sim/catalog')).body.voices[0];
+    await putRefused(api(), { merge: 'extend', voices: [{ ...ava, modes: ['dualplex'] }] }, {
+      'voices.0.modes': ['The voice 1 is used by assistant 1 in pipeline mode and must keep suiting it.'],
+    });
+  });
+
+  it('names the table when the entry that stops fitting is one the document leaves to the wire', async () => {
+    await api().put('/__sim/catalog', { merge: 'extend', synthesizer_providers: [{ ...NIMBUS, language_ids: [1, 2, 3, 4, 5] }] });
+    expect((await api().post('/user/assistant', pipelineAssistant({ language_id: 5, synthesizer_provider_id: 3 }))).status).toBe(201);
+    await putRefused(api(), {}, { synthesizer_providers: [CATALOG_MESSAGES.unspoken('synthesizer provider', 3, [1], 5)] });
+  });
+
+  it("takes a narrowing that keeps every user's primary language (secondary languages need only exist)", async () => {
+    expect((await api().post('/user/assistant', pipelineAssistant({ language_id: 1, secondary_language_ids: [3], synthesizer_provider_id: 1 }))).status).toBe(201);
+    const res = await api().put('/__sim/catalog', { merge: 'extend', synthesizer_providers: [{ ...AURORA, language_ids: [1, 8, 11, 14] }] });
+    expect(res.status).toBe(200);
+    expect(res.body.synthesizer_providers[0]).toStrictEqual({ ...AURORA, language_ids: [1, 8, 11, 14] });
+    expect((await api().put('/user/assistant/1', { name: 'Still valid' })).status).toBe(200);
+  });
+
+  it('takes a narrowing of a provider no assistant uses', async () => {
+    expect((await api().post('/user/assistant', pipelineAssistant({ language_id: 3 }))).status).toBe(201);
+    expect((await api().get('/user/assistant/1')).body.data.synthesizer_provider_id).toBe(2);
+    const res = await api().put('/__sim/catalog', { merge: 'extend', synthesizer_providers: [{ ...AURORA, language_ids: [1, 8, 11, 14] }] });
+    expect(res.status).toBe(200);
+    expect((await api().get('/user/assistants/synthesizer-providers', { query: { language_id: 3 } })).body.map((p: { id: number }) => p.id)).toStrictEqual([2, 3]);
   });
 
   it('goes back to the wire catalog on reset', async () => {

@@ -81,6 +81,11 @@ export const CATALOG_MESSAGES = {
     `The ${table.replace(/[._]/g, ' ')} ${ids.join(', ')} kept from the wire's catalog name entries this catalog lacks; give ${table} too.`,
   inUse: (what: string, id: number, assistants: readonly number[]) =>
     `The ${what} ${id} is used by assistant${assistants.length === 1 ? '' : 's'} ${assistants.join(', ')} and may not be removed.`,
+  /** An entry kept that no longer fits the assistants that use it (the rules an assistant update checks). */
+  unspoken: (what: string, id: number, assistants: readonly number[], language: number) =>
+    `The ${what} ${id} is used by assistant${assistants.length === 1 ? '' : 's'} ${assistants.join(', ')} of language ${language} and must keep speaking it.`,
+  unsuited: (id: number, assistants: readonly number[], mode: string) =>
+    `The voice ${id} is used by assistant${assistants.length === 1 ? '' : 's'} ${assistants.join(', ')} in ${mode} mode and must keep suiting it.`,
   otherWire: (wire: string, field: string, message: string) => `The catalog document does not fit the ${wire} wire's catalog: ${field}: ${message}`,
 } as const;
 
