@@ -23,8 +23,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'dist/src/bin.js');
 /** What the build is made from: tsconfig.json's inputs, the config and this script. */
 const INPUTS = ['src', 'fixtures', 'tsconfig.json', 'package.json', 'scripts/build.mjs'];
-/** The package's entry points (package.json `exports` and `bin`). */
-const ENTRIES = ['src/index.ts', 'src/adapters/msw.ts', 'src/adapters/msw-runtime.ts', 'src/adapters/express.ts', 'src/adapters/vitest.ts', 'src/bin.ts'];
+/**
+ * The package's entry points (package.json `exports`, and the command that `bin`'s
+ * src/bin.ts loads after its Node check: src/cli/launch.ts).
+ */
+const ENTRIES = ['src/index.ts', 'src/adapters/msw.ts', 'src/adapters/msw-runtime.ts', 'src/adapters/express.ts', 'src/adapters/vitest.ts', 'src/cli/launch.ts'];
 /** What the package bundles in: a dependency every path needs. */
 const BUNDLED = ['zod'];
 /**
@@ -82,6 +85,32 @@ await build({
   sourcesContent: true,
   external: EXTERNAL,
   plugins: [runtimeFirst],
+  logLevel: 'warning',
+});
+/**
+ * The bin, built on its own (issue 34): one file that imports nothing statically (a shared
+ * chunk, even esbuild's own helpers, is linked before the Node check could run), written
+ * for Node 14 so that an old Node parses it and prints the check's line. It loads the
+ * command, dist/src/cli/launch.js, by a dynamic import left as it is.
+ */
+const launchOutside = {
+  name: 'launch-outside',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/cli\/launch\.js$/ }, () => ({ path: './cli/launch.js', external: true }));
+  },
+};
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ['src/bin.ts'],
+  outfile: BIN,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node14',
+  sourcemap: true,
+  sourcesContent: true,
+  external: ['node:*'],
+  plugins: [launchOutside],
   logLevel: 'warning',
 });
 chmodSync(BIN, 0o755);

@@ -1,0 +1,24 @@
+/**
+ * The `voxsim` command once src/bin.ts has checked the Node version and turned the compile
+ * cache on: it loads only on a Node that runs voxsim, so it may import what an older Node
+ * cannot link.
+ *
+ * `voxsim serve --state-file FILE` starts reading FILE first, on a thread of Node's pool,
+ * so that the read runs while the modules load (src/state/read-ahead.ts).
+ */
+import { serveStateFile } from './options.js';
+import { readAhead } from '../state/read-ahead.js';
+
+const argv = process.argv.slice(2);
+const stateFile = serveStateFile(argv);
+if (stateFile !== undefined) readAhead(stateFile);
+const { main } = await import('../cli.js');
+main(argv).then(
+  (code) => {
+    if (code !== 0) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
