@@ -5,7 +5,7 @@
  * engines; adapters (MSW, Express) only translate.
  */
 import { VirtualClock, realNow } from './core/clock.js';
-import { shapeA, COMMON_MESSAGES, errorMessageOf, familyError } from './core/errors.js';
+import { shapeA, COMMON_MESSAGES, SimError, errorMessageOf, familyError } from './core/errors.js';
 import { EventBus } from './core/events.js';
 import { Router, defineRoute, header, ok, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { MAX_SEED, SeededRandom } from './core/random.js';
@@ -66,7 +66,8 @@ export interface SimulatorOptions {
   startAt?: string | number | Date;
   /**
    * Accounts to create instead of the default one (whose key is `sim_test_key`).
-   * Each takes the fields of `POST /__sim/accounts`.
+   * Each takes the fields of `POST /__sim/accounts`; a bad one is refused with that route's
+   * SimError, its message naming the path (`accounts.0.balanse: The balanse field is not allowed; ...`).
    */
   accounts?: AccountInput[];
   /** Sees unexpected exceptions (the answer is a 500 either way). */
@@ -89,7 +90,8 @@ export interface SimulatorOptions {
   /**
    * A catalog document (docs/catalog.md) that replaces or extends the wire's catalog of
    * voices, languages, models and providers; `reset()` returns to it. A document that
-   * breaks a rule is refused with a RangeError naming the field.
+   * breaks a rule is refused as a bad account is: with the SimError of `PUT /__sim/catalog`,
+   * its message naming the path (`catalog.voices.0.language_id: The selected ...`).
    */
   catalog?: CatalogDocumentInput;
 }
@@ -133,15 +135,37 @@ const UNJOURNALED_PATHS: ReadonlySet<string> = new Set(['/__sim/requests', '/__s
 /** Every clock event a domain schedules, with its handler. */
 export const CLOCK_HANDLERS: readonly ClockHandler[] = [...phoneNumberEvents, ...campaignEvents, ...callEvents, ...conversationEvents, ...msgappEvents, ...knowledgebaseEvents];
 
-/** The catalog option checked as `PUT /__sim/catalog` checks a body; a RangeError naming the first problem's path. */
+/**
+ * An option refused as the control API refuses the same input (issue 34): its SimError (422
+ * shape B with every problem), the message naming the option and the first problem's path
+ * (`catalog.voices.0.language_id: The selected ...`); any other error is rethrown as it is.
+ */
+function optionRefused(option: string, error: unknown): never {
+  if (!(error instanceof SimError)) throw error;
+  const { field, message } = catalogRefusal(error);
+  error.message = `${field === '' ? option : `${option}.${field}`}: ${message}`;
+  throw error;
+}
+
+/** The catalog option checked as `PUT /__sim/catalog` checks a body (refused as optionRefused says). */
 function checkCatalog(catalog: CatalogDocumentInput | undefined, wire: Wire): CatalogSetting['document'] {
   if (catalog === undefined) return null;
   try {
     return checkCatalogDocument(catalog, wire);
   } catch (error) {
-    const { field, message } = catalogRefusal(error);
-    throw new RangeError(`catalog: ${field}: ${message}`);
+    return optionRefused('catalog', error);
   }
+}
+
+/** The accounts option, each account checked as `POST /__sim/accounts` checks a body (refused as optionRefused says, at `accounts.<index>`). */
+function checkAccounts(accounts: AccountInput[] | undefined): AccountInput[] | undefined {
+  return accounts?.map((account, i) => {
+    try {
+      return parseControlBody(AccountInput, account);
+    } catch (error) {
+      return optionRefused(`accounts.${i}`, error);
+    }
+  });
 }
 
 function checkWire(wire: Wire | undefined): Wire {
@@ -217,7 +241,7 @@ export class Simulator implements SimState {
     this.catalogs = new CatalogSetting(this.initialCatalog, this.initialWire);
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
-    this.accountInputs = options.accounts?.map((a) => parseControlBody(AccountInput, a));
+    this.accountInputs = checkAccounts(options.accounts);
     this.adminToken = options.adminToken;
     this.journal = new RequestJournal(options.requestJournalLimit ?? 1_000);
     this.clock.onFired(() => this.changed());

@@ -208,10 +208,10 @@ contract(
 );
 
 describe('createSimulator({ catalog })', () => {
-  it('refuses a document that breaks a rule with a RangeError naming the field', () => {
-    expect(() => createSimulator({ startAt: START, catalog: { voices: [{ ...MINA, language_id: 99 }] } })).toThrow(
-      new RangeError('catalog: voices.0.language_id: The selected voices.0.language id is no language of the catalog.'),
-    );
+  it("refuses a document that breaks a rule with PUT /__sim/catalog's SimError, its message naming the option and the field", async () => {
+    const option = () => createSimulator({ startAt: START, catalog: { voices: [{ ...MINA, language_id: 99 }] } });
+    expect(option).toThrow('catalog.voices.0.language_id: The selected voices.0.language id is no language of the catalog.');
+    expect(await simRefusal(option)).toStrictEqual({ status: 422, body: invalidField('voices.0.language_id', 'The selected voices.0.language id is no language of the catalog.') });
   });
 });
 

@@ -39,8 +39,8 @@ export function firstError(errors: FieldErrors): FirstError | undefined {
 
 /**
  * The first problem of a refused catalog document (the shape B of checkCatalogDocument or of
- * `PUT /__sim/catalog`), for the ways in that report one problem: the `catalog` option's
- * RangeError, `given.catalog`'s line. Any other error is rethrown.
+ * `PUT /__sim/catalog`), for the ways in that report one problem: the message of the `catalog`
+ * (and `accounts`) option's SimError, `given.catalog`'s line. Any other error is rethrown.
  * @example try { checkCatalogDocument(input, 'spec') } catch (error) { const { field, message } = catalogRefusal(error) }
  */
 export function catalogRefusal(error: unknown): FirstError {
