@@ -52,7 +52,7 @@ describe('voxsim catalog pull, then voxsim serve --catalog', () => {
     expect(await within(pull.closed, 'the pull')).toEqual({ code: 0, signal: null });
     const doc = JSON.parse(readFileSync(pulled, 'utf8'));
     expect(doc.merge).toBe('replace');
-    expect(doc.voices.at(-1)).toStrictEqual({ id: 9001, name: 'Mina', language_id: 5, gender: 'female', preview_url: 'https://voices.example.test/mina.mp3', accent: 'Bavarian', age: 'young', synthesizer_provider_id: 3, modes: ['pipeline', 'dualplex'] });
+    expect(doc.voices.at(-1)).toStrictEqual({ id: 9001, name: 'Mina', language_id: 5, gender: 'female', preview_url: 'https://voices.example.test/mina.mp3', accent: 'Bavarian', age: 'young', synthesizer_provider_id: 3, modes: ['pipeline', 'multimodal', 'dualplex'] });
 
     // The pulled file on the other wire: it replaces that wire's catalog whole.
     const copy = await startServer(['--catalog', pulled, '--quiet']);

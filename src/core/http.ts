@@ -4,7 +4,8 @@
  * everything between (JSON parsing, matching, validation, errors) happens here once.
  */
 import type * as z from 'zod';
-import { COMMON_MESSAGES, SimError, malformedJson, shapeA, type RouteFamily } from './errors.js';
+import { COMMON_MESSAGES, SimError, malformedJson, shapeA, type FieldErrors, type RouteFamily } from './errors.js';
+import { parseTrimmed, trimQuery } from './input.js';
 import { isMultipart, parseMultipart } from './multipart.js';
 import { attributeName, MAX_JSON_DEPTH, nestsTooDeep, parseInput, validationFailure } from './validation.js';
 import type { Wire } from './wire.js';
@@ -72,8 +73,8 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   query?: z.ZodType<Q>;
   /** The documented failure a forced fault produces (else 500 "Server Error."). */
   failure?: () => SimError;
-  /** The shape-B `message` of a failed validation on the live wire (live-platform D.5: "Validation failed"). */
-  liveInvalid?: string;
+  /** The live wire's body of a failed validation, from its field errors (live-platform D.5 "Validation failed", G.3 the reference's texts). */
+  liveInvalid?: (errors: FieldErrors) => Record<string, unknown>;
   /** Also takes a `multipart/form-data` body (an upload); its fields reach `body` as strings and `UploadedFile`s. */
   multipart?: boolean;
   /** How many levels the JSON body may nest (the body itself is the first); default MAX_JSON_DEPTH. */
@@ -323,16 +324,22 @@ export class Router<C> {
       }
       return { status: 404, body: { message: COMMON_MESSAGES.routeNotFound(request.path) } };
     }
+    // live-platform G.3 item 3: the live wire reads the platform's input trimmed (core/input.ts); the control API is ours.
+    const trims = wire === 'live' && route.family !== 'control';
+    if (trims && request.query) request = { ...request, query: trimQuery(request.query) };
     try {
       const ctx = context ? context(route) : this.hooks.context!(request, route);
       route.guard?.(ctx, request);
       let body: unknown;
       let query: unknown;
       try {
-        body = route.body ? parseInput(route.body, readBody(route as RouteDef<unknown>, request), route.family) : undefined;
+        if (route.body) {
+          const raw = readBody(route as RouteDef<unknown>, request);
+          body = trims ? parseTrimmed(route.body, raw, route.family) : parseInput(route.body, raw, route.family);
+        }
         query = route.query ? parseInput(route.query, request.query ?? {}, route.family) : undefined;
       } catch (error) {
-        if (error instanceof SimError && error.status === 422 && route.liveInvalid !== undefined) throw error.withLive({ ...error.body, message: route.liveInvalid });
+        if (error instanceof SimError && error.status === 422 && route.liveInvalid !== undefined) throw error.withLive(route.liveInvalid(error.body.errors as FieldErrors));
         throw error;
       }
       this.hooks.beforeHandle?.(route, request, ctx);

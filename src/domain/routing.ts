@@ -24,8 +24,8 @@ interface UserRouteDef<B, Q> {
   /** The success answers (core/http RouteDef.responses): required, so no operation goes undocumented. */
   responses: NonNullable<RouteDef<RouteCtx>['responses']>;
   failure?: () => SimError;
-  /** The shape-B `message` of a failed validation on the live wire (live-platform D.5). */
-  liveInvalid?: string;
+  /** The live wire's body of a failed validation (core/http RouteDef.liveInvalid). */
+  liveInvalid?: RouteDef<RouteCtx>['liveInvalid'];
   /** Also takes a `multipart/form-data` body (core/http RouteDef.multipart). */
   multipart?: boolean;
   /** Runs in the caller's account before the body is read (rate limits checked before validation). */

@@ -83,10 +83,14 @@ function specificity(rule: OutcomeRule): number {
   return 3;
 }
 
-/** A rule's number written in E.164, as dialed numbers are (so "+1 555 123 0003" matches too). */
+/**
+ * A rule's number written in E.164, as dialed numbers are (so "+1 555 123 0003" matches too).
+ * Read by E.164's form alone, so a number only the live wire dials (`+1234567890`,
+ * live-platform G.3 item 2) is written the same way on either wire.
+ */
 function normalised(rule: OutcomeRule): OutcomeRule {
   const phone = rule.match.phone_number;
-  const read = phone === undefined ? undefined : readE164(phone.replace(/[\s().-]/g, ''));
+  const read = phone === undefined ? undefined : readE164(phone.replace(/[\s().-]/g, ''), 'live');
   return read ? { ...rule, match: { ...rule.match, phone_number: read.number } } : rule;
 }
 

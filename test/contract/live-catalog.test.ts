@@ -48,10 +48,13 @@ contract(
       for (const voice of res.body) expect(Object.keys(voice)).toEqual(['id', 'name', 'language_id', 'gender', 'preview_url', 'accent', 'age', 'synthesizer_provider_id']);
     });
 
-    it('filters voices by mode: with a synthesizer for pipeline, without one for multimodal, both for dualplex', async () => {
-      expect(ids((await api().get('/user/assistants/voices', { query: { mode: 'pipeline' } })).body)).toEqual([4, 8, 10, 11, 12, 13, 41, 1994]);
-      expect((await api().get('/user/assistants/voices', { query: { mode: 'multimodal' } })).body).toStrictEqual([DOCUMENTED_VOICES[1]]);
-      expect(ids((await api().get('/user/assistants/voices', { query: { mode: 'dualplex' } })).body)).toEqual([1, 4, 8, 10, 11, 12, 13, 41, 1994]);
+    it('lists every voice for each mode: every live voice suits every mode (G.1, corrected)', async () => {
+      for (const mode of ['pipeline', 'multimodal', 'dualplex']) {
+        expect(ids((await api().get('/user/assistants/voices', { query: { mode } })).body), mode).toEqual([1, 4, 8, 10, 11, 12, 13, 41, 1994]);
+      }
+      const english = await api().get('/user/assistants/voices', { query: { mode: 'multimodal', language_id: 1 } });
+      expect(ids(english.body)).toEqual([1, 4, 8, 10, 11, 12, 41]);
+      expect(english.body[0]).toStrictEqual(DOCUMENTED_VOICES[1]);
     });
 
     it('filters voices by language: German gives Susi and Christian Plasa', async () => {
@@ -132,11 +135,21 @@ contract(
       expect((await api().get('/user/assistants')).body).toEqual([]);
     });
 
-    it('refuses Alloy (no synthesizer) for a pipeline assistant and takes it for a multimodal one with model 1', async () => {
-      const refused = await api().post('/user/assistant', pipelineAssistant({ voice_id: 1 }, 'live'));
-      expect(refused.body).toStrictEqual({ message: 'Validation failed', errors: { voice_id: ['The selected voice is incompatible with the engine mode.'] } });
-      const body = { ...pipelineAssistant({ voice_id: 1, mode: 'multimodal', multimodal_model_id: 1 }, 'live'), llm_model_id: undefined };
-      expect((await api().post('/user/assistant', body)).status).toBe(201);
+    it('takes Alloy (no synthesizer) in pipeline and multimodal, and Harry (41, ElevenLabs) in multimodal', async () => {
+      const pipeline = await api().post('/user/assistant', pipelineAssistant({ voice_id: 1 }, 'live'));
+      expect(pipeline.status).toBe(201);
+      expect(pipeline.body.data).toMatchObject({ id: 1, mode: 'pipeline' });
+      const realtime = (voice_id: number) => ({ ...pipelineAssistant({ voice_id, mode: 'multimodal', multimodal_model_id: 1 }, 'live'), llm_model_id: undefined });
+      expect((await api().post('/user/assistant', realtime(1))).body.data).toMatchObject({ id: 2, mode: 'multimodal' });
+      expect((await api().post('/user/assistant', realtime(41))).body.data).toMatchObject({ id: 3, mode: 'multimodal' });
+      expect((await api().get('/user/assistant/3')).body.data.voice_id).toBe(41);
+    });
+
+    it('moves a pipeline assistant with voice 10 to multimodal without changing its voice', async () => {
+      await api().post('/user/assistant', pipelineAssistant({ voice_id: 10 }, 'live'));
+      const res = await api().put('/user/assistant/1', { mode: 'multimodal', multimodal_model_id: 1 });
+      expect(res.status).toBe(200);
+      expect((await api().get('/user/assistant/1')).body.data).toMatchObject({ mode: 'multimodal', voice_id: 10, llm_model_id: null });
     });
 
     it('keeps model ids per type: LLM 7 exists, multimodal 7 does not', async () => {
@@ -179,6 +192,33 @@ contract(
     });
   },
   { wire: 'live', catalog: { merge: 'extend', languages: [{ id: 11, name: 'Dutch', iso_2: 'nl' }] } },
+);
+
+contract(
+  'live G.1 and G.3: a catalog of your own may restrict a voice to some modes, refused with the reference\'s texts',
+  (api) => {
+    it('lists the restricted voice only for its modes', async () => {
+      expect(ids((await api().get('/user/assistants/voices', { query: { mode: 'multimodal' } })).body)).not.toContain(10);
+      expect(ids((await api().get('/user/assistants/voices', { query: { mode: 'pipeline' } })).body)).toContain(10);
+    });
+
+    it('refuses it on create in another mode with the create page\'s text, changing nothing', async () => {
+      const body = { ...pipelineAssistant({ voice_id: 10, mode: 'multimodal', multimodal_model_id: 1 }, 'live'), llm_model_id: undefined };
+      const res = await api().post('/user/assistant', body);
+      expect(res.status).toBe(422);
+      expect(res.body).toStrictEqual({ message: 'Validation failed', errors: { voice_id: ['The selected voice is not compatible with the chosen engine type.'] } });
+      expect((await api().get('/user/assistants')).body).toEqual([]);
+    });
+
+    it('refuses a move to another mode on update with the update page\'s text, changing nothing', async () => {
+      await api().post('/user/assistant', pipelineAssistant({ voice_id: 10 }, 'live'));
+      const res = await api().put('/user/assistant/1', { mode: 'dualplex', multimodal_model_id: 1 });
+      expect(res.status).toBe(422);
+      expect(res.body).toStrictEqual({ message: 'Validation failed', errors: { voice_id: ['The selected voice is not compatible with the selected engine type.'] } });
+      expect((await api().get('/user/assistant/1')).body.data).toMatchObject({ mode: 'pipeline', voice_id: 10 });
+    });
+  },
+  { wire: 'live', catalog: { merge: 'extend', voices: [{ id: 10, name: 'Zephyr', language_id: 1, gender: 'female', preview_url: 'https://gstatic.com/aistudio/voices/samples/Zephyr.wav', accent: null, age: 'Middle aged', synthesizer_provider_id: 1, modes: ['pipeline'] }] } },
 );
 
 contract('live G.1 on the default wire: the spec catalog is unchanged', (api) => {

@@ -700,11 +700,13 @@ const TEXT_CASES: TextCase[] = [
     live: { message: 'Validation failed', errors: NAME_REQUIRED },
   },
   {
+    // Every live voice suits every mode (live-platform G.1, corrected): the live wire breaks the knowledge base rule instead.
     name: 'assistant create refused by a create-time rule',
-    run: (api) => api.post('/user/assistant', pipelineAssistant({ voice_id: api.sim.wire === 'live' ? LIVE_CATALOG.realtimeVoice : 19 }, api.sim.wire)),
+    run: (api) =>
+      api.post('/user/assistant', api.sim.wire === 'live' ? multimodalAssistant({ knowledgebase_mode: 'prompt' }, 'live') : pipelineAssistant({ voice_id: 19 })),
     status: 422,
     spec: { message: 'The selected voice is incompatible with the engine mode.', errors: VOICE_INCOMPATIBLE },
-    live: { message: 'Validation failed', errors: VOICE_INCOMPATIBLE },
+    live: { message: 'Validation failed', errors: { knowledgebase_mode: ['Only function_call mode is available for multimodal assistants.'] } },
   },
   {
     name: 'assistant update',
@@ -722,10 +724,13 @@ const TEXT_CASES: TextCase[] = [
   },
   {
     name: 'assistant update refused by an update rule',
-    run: async (api) => (await api.post('/user/assistant', pipelineAssistant({}, api.sim.wire)), api.put('/user/assistant/1', { voice_id: api.sim.wire === 'live' ? LIVE_CATALOG.realtimeVoice : 19 })),
+    run: async (api) =>
+      api.sim.wire === 'live'
+        ? (await api.post('/user/assistant', multimodalAssistant({}, 'live')), api.put('/user/assistant/1', { allow_interruptions: false }))
+        : (await api.post('/user/assistant', pipelineAssistant()), api.put('/user/assistant/1', { voice_id: 19 })),
     status: 422,
     spec: { message: 'The selected voice is incompatible with the engine mode.', errors: VOICE_INCOMPATIBLE },
-    live: { message: 'Validation failed', errors: VOICE_INCOMPATIBLE },
+    live: { message: 'Validation failed', errors: { allow_interruptions: ['Interruptions cannot be disabled in multimodal or dualplex mode.'] } },
   },
   {
     name: 'assistant update of an unknown id',

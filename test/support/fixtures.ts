@@ -47,9 +47,9 @@ export function multimodalAssistant(overrides: Record<string, unknown> = {}, wir
 
 /** Live catalog ids the suites rely on (fixtures/live-catalog.json, live-platform G.1). */
 export const LIVE_CATALOG = {
-  /** Zephyr: English, ElevenLabs, pipeline and dualplex. */
+  /** Zephyr: English, ElevenLabs (every live voice suits every mode: live-platform G.1, corrected). */
   pipelineVoice: 10,
-  /** Alloy: no synthesizer, multimodal and dualplex. */
+  /** Alloy: English, no synthesizer, the voice of the reference's realtime examples. */
   realtimeVoice: 1,
   llmModel: 1,
   multimodalModel: 1,

@@ -7,7 +7,7 @@ import { say } from '../../core/wire.js';
 import type { AccountCtx } from '../context.js';
 import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
-import { ASSISTANT_MESSAGES, assistantErrors } from './errors.js';
+import { ASSISTANT_MESSAGES, assistantErrors, liveInvalid } from './errors.js';
 import {
   AssistantListQuery,
   AssistantRecord,
@@ -33,13 +33,13 @@ function readRecord(ctx: AccountCtx) {
 const ReadRecord = lazySchema(() => perWire(AssistantRecord, LiveAssistantRecord));
 
 export const assistantRoutes = [
-  // live-platform D.5: a failed create or update says "Validation failed" on the live wire.
+  // live-platform D.5, G.3: a failed create or update says "Validation failed" on the live wire, with the reference's texts.
   userRoute({
-    method: 'POST', path: '/user/assistant', body: CreateAssistantBody, liveInvalid: ASSISTANT_MESSAGES.invalid, responses: () => ({ 201: withMessage(AssistantSummaryRecord) }),
+    method: 'POST', path: '/user/assistant', body: CreateAssistantBody, liveInvalid: liveInvalid('create'), responses: () => ({ 201: withMessage(AssistantSummaryRecord) }),
     handle: ({ ctx, body }) => ok({ message: say(ctx.wire, ASSISTANT_MESSAGES.created), data: serialiseAssistantSummary(createAssistant(ctx, body)) }, 201),
   }),
   userRoute({
-    method: 'PUT', path: '/user/assistant/:id', body: UpdateAssistantBody, liveInvalid: ASSISTANT_MESSAGES.invalid, responses: () => ({ 200: withMessage(AssistantSummaryRecord) }),
+    method: 'PUT', path: '/user/assistant/:id', body: UpdateAssistantBody, liveInvalid: liveInvalid('update'), responses: () => ({ 200: withMessage(AssistantSummaryRecord) }),
     handle: ({ ctx, body, params }) => ok({ message: say(ctx.wire, ASSISTANT_MESSAGES.updated), data: serialiseAssistantSummary(updateAssistant(ctx, pathId(params.id), body)) }),
   }),
   userRoute({

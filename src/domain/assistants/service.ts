@@ -152,7 +152,7 @@ function checkSettings(ctx: AccountCtx, s: AssistantSettings, input: Provided, s
   if (s.is_webhook_active && s.webhook_url === null) bag.add('webhook_url', ASSISTANT_MESSAGES.webhookUrlRequired);
 
   // Rule 4: every violation is one 422.
-  if (!bag.empty) throw assistantErrors.invalid(bag.errors);
+  if (!bag.empty) throw assistantErrors.invalid(bag.errors, selfId === undefined ? 'create' : 'update');
 }
 
 function settingsOf(a: Assistant): AssistantSettings {

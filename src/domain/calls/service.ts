@@ -50,7 +50,7 @@ export const callErrors = {
  * places it (`initiated`, its outcome decided, its ring on the clock).
  */
 export function makeCall(ctx: AccountCtx, input: { assistant_id: number; phone_number: string; variables?: Record<string, unknown> | undefined }): Call {
-  const client = readE164(input.phone_number);
+  const client = readE164(input.phone_number, ctx.wire);
   if (!client) throw callErrors.invalidNumber();
   const assistant = ctx.assistants.get(input.assistant_id);
   if (!assistant || assistant.type !== 'outbound') throw callErrors.assistantNotFound();
@@ -394,9 +394,9 @@ export const INBOUND_MESSAGES = {
  */
 export function ringInbound(state: SimState, input: { to: string; from: string }): Call {
   const bag = new ErrorBag();
-  const to = readE164(input.to.trim());
+  const to = readE164(input.to.trim(), state.wire);
   if (!to) bag.add('to', 'The to must be a valid phone number in E.164 format.');
-  const from = readE164(input.from.trim());
+  const from = readE164(input.from.trim(), state.wire);
   if (!from) bag.add('from', 'The from must be a valid phone number in E.164 format.');
   bag.throwIfAny();
   const number = state.db.phoneNumbers.first('number', to!.number);

@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import { type FieldErrors } from '../../core/errors.js';
 import { int, oneOf, ruleMessage, str } from '../../core/validation.js';
-import { MODEL_TYPES, MODES, type CatalogTables, type Language, type Mode, type Model, type ModelType, type Provider, type Voice } from './data.js';
+import { MODEL_TYPES, MODES, type CatalogTables, type Language, type Model, type ModelType, type Provider, type Voice } from './data.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 
 const entryId = () => int(1, 2_147_483_647);
@@ -34,7 +34,7 @@ export const CatalogVoice = lazySchema(() => z.strictObject({
   accent: optionalText(),
   age: optionalText(),
   synthesizer_provider_id: entryId().nullable(),
-  /** The engine modes the voice suits; default (live-platform G.1, decision): pipeline and dualplex with a synthesizer provider, multimodal and dualplex without. */
+  /** The engine modes the voice suits; default (live-platform G.1, corrected): every mode. */
   modes: z.array(oneOf(MODES)).min(1).optional(),
 }));
 export const CatalogModel = lazySchema(() => z.strictObject({ id: entryId(), name: text(), code: str(255).min(1).optional() }));
@@ -219,8 +219,8 @@ export function catalogTables(doc: FullCatalogDocument): CatalogTables {
   const voices = doc.voices.map(
     (v): Voice => ({
       ...v,
-      // live-platform G.1 (decision): a voice with a synthesizer suits pipeline (and dualplex); one without, the realtime modes.
-      modes: v.modes ? [...new Set(v.modes)] : ((v.synthesizer_provider_id === null ? ['multimodal', 'dualplex'] : ['pipeline', 'dualplex']) as Mode[]),
+      // live-platform G.1 (corrected): a voice suits every mode unless its document restricts it.
+      modes: v.modes ? [...new Set(v.modes)] : [...MODES],
     }),
   );
   const models = MODEL_TYPES.flatMap((type) => doc.models[type].map((m): Model => (m.code === undefined ? { id: m.id, name: m.name, type } : { id: m.id, name: m.name, type, code: m.code })));

@@ -220,12 +220,16 @@ export function listConversations(ctx: AccountCtx, q: ConversationListQuery): Co
   if (q.assistant_id !== undefined && !ctx.assistants.get(q.assistant_id)) new ErrorBag().rule('assistant_id', 'exists').throwIfAny();
   const [from, to] = dateWindow(q, ctx.account.timezone);
   // live-platform A.2: exact-match filters; the sender filter matches the sender's number under either channel word.
+  // G.3 item 3: the live wire matches customer_phone by substring, so `+49…` sent unencoded (read `49…`) still finds it.
+  const customer = q.customer_phone;
+  const customerMatches =
+    customer === undefined ? () => true : ctx.wire === 'live' ? (phone: string | null) => phone?.includes(customer) === true : (phone: string | null) => phone === customer;
   const senderPhone = q.whatsapp_sender_phone ?? q.msgapp_sender_phone;
   const senders = senderPhone === undefined ? undefined : new Set(ctx.senders.list((s) => s.phone_number === senderPhone).map((s) => s.id));
   const keep = (c: Conversation) =>
     (q.type === undefined || c.type === q.type) &&
     (q.assistant_id === undefined || c.assistant_id === q.assistant_id) &&
-    (q.customer_phone === undefined || c.customer_phone === q.customer_phone) &&
+    customerMatches(c.customer_phone) &&
     (q.external_identifier === undefined || c.external_identifier === q.external_identifier) &&
     (senders === undefined || (c.sender_id !== null && senders.has(c.sender_id))) &&
     c.created_at >= from &&

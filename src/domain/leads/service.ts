@@ -2,7 +2,8 @@
  * Leads (spec: Lead; List leads; Update lead; decisions: Create lead, Delete lead,
  * Dates in filters, Ids that point elsewhere).
  */
-import { parsePhone, type CountryCode } from '../../core/phone.js';
+import { parsePhone, readE164, type CountryCode } from '../../core/phone.js';
+import type { Wire } from '../../core/wire.js';
 import { shapeA } from '../../core/errors.js';
 import { texts } from '../../core/wire.js';
 import { ErrorBag, attributeName } from '../../core/validation.js';
@@ -39,12 +40,15 @@ export function defaultCountry(ctx: AccountCtx, campaign: Campaign): CountryCode
 
 /**
  * Reads national or messy input as E.164 (spec: Lead: input is formatted automatically).
- * A number must be possible for its country (see readE164), not necessarily assigned.
+ * A number must be possible for its country (see readE164), not necessarily assigned; on
+ * the live wire a number of E.164's form passes as it is (live-platform G.3 item 2: the
+ * reference's lead example is `+1234567890`).
  * @example normalisePhone('(415) 555-0123', 'US') // '+14155550123'
  */
-export function normalisePhone(text: string, country: CountryCode): string | undefined {
+export function normalisePhone(text: string, country: CountryCode, wire: Wire = 'spec'): string | undefined {
   const parsed = parsePhone(text.trim(), country);
-  return parsed?.isPossible() ? parsed.number : undefined;
+  if (parsed?.isPossible()) return parsed.number;
+  return wire === 'live' ? readE164(text, 'live')?.number : undefined;
 }
 
 function ownCampaign(ctx: AccountCtx, id: number, bag: ErrorBag): Campaign | undefined {
@@ -65,11 +69,11 @@ export function createLead(ctx: AccountCtx, input: CreateLeadInput): Lead {
   const bag = new ErrorBag();
   const campaign = ownCampaign(ctx, input.campaign_id, bag);
   const country = campaign ? defaultCountry(ctx, campaign) : 'US';
-  const phone = normalisePhone(input.phone_number, country);
+  const phone = normalisePhone(input.phone_number, country, ctx.wire);
   if (!phone) bag.add('phone_number', LEAD_MESSAGES.invalidNumber('phone number'));
   else if (campaign && !input.allow_dupplicate && isDuplicate(ctx, campaign.id, phone)) bag.add('phone_number', LEAD_MESSAGES.duplicate);
   const contactNumbers = (input.secondary_contacts ?? []).map((contact, i) => {
-    const normalised = normalisePhone(contact.phone_number, country);
+    const normalised = normalisePhone(contact.phone_number, country, ctx.wire);
     if (!normalised) bag.add(`secondary_contacts.${i}.phone_number`, LEAD_MESSAGES.invalidNumber(attributeName(['secondary_contacts', i, 'phone_number'])));
     return normalised;
   });
@@ -140,7 +144,7 @@ export function updateLead(ctx: AccountCtx, id: number, input: UpdateLeadInput):
   if (input.status !== undefined && !(CLIENT_LEAD_STATUSES as readonly string[]).includes(input.status)) bag.add('status', LEAD_MESSAGES.statusNotSettable);
   let phone = lead.phone_number;
   if (input.phone_number !== undefined) {
-    const normalised = campaign ? normalisePhone(input.phone_number, defaultCountry(ctx, campaign)) : undefined;
+    const normalised = campaign ? normalisePhone(input.phone_number, defaultCountry(ctx, campaign), ctx.wire) : undefined;
     if (!normalised) bag.add('phone_number', LEAD_MESSAGES.invalidNumber('phone number'));
     else phone = normalised;
   }

@@ -153,8 +153,9 @@ export function listTemplates(ctx: AccountCtx, senderId: number, status: 'approv
   return ctx.templates.where('sender', sender.id, (t) => status === 'all' || t.status === 'approved');
 }
 
-function recipient(text: string): string {
-  const read = readE164(text.trim());
+/** The recipient in E.164, or INVALID_PHONE (on the live wire by E.164's form: live-platform G.3 item 2). */
+function recipient(ctx: AccountCtx, text: string): string {
+  const read = readE164(text.trim(), ctx.wire);
   if (!read) throw msgappErrors.invalidPhone();
   return read.number;
 }
@@ -165,7 +166,7 @@ function sessionOf(ctx: AccountCtx, senderId: number, phone: string): Session | 
 
 /** `GET /user/msgapp/session-status` (decisions: Session status). */
 export function getSessionStatus(ctx: AccountCtx, senderId: number, phoneText: string): SessionStatusAnswer {
-  const phone = recipient(phoneText);
+  const phone = recipient(ctx, phoneText);
   const sender = findSender(ctx, senderId);
   const session = sessionOf(ctx, sender.id, phone);
   const conversation = session ? ctx.conversations.get(session.conversation_id) : undefined;
@@ -278,7 +279,7 @@ function templateValues(template: Template, given: Record<string, unknown> | und
  * variables, balance.
  */
 export function sendTemplate(ctx: AccountCtx, input: SendTemplateInput): TemplateSentAnswer {
-  const phone = recipient(input.recipient_phone);
+  const phone = recipient(ctx, input.recipient_phone);
   checkRate(ctx);
   const sender = findSender(ctx, input.sender_id);
   if (sender.status !== 'online') throw msgappErrors.senderOfflineTemplate();
@@ -302,7 +303,7 @@ export function sendTemplate(ctx: AccountCtx, input: SendTemplateInput): Templat
  * number, rate, sender, sender online (503), window open (403), balance.
  */
 export function sendFreeform(ctx: AccountCtx, input: SendFreeformInput): FreeformSentAnswer {
-  const phone = recipient(input.recipient_phone);
+  const phone = recipient(ctx, input.recipient_phone);
   checkRate(ctx);
   const sender = findSender(ctx, input.sender_id);
   if (sender.status !== 'online') throw msgappErrors.senderOfflineFreeform();
@@ -327,7 +328,7 @@ export function receiveCustomerMessage(state: SimState, input: { sender_id: numb
   const bag = new ErrorBag();
   const senderRow = state.db.senders.get(input.sender_id);
   if (!senderRow) bag.rule('sender_id', 'exists');
-  const from = readE164(input.from.trim());
+  const from = readE164(input.from.trim(), state.wire);
   if (!from) bag.add('from', 'The from must be a valid phone number in E.164 format.');
   bag.throwIfAny();
   const ctx = accountCtx(state.db.accounts.get(senderRow!.account_id)!, state);

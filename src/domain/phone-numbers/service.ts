@@ -251,7 +251,7 @@ function removeNumber(ctx: AccountCtx, number: PhoneNumber): void {
 export function insertPhoneNumber(state: SimState, input: InsertNumberInput): PhoneNumber {
   const bag = new ErrorBag();
   if (!state.db.accounts.get(input.account_id)) bag.rule('account_id', 'exists');
-  const read = readE164(input.phone_number);
+  const read = readE164(input.phone_number, state.wire);
   if (!read) bag.add('phone_number', PHONE_MESSAGES.invalidNumber);
   else if (state.db.phoneNumbers.first('number', read.number)) bag.add('phone_number', PHONE_MESSAGES.taken);
   bag.throwIfAny();

@@ -4,7 +4,7 @@
  * charge. No delivery is simulated: a sent SMS is a record.
  */
 import { shapeA } from '../../core/errors.js';
-import { E164 } from '../../core/phone.js';
+import { E164, normaliseNumber } from '../../core/phone.js';
 import type { AccountCtx } from '../context.js';
 import { DEFAULT_RATES } from '../accounts/schema.js';
 import type { SendSmsInput, Sms } from './schema.js';
@@ -27,16 +27,6 @@ export const smsErrors = {
   subscriptionInactive: () => shapeA(400, SMS_MESSAGES.subscriptionInactive),
   insufficientBalance: () => shapeA(400, SMS_MESSAGES.insufficientBalance),
 };
-
-/**
- * The recipient as the platform reads it: spaces, dashes and parentheses dropped, a
- * leading `00` written as `+` (live-platform C.5).
- * @example normaliseRecipient('0049 (151) 234-5678') // '+491512345678'
- */
-export function normaliseRecipient(to: string): string {
-  const stripped = to.replace(/[\s\-()]/g, '');
-  return stripped.startsWith('00') ? `+${stripped.slice(2)}` : stripped;
-}
 
 /** Printable ASCII and the two line breaks: the bodies counted in the GSM alphabet (live-platform C.5, decision). */
 const GSM_BODY = /^[\x20-\x7E\n\r]*$/;
@@ -63,7 +53,7 @@ export function segmentPrice(ctx: AccountCtx): number {
  * @example sendSms(ctx, { from: 1, to: '+4915123456789', body: 'Hello' })
  */
 export function sendSms(ctx: AccountCtx, input: SendSmsInput): Sms {
-  const to = normaliseRecipient(input.to);
+  const to = normaliseNumber(input.to);
   if (!E164.test(to)) throw smsErrors.invalidTo();
   const number = ctx.phoneNumbers.get(input.from);
   if (!number) throw smsErrors.fromNotFound();
