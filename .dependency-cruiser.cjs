@@ -4,7 +4,8 @@
  *   core      <- engine <- domain (type-only imports of engine) <- control / scenario / state
  *             <- recording (above scenario: drift plays a scenario's given; it gets its simulator
  *                from the entry point that calls it)
- *             <- simulator.ts <- index.ts, adapters/**, cli.ts, cli/** <- bin.ts
+ *             <- simulator.ts <- sandboxes/** <- adapters/**, cli.ts, cli/** <- bin.ts
+ *                             <- index.ts
  *
  * Paths are relative to the directory cruised from (the repository root). Type-only imports
  * (`import type`, `import { type A }`) are edges too (tsPreCompilationDeps), so they count for
@@ -85,9 +86,23 @@ module.exports = {
     {
       name: 'simulator-only-from-entry-points',
       severity: 'error',
-      comment: 'Only src/index.ts, src/adapters/**, src/cli.ts and src/cli/** import src/simulator.ts (tests are outside src/).',
-      from: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/adapters/', '^src/cli\\.ts$', '^src/cli/'] },
+      comment: 'Only src/index.ts, src/sandboxes/**, src/adapters/**, src/cli.ts and src/cli/** import src/simulator.ts (tests are outside src/).',
+      from: { path: '^src/', pathNot: ['^src/index\\.ts$', '^src/sandboxes/', '^src/adapters/', '^src/cli\\.ts$', '^src/cli/'] },
       to: { path: '^src/simulator\\.ts$' },
+    },
+    {
+      name: 'sandboxes-between-simulator-and-adapters',
+      severity: 'error',
+      comment: 'src/sandboxes/** (one server, many simulators: issue 35) sits above simulator.ts and below the adapters: only the adapters and the CLI import it, and it imports neither.',
+      from: { path: '^src/', pathNot: ['^src/sandboxes/', '^src/adapters/', '^src/cli\\.ts$', '^src/cli/', '^src/bin\\.ts$'] },
+      to: { path: '^src/sandboxes/' },
+    },
+    {
+      name: 'sandboxes-not-transports',
+      severity: 'error',
+      comment: 'src/sandboxes/** never imports the adapters or the CLI: it is transport-free, like the simulator it hosts.',
+      from: { path: '^src/sandboxes/' },
+      to: { path: ['^src/adapters/', '^src/cli\\.ts$', '^src/cli/', '^src/bin\\.ts$', '^src/index\\.ts$'] },
     },
   ],
   options: {

@@ -5,12 +5,12 @@
  * engines; adapters (MSW, Express) only translate.
  */
 import { VirtualClock, realNow } from './core/clock.js';
-import { shapeA, COMMON_MESSAGES, SimError, errorMessageOf, familyError } from './core/errors.js';
+import { shapeA, shapeB, COMMON_MESSAGES, SimError, errorMessageOf, familyError } from './core/errors.js';
 import { EventBus } from './core/events.js';
 import { Router, defineRoute, header, ok, type RouteDef, type SimRequest, type SimResponse } from './core/http.js';
 import { MAX_SEED, SeededRandom } from './core/random.js';
 import { CLOCK_RANGE_TEXT, formatControlTime, isClockTime, parseInstant } from './core/time.js';
-import { parseControlBody } from './core/validation.js';
+import { parseControlBody, ruleMessage } from './core/validation.js';
 import { WIRES, type Wire } from './core/wire.js';
 import { FaultEngine } from './engine/faults.js';
 import { OutcomeScript } from './engine/outcomes.js';
@@ -22,7 +22,7 @@ import { controlRoutes, type ControlRouteCtx } from './control/routes.js';
 import { OpenApiAnswer } from './control/schema.js';
 import { accountRoutes } from './domain/accounts/routes.js';
 import { AccountInput, DEFAULT_ACCOUNT, type Account } from './domain/accounts/schema.js';
-import { authenticate, createAccount } from './domain/accounts/service.js';
+import { ACCOUNT_MESSAGES, authenticate, createAccount, fitsSandbox } from './domain/accounts/service.js';
 import { assistantRoutes } from './domain/assistants/routes.js';
 import { callEvents, postCallDeliveryFinished } from './domain/calls/events.js';
 import { callRoutes } from './domain/calls/routes.js';
@@ -54,7 +54,7 @@ import { applyScenario, playScenario, type RunOptions, type ScenarioRun } from '
 import { readScenario } from './scenario/load.js';
 import type { ScenarioInput } from './scenario/schema.js';
 import { RequestJournal, type JournalEntry, type JournalRecord } from './state/journal.js';
-import { restoreSnapshot, takeSnapshot, type SimulatorSnapshot } from './state/snapshot.js';
+import { SnapshotError, restoreSnapshot, takeSnapshot, type SimulatorSnapshot } from './state/snapshot.js';
 
 export { SNAPSHOT_FORMAT, type SimulatorSnapshot } from './state/snapshot.js';
 export type { JournalEntry } from './state/journal.js';
@@ -94,6 +94,12 @@ export interface SimulatorOptions {
    * its message naming the path (`catalog.voices.0.language_id: The selected ...`).
    */
   catalog?: CatalogDocumentInput;
+  /**
+   * The key of the sandbox this simulator is, set by the server that hosts it (issue 35):
+   * the default account's key, and every account key must be it or start with it and `_`
+   * (generated keys do), so that the server routes each key to its sandbox.
+   */
+  sandboxKey?: string;
 }
 
 /**
@@ -159,6 +165,12 @@ function checkCatalog(catalog: CatalogDocumentInput | undefined, wire: Wire): Ca
 
 /** The accounts option, each account checked as `POST /__sim/accounts` checks a body (refused as optionRefused says, at `accounts.<index>`). */
 function checkAccounts(accounts: AccountInput[] | undefined): AccountInput[] | undefined {
+  if (accounts !== undefined && !Array.isArray(accounts)) {
+    // Refused as a bad account is (optionRefused): the option's own path names it.
+    const error = shapeB({ accounts: [ruleMessage('array', 'accounts')] });
+    error.message = `accounts: ${ruleMessage('array', 'accounts')}`;
+    throw error;
+  }
   return accounts?.map((account, i) => {
     try {
       return parseControlBody(AccountInput, account);
@@ -223,6 +235,8 @@ export class Simulator implements SimState {
   private readonly accountInputs: AccountInput[] | undefined;
   private readonly router: Router<ControlRouteCtx>;
   private readonly adminToken: string | undefined;
+  /** The key of the sandbox this simulator is (`SimulatorOptions.sandboxKey`), else null. */
+  readonly sandboxKey: string | null;
   private readonly journal: RequestJournal;
   private readonly changeListeners: (() => void)[] = [];
   /** What a route sees of the simulator: the state, never the simulator itself. */
@@ -241,6 +255,7 @@ export class Simulator implements SimState {
     this.catalogs = new CatalogSetting(this.initialCatalog, this.initialWire);
     this.clock = new VirtualClock(this.startMs);
     this.randomSource = new SeededRandom(this.currentSeed);
+    this.sandboxKey = options.sandboxKey ?? null;
     this.accountInputs = checkAccounts(options.accounts);
     this.adminToken = options.adminToken;
     this.journal = new RequestJournal(options.requestJournalLimit ?? 1_000);
@@ -267,6 +282,7 @@ export class Simulator implements SimState {
       outcomes: this.outcomes,
       events: this.events,
       scopes: this.scopes,
+      sandboxKey: this.sandboxKey,
     };
     this.control = new Control(this, (source) => applyScenario(this, source));
     this.router = new Router<ControlRouteCtx>(ROUTES, {
@@ -418,7 +434,14 @@ export class Simulator implements SimState {
    * become the state, uncopied (a snapshot just parsed that the caller drops).
    */
   restore(snapshot: SimulatorSnapshot, options: { owned?: boolean } = {}): void {
+    // issue 35: a sandbox keeps only accounts whose keys route to it; one that would not is refused, the state put back.
+    const before = this.sandboxKey === null ? undefined : this.snapshot();
     this.randomSource = restoreSnapshot(this, snapshot, options.owned === true);
+    const stray = before && this.db.accounts.all().find((account) => !fitsSandbox(this.sandboxKey, account.api_key));
+    if (stray) {
+      this.randomSource = restoreSnapshot(this, before!, true);
+      throw new SnapshotError(`db.accounts[${stray.id}].api_key`, ACCOUNT_MESSAGES.snapshotOutsideSandbox(this.sandboxKey!));
+    }
     this.currentSeed = snapshot.seed;
     this.events.clear();
     this.events.emit('sim.restored', this.clock.now(), { seed: this.currentSeed });
@@ -500,7 +523,8 @@ export class Simulator implements SimState {
   }
 
   private createAccounts(): void {
-    for (const input of this.accountInputs ?? [DEFAULT_ACCOUNT]) createAccount(this.state, input);
+    const defaults = this.sandboxKey === null ? DEFAULT_ACCOUNT : { ...DEFAULT_ACCOUNT, api_key: this.sandboxKey };
+    for (const input of this.accountInputs ?? [defaults]) createAccount(this.state, input);
   }
 
   private context(request: SimRequest, route: RouteDef<ControlRouteCtx>, caller: Account | undefined, state: SimState): ControlRouteCtx {

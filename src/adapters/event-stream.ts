@@ -29,6 +29,11 @@ export interface EventStreamOptions {
   onDrop?: (drop: { code: number; reason: string; sent: number }) => void;
 }
 
+/** What hosts several simulators (a `SandboxHost`): the one an `Authorization` value may watch, if any. */
+export interface StreamSource {
+  controlled(authorization: string | undefined): Simulator | undefined;
+}
+
 export interface EventStream {
   /** How many consumers are connected. */
   readonly clients: number;
@@ -76,7 +81,10 @@ function queryOf(url: URL): Record<string, string | string[]> {
  * WebSockets), which then answer them.
  * @example const stream = attachEventStream(server, sim, { basePath: '/api' }); stream.close()
  */
-export function attachEventStream(server: Server, sim: Simulator, options: EventStreamOptions): EventStream {
+export function attachEventStream(server: Server, source: Simulator | StreamSource, options: EventStreamOptions): EventStream {
+  // A sandbox host (issue 35) streams the simulator the credentials control; a lone simulator, itself to its admin.
+  const controlled = (authorization: string | undefined): Simulator | undefined =>
+    'controlled' in source ? source.controlled(authorization) : source.isAdmin(authorization) ? source : undefined;
   const path = `${options.basePath}/__sim/events`;
   const bufferLimit = options.bufferLimit ?? DEFAULT_STREAM_BUFFER_LIMIT;
   // How much is handed to the socket at once; the rest waits for it to be written.
@@ -92,7 +100,8 @@ export function attachEventStream(server: Server, sim: Simulator, options: Event
     }
     const query = queryOf(url);
     const token = typeof query.token === 'string' ? `Bearer ${query.token}` : undefined;
-    if (!sim.isAdmin(request.headers.authorization) && !sim.isAdmin(token)) return refuse(socket, 401, { message: COMMON_MESSAGES.unauthenticated });
+    const sim = controlled(request.headers.authorization) ?? controlled(token);
+    if (!sim) return refuse(socket, 401, { message: COMMON_MESSAGES.unauthenticated });
     const { token: _token, ...filters } = query;
     try {
       sim.control.events.filters(filters);
@@ -100,10 +109,10 @@ export function attachEventStream(server: Server, sim: Simulator, options: Event
       if (error instanceof SimError) return refuse(socket, error.status, error.body);
       throw error;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => connect(ws, filters));
+    wss.handleUpgrade(request, socket, head, (ws) => connect(ws, filters, sim));
   };
 
-  const connect = (ws: WebSocket, filters: Record<string, string | string[]>) => {
+  const connect = (ws: WebSocket, filters: Record<string, string | string[]>, sim: Simulator) => {
     // The replay is sent as the consumer takes it: it holds the journal's own event objects
     // (10,000 at most), so a slow replay grows nothing; live events wait in `queue`, which
     // together with what the socket holds may not pass the limit.

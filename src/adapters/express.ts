@@ -17,7 +17,17 @@ import { DASHBOARD_CSP, dashboardPage } from './dashboard.js';
 
 // Part of `voxsim/express` (and what cli.ts imports it from): it lives in core/http.ts, which the recording commands share.
 export { normaliseBasePath };
-export { attachEventStream, DEFAULT_STREAM_BUFFER_LIMIT, SLOW_CONSUMER_CLOSE_CODE, type EventStream, type EventStreamOptions } from './event-stream.js';
+export { attachEventStream, DEFAULT_STREAM_BUFFER_LIMIT, SLOW_CONSUMER_CLOSE_CODE, type EventStream, type EventStreamOptions, type StreamSource } from './event-stream.js';
+// One server, many simulators (issue 35): `createApp(new SandboxHost(sim, options))` serves sandboxes beside `sim`.
+export {
+  SandboxHost,
+  DEFAULT_MAX_SANDBOXES,
+  DEFAULT_SANDBOX_TTL_MS,
+  SANDBOX_MESSAGES,
+  type SandboxAnswer,
+  type SandboxHostOptions,
+  type SandboxInput,
+} from '../sandboxes/host.js';
 
 /** What the per-request log sees: `error` is the message of a 4xx/5xx answer. */
 export interface RequestLogEntry {
@@ -105,6 +115,12 @@ function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/**
+ * What the middleware answers requests with: a simulator, or a host of several (a
+ * `SandboxHost`, issue 35, which hands each request to the simulator its key names).
+ */
+export type Answerer = Pick<Simulator, 'handle' | 'refusal' | 'unavailable'>;
+
 /** The Node request as the middleware reads it (an Express request is one). */
 export type MiddlewareRequest = IncomingMessage;
 /** The Node response as the middleware writes it (an Express response is one). */
@@ -185,7 +201,7 @@ function requestBody(req: ExpressRequest, upload: boolean): Pick<SimRequest, 'bo
  * app.use(middleware(sim, { basePath: '/api' }))
  * app.get('/health', (req, res) => res.send('ok'))
  */
-export function middleware(sim: Simulator, options: AppOptions = {}): VoxsimMiddleware {
+export function middleware(sim: Answerer, options: AppOptions = {}): VoxsimMiddleware {
   const basePath = normaliseBasePath(options.basePath);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
@@ -378,7 +394,7 @@ function hasBody(req: IncomingMessage): boolean {
  * (shape A) for every path outside the base path.
  * @example createApp(sim, { basePath: '/api' }).listen(4010)
  */
-export function createApp(sim: Simulator, options: AppOptions = {}): VoxsimApp {
+export function createApp(sim: Answerer, options: AppOptions = {}): VoxsimApp {
   const app = express();
   app.disable('x-powered-by');
   app.use(middleware(sim, options) as unknown as RequestHandler);

@@ -17,7 +17,8 @@ export const WEBHOOK_BODIES = {
   conversation_ended: ConversationEndedWebhookBody,
 } as const satisfies Record<WebhookKind, z.ZodType>;
 
-const duration = lazySchema(() => z.union([z.number(), z.string()]).refine(
+/** A duration: milliseconds, or text with units (`90s`, `15m`, `2h`, `3d`). */
+export const duration = lazySchema(() => z.union([z.number(), z.string()]).refine(
   (d) => {
     try {
       parseDuration(d);

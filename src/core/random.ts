@@ -5,6 +5,7 @@
  */
 import type { Faker, Randomizer } from '@faker-js/faker';
 import { lazyRequire, once } from './lazy.js';
+import { randomBytes } from 'node:crypto';
 
 export type RandomState = [number, number, number, number];
 
@@ -158,4 +159,13 @@ export class SeededRandom {
 /** A seed from the real clock, for a server started without `--seed`. */
 export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
+}
+
+/**
+ * `bytes` unguessable bytes as lowercase hex, for secrets the server mints (a sandbox's
+ * key): never from the seeded generator, whose draws anyone with the seed can repeat.
+ * @example secretHex(12) // '9f1c2a…' (24 characters)
+ */
+export function secretHex(bytes: number): string {
+  return randomBytes(bytes).toString('hex');
 }

@@ -30,4 +30,9 @@ export interface SimState {
   readonly events: EventBus<SimEventMap>;
   /** Account scopes already built, by account row (rows are replaced on reset and restore). */
   readonly scopes: WeakMap<object, unknown>;
+  /**
+   * The key of the sandbox this simulator is (issue 35), else null: every account key of a
+   * sandbox is that key or starts with it and `_`, so the server can tell whose a key is.
+   */
+  readonly sandboxKey: string | null;
 }

@@ -26,10 +26,24 @@ function ratesOf(input: AccountInput['rates'], base: Rates): Rates {
 export const ACCOUNT_MESSAGES = {
   notFound: 'Account not found.',
   apiKeyTaken: 'The api key has already been taken.',
+  /** issue 35: a sandbox's keys name it, so that the server routes each to its sandbox. */
+  apiKeyOutsideSandbox: (sandboxKey: string) => `The api key of an account in a sandbox must be the sandbox's key or start with "${sandboxKey}_".`,
+  /** The same rule for a snapshot restored into a sandbox (SnapshotError's problem text). */
+  snapshotOutsideSandbox: (sandboxKey: string) => `must be the sandbox's key or start with "${sandboxKey}_" in this sandbox`,
 } as const;
+
+/**
+ * Whether `apiKey` may be an account's key in a simulator whose sandbox key is `sandboxKey`
+ * (any key outside a sandbox).
+ * @example fitsSandbox('vsk_1f2e', 'vsk_1f2e_ops') // true
+ */
+export function fitsSandbox(sandboxKey: string | null, apiKey: string): boolean {
+  return sandboxKey === null || apiKey === sandboxKey || apiKey.startsWith(`${sandboxKey}_`);
+}
 
 function checkApiKey(state: SimState, apiKey: string | undefined, selfId?: number): void {
   if (apiKey === undefined) return;
+  if (!fitsSandbox(state.sandboxKey, apiKey)) new ErrorBag().add('api_key', ACCOUNT_MESSAGES.apiKeyOutsideSandbox(state.sandboxKey!)).throwIfAny();
   const holder = state.db.accounts.first('api_key', apiKey);
   if (holder && holder.id !== selfId) new ErrorBag().add('api_key', ACCOUNT_MESSAGES.apiKeyTaken).throwIfAny();
 }
@@ -46,7 +60,8 @@ export function createAccount(state: SimState, input: AccountInput): Account {
   const account = state.db.accounts.insert({
     name,
     email: input.email ?? faker.internet.email({ firstName: name.split(/\W+/)[0], provider: 'example.test' }).toLowerCase(),
-    api_key: input.api_key ?? `sim_${faker.string.alphanumeric({ length: 32, casing: 'lower' })}`,
+    // issue 35: a sandbox's generated keys start with its own, so that they route to it (and never clash with another's).
+    api_key: input.api_key ?? `${state.sandboxKey === null ? 'sim' : state.sandboxKey}_${faker.string.alphanumeric({ length: 32, casing: 'lower' })}`,
     balance_micros: toMicros(input.balance ?? DEFAULT_BALANCE_USD),
     has_payment_method: input.has_payment_method ?? true,
     timezone: input.timezone ?? 'UTC',
