@@ -14,6 +14,7 @@
  * an answer that differs per wire is `anyOf` the spec and the live schema *(ours)*.
  */
 import * as z from 'zod';
+import { inputDoc } from '../core/documented.js';
 import type { RouteDef } from '../core/http.js';
 import { VERSION } from '../version.js';
 import { WEBHOOK_BODIES } from './schema.js';
@@ -44,10 +45,26 @@ const ERROR_SHAPES: Record<string, Schema> = {
 
 const ERROR: Schema = { anyOf: Object.keys(ERROR_SHAPES).map((name) => ({ $ref: `#/components/schemas/${name}` })) };
 
-/** A zod schema as JSON Schema, input side (what a client sends); types JSON cannot state (a custom check) are left open. */
-function jsonSchema(schema: z.ZodType): Schema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+/**
+ * A zod schema as JSON Schema, input side (what a client sends); types JSON cannot state
+ * (a custom check) are left open. A field marked with what it really takes
+ * (core/documented.ts: an id as integer or string) shows that, as a JSON body or a
+ * `multipart/form-data` body (`media`) takes it.
+ */
+function jsonSchema(schema: z.ZodType, media: 'json' | 'form' = 'json'): Schema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12', override: takes(media) }) as Schema;
   return rest;
+}
+
+/** Replaces the JSON Schema zod wrote for a marked field with what the field takes. */
+function takes(media: 'json' | 'form') {
+  return ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Schema }): void => {
+    const doc = inputDoc(zodSchema as z.ZodType);
+    const shown = (media === 'form' ? doc?.form : undefined) ?? doc?.json;
+    if (shown === undefined) return;
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+    Object.assign(jsonSchema, structuredClone(shown));
+  };
 }
 
 /** Where a record's schema lives in the document: zod's `$defs` become the document's components. */
@@ -94,17 +111,21 @@ function operationId(method: string, path: string): string {
   return `${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '')}`;
 }
 
-/** Who may call: the platform's bearer key, an optional key, nobody in particular, the admin token when one is set. */
+/**
+ * Who may call: the platform's bearer key; an optional key; the admin token when one is
+ * set. A route open to anyone (the chat routes) takes a request with or without a bearer
+ * key (decisions: Chat message endpoint credentials), so its key is optional too: a
+ * security requirement of `{}` alone would tell a validator the header is none of its business,
+ * and a generated client would have no way to send it.
+ */
 function security(auth: RouteDef<unknown>['auth']): Schema[] {
   switch (auth) {
     case 'bearer':
       return [{ apiKey: [] }];
-    case 'optional':
-      return [{ apiKey: [] }, {}];
     case 'control':
       return [{ adminToken: [] }, {}];
     default:
-      return [{}];
+      return [{ apiKey: [] }, {}];
   }
 }
 
@@ -201,8 +222,15 @@ function buildDocument(routes: readonly RouteDef<never>[]): Schema {
       ...(parameters.length > 0 && { parameters }),
       ...(bodySchema !== undefined && {
         requestBody: {
+          ...(inputDoc(body!)?.description !== undefined && { description: inputDoc(body!)!.description }),
           required: Array.isArray(bodySchema.required) && bodySchema.required.length > 0,
-          content: { 'application/json': { schema: bodySchema } },
+          content: {
+            'application/json': { schema: bodySchema },
+            // A body read as raw text (a scenario) also arrives as the other media types it names: the same data.
+            ...Object.fromEntries((inputDoc(body!)?.media ?? []).map((type) => [type, { schema: bodySchema }])),
+            // An upload route reads a form with the same fields (core/http readBody), a file part among them (live-platform C.1).
+            ...(route.multipart && { 'multipart/form-data': { schema: jsonSchema(body!, 'form') } }),
+          },
         },
       }),
       responses: {

@@ -1,6 +1,7 @@
 /** The `/__sim` control API: one route per `sim.control` operation (STYLE 8). */
 import * as z from 'zod';
 import { dataList, integer } from '../core/answers.js';
+import { documentedAs } from '../core/documented.js';
 import { defineRoute, ok, type HttpMethod, type Responses, type RouteArgs, type SimResponse } from '../core/http.js';
 import { MAX_SNAPSHOT_DEPTH } from '../core/validation.js';
 import type { RouteCtx } from '../domain/routing.js';
@@ -90,10 +91,16 @@ function controlRoute<B extends z.ZodType = z.ZodNever, Q extends z.ZodType = z.
   });
 }
 
+/** The scenario body: read as text, YAML or JSON whatever its Content-Type says (docs/scenarios.md). */
+const SCENARIO_BODY = documentedAs(Scenario, {
+  media: ['application/yaml'],
+  description: 'The scenario as YAML or JSON text (scenario.schema.json), read as such whatever the Content-Type says.',
+});
+
 export const controlRoutes = [
-  // The scenario arrives as YAML or JSON text, so the route reads the raw body; the document shows its JSON form.
+  // The scenario arrives as YAML or JSON text, so the route reads the raw body; the document shows its JSON form, as JSON or YAML.
   defineRoute<ControlRouteCtx>({
-    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control', responses: () => ({ 200: ScenarioLoaded }), doc: { body: Scenario },
+    method: 'POST', path: '/__sim/scenario', family: 'control', auth: 'control', responses: () => ({ 200: ScenarioLoaded }), doc: { body: SCENARIO_BODY },
     handle: async ({ ctx, request }) => ok(await ctx.control.scenario.load(request.body ?? '')),
   }),
   controlRoute('GET', '/health', { responses: () => ({ 200: HealthAnswer }) }, ({ ctx }) => ok(ctx.control.health())),

@@ -81,8 +81,9 @@ export interface RouteDef<C, B = unknown, Q = unknown> {
   maxDepth?: number;
   /**
    * The schemas the OpenAPI document shows instead of `body`/`query` when the route validates
-   * its input elsewhere: a control operation validates its own input, a query read per wire
-   * is shown as the spec wire reads it.
+   * its input elsewhere, or reads it per wire: a control operation validates its own input,
+   * a query read per wire is shown as either wire takes it (one document serves both), a
+   * query the route ignores names what clients send it.
    */
   doc?: { body?: z.ZodType; query?: z.ZodType };
   /**

@@ -9,6 +9,7 @@ import { pathId } from '../ids.js';
 import { userRoute } from '../routing.js';
 import { ASSISTANT_MESSAGES, assistantErrors, liveInvalid } from './errors.js';
 import {
+  BareListQueryDoc,
   AssistantListQuery,
   AssistantRecord,
   AssistantSummaryRecord,
@@ -61,7 +62,7 @@ export const assistantRoutes = [
   }),
   // live-platform B: the bare list of read records, and the webhook switches that name their assistant in the body.
   userRoute({
-    method: 'GET', path: '/user/assistants', responses: () => ({ 200: z.array(ReadRecord) }),
+    method: 'GET', path: '/user/assistants', doc: { query: BareListQueryDoc }, responses: () => ({ 200: z.array(ReadRecord) }),
     handle: ({ ctx }) => ok(listAssistants(ctx).map(readRecord(ctx))),
   }),
   userRoute({

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { emptyArray, integer, isoTimestamp, jsonObject } from '../../core/answers.js';
+import { documentedAs } from '../../core/documented.js';
 import { pageQuery } from '../../core/pagination.js';
 import { formatIsoUtc, isTimezone } from '../../core/time.js';
 import { RULE_MESSAGES, freeObject, int, num, oneOf, str, strBetween, url } from '../../core/validation.js';
@@ -504,6 +505,15 @@ export interface Assistant extends AssistantSettings {
 
 export const AssistantListQuery = lazySchema(() => pageQuery(10));
 
+/**
+ * `GET /user/assistants` ignores its query (live-platform B); the OpenAPI document names
+ * the paging parameters a client of a list sends, as taken and ignored (issue 34).
+ */
+export const BareListQueryDoc = lazySchema(() => {
+  const ignored = z.string().optional().meta({ description: 'Ignored: this list is never paged (live-platform B).' });
+  return z.object({ page: ignored, per_page: ignored });
+});
+
 const ASSISTANT_REF_RULE = 'The :attribute must be an assistant id or uuid.';
 
 /**
@@ -511,9 +521,18 @@ const ASSISTANT_REF_RULE = 'The :attribute must be an assistant id or uuid.';
  * string counts as the integer id, as in the path form of the switch routes.
  */
 // Built at once, not lazily: zod's JSON Schema reads a lazy preprocessed field as optional (core/lazy-schema.ts).
-export const AssistantRef = z.preprocess(
-  (v) => (typeof v === 'number' && Number.isInteger(v) ? String(v) : v),
-  z.string({ error: (issue) => (issue.input === undefined ? undefined : ASSISTANT_REF_RULE) }).min(1).max(255),
+// The document shows both types it takes, not only the string it ends as (issue 34: a client typed from it sent no integers).
+export const AssistantRef = documentedAs(
+  z.preprocess(
+    (v) => (typeof v === 'number' && Number.isInteger(v) ? String(v) : v),
+    z.string({ error: (issue) => (issue.input === undefined ? undefined : ASSISTANT_REF_RULE) }).min(1).max(255),
+  ),
+  {
+    json: {
+      description: "The assistant's integer id (a number or its digits) or its uuid.",
+      anyOf: [{ type: 'integer' }, { type: 'string', minLength: 1, maxLength: 255 }],
+    },
+  },
 );
 
 /** The body of a switch that names its assistant (live-platform A.1, B). */

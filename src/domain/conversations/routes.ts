@@ -8,7 +8,7 @@ import { say } from '../../core/wire.js';
 import { userRoute, type RouteCtx } from '../routing.js';
 import {
   AiSwitched,
-  ConversationListQuery,
+  ConversationListQueryDoc,
   ConversationPage,
   ConversationReadRecord,
   ConversationStarted,
@@ -57,7 +57,7 @@ export const conversationRoutes = [
   }),
   userRoute({
     // live-platform A.2: the query's rules and the list's form depend on the wire, so the query is read per request.
-    method: 'GET', path: '/user/conversations', doc: { query: ConversationListQuery }, responses: () => ({ 200: ConversationPage }),
+    method: 'GET', path: '/user/conversations', doc: { query: ConversationListQueryDoc }, responses: () => ({ 200: ConversationPage }),
     handle: ({ ctx, request }) => ok(pageConversations(ctx, request.query, selfPath(request))),
   }),
   userRoute({

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { integer, jsonObject, offsetTimestamp, sqlTimestamp } from '../../core/answers.js';
 import type { FunctionCall } from '../../engine/replies.js';
+import { documentedAs } from '../../core/documented.js';
 import { AssistantRef } from '../assistants/schema.js';
 import { cursorPageSchema, pageQuery, pageSchema } from '../../core/pagination.js';
 import { fromMicros } from '../../core/money.js';
@@ -108,6 +109,22 @@ const LiveConversationListQuery = lazySchema(() => z.preprocess(
     })
     .refine(datesInOrder, DATES_ORDER_ERROR),
 ));
+
+/**
+ * The list's query as the OpenAPI document shows it: what either wire takes, as one
+ * document serves both (issue 34): `whatsapp` as a type (live), and `page` as any text,
+ * since the cursor form (always on the live wire) ignores it.
+ */
+export const ConversationListQueryDoc = lazySchema(() => pageQuery(15).extend({
+  page: documentedAs(queryInt().pipe(int(1)), {
+    json: {
+      description: 'The page of the page form (spec wire without `cursor`), from 1; ignored, whatever it holds, in the cursor form (live-platform A.2).',
+      anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }],
+    },
+  }).optional(),
+  type: oneOf([...CONVERSATION_TYPES, 'whatsapp']).optional().meta({ description: '`whatsapp` is the live wire’s word for `msgapp` (live-platform Rule 4).' }),
+  ...listFilters(),
+}));
 
 /**
  * The list's query read with the wire's rules (live-platform A.2). The route reads it per

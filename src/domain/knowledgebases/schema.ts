@@ -1,6 +1,7 @@
 /** Wire shapes of knowledge bases and their documents (live-platform C.1, D.4, E). */
 import * as z from 'zod';
 import { integer, isoTimestamp } from '../../core/answers.js';
+import { documentedAs } from '../../core/documented.js';
 import { UploadedFile } from '../../core/multipart.js';
 import { formatIsoUtc } from '../../core/time.js';
 import { oneOf, queryInt, str, url } from '../../core/validation.js';
@@ -72,10 +73,12 @@ export const CreateDocumentBody = lazySchema(() => z.object({
   type: oneOf(DOCUMENT_TYPES),
   url: url().optional(),
   links: z.array(z.object({ link: url() })).min(1).optional(),
-  relative_links_limit: queryInt()
-    .pipe(z.int().min(RELATIVE_LINKS.min, { error: 'The :attribute must be between 1 and 50.' }).max(RELATIVE_LINKS.max, { error: 'The :attribute must be between 1 and 50.' }))
-    .optional(),
-  file: z.unknown().optional(),
+  relative_links_limit: documentedAs(
+    queryInt().pipe(z.int().min(RELATIVE_LINKS.min, { error: 'The :attribute must be between 1 and 50.' }).max(RELATIVE_LINKS.max, { error: 'The :attribute must be between 1 and 50.' })),
+    { json: { anyOf: [{ type: 'integer', minimum: RELATIVE_LINKS.min, maximum: RELATIVE_LINKS.max }, { type: 'string', pattern: '^\\s*-?\\d+\\s*$' }] } },
+  ).optional(),
+  // A form's file part; JSON has no file (a `file` key there is no upload: 422 on file for a file type).
+  file: documentedAs(z.unknown(), { json: {}, form: { type: 'string', format: 'binary', description: `The file (pdf, txt or docx), at most ${MAX_FILE_BYTES} bytes.` } }).optional(),
 }));
 export type CreateDocumentInput = z.infer<typeof CreateDocumentBody>;
 

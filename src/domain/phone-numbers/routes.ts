@@ -10,7 +10,7 @@ import {
   PhoneNumberRecord,
   PurchasedNumberRecord,
   PurchaseBody,
-  SearchQuery,
+  SearchQueryDoc,
   UpdateNumberBody,
   readSearchQuery,
   serialiseNicknamed,
@@ -27,7 +27,7 @@ const NumberList = lazySchema(() => perWire(dataList(PhoneNumberRecord), dataLis
 export const phoneNumberRoutes = [
   userRoute({
     // live-platform E: the query's countries and default depend on the wire, so it is read per request.
-    method: 'GET', path: '/user/phone-numbers/search', doc: { query: SearchQuery }, responses: () => ({ 200: dataList(NumberOfferRecord) }),
+    method: 'GET', path: '/user/phone-numbers/search', doc: { query: SearchQueryDoc }, responses: () => ({ 200: dataList(NumberOfferRecord) }),
     handle: ({ ctx, request }) => ok({ data: searchNumbers(ctx, readSearchQuery(ctx.wire, request.query)).map((o) => serialiseOffer(o, ctx.wire)) }),
   }),
   userRoute({

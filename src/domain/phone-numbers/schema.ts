@@ -121,6 +121,17 @@ const LiveSearchQuery = lazySchema(() => z.object({ country_code: oneOf(LIVE_SEA
 export type SearchQuery = z.infer<typeof LiveSearchQuery>;
 
 /**
+ * The search query as the OpenAPI document shows it: either wire's countries (the live
+ * wire's, which hold the spec wire's), as one document serves both (issue 34).
+ */
+export const SearchQueryDoc = lazySchema(() => z.object({
+  country_code: oneOf(LIVE_SEARCH_COUNTRIES)
+    .optional()
+    .meta({ description: `The spec wire takes ${SEARCH_COUNTRIES.join(', ')} (default US); the live wire ${LIVE_SEARCH_COUNTRIES.join(', ')} (default DE) (live-platform E).` }),
+  contains,
+}));
+
+/**
  * The search query read with the wire's countries and default (live-platform E). The
  * route reads it per request because a route's own query schema cannot see the wire, and
  * one schema for both would change the spec wire's 422 when `DE` comes with another error.
