@@ -5,9 +5,11 @@
  *   npm run bench                          every bench, 100,000 leads for the dialer (under 3 minutes)
  *   npm run bench -- --leads 1000000       the dialer at 1M leads (opt-in: its process about 30-45 s, ~1.2 GB)
  *   npm run bench -- --only dialer --rounds 5   the dialer's alternating rounds (3 by default, 1 at 1M leads)
- *   npm run bench -- --only dialer,pages   some of them (http, msw, pages, dialer, import, start)
+ *   npm run bench -- --only dialer,pages   some of them (http, msw, pages, dialer, import, start, har)
  *   npm run bench -- --only persist        the state-file bench (opt-in: 100k leads + 220k calls, several minutes)
  *   npm run bench -- --cpu-prof            each bench process writes a .cpuprofile to bench/profiles/
+ *
+ * Extra Node flags: the HAR bench collects a finished file's garbage before the next (--expose-gc).
  *
  * Each line: `bench`, `value` and `unit`, the same-run `baseline` (and what it is),
  * `ratio`, `target` and `met`. See bench/README.md.
@@ -19,14 +21,14 @@ import { fileURLToPath } from 'node:url';
 import { flag, option, summaryLine, type Figure } from './lib.js';
 
 /** Run by default (under 3 minutes). */
-const DEFAULT_BENCHES = ['pages', 'dialer', 'msw', 'http', 'import', 'start'] as const;
+const DEFAULT_BENCHES = ['pages', 'dialer', 'msw', 'http', 'import', 'start', 'har'] as const;
 /** Run only when named in `--only`: the state-file bench builds a 210 MB state and takes minutes. */
 const OPT_IN_BENCHES = ['persist'] as const;
 const BENCHES = [...DEFAULT_BENCHES, ...OPT_IN_BENCHES] as const;
 /** Benches that time the package as built (dist/): it is rebuilt first when a source is newer, as the packaging test does. */
 const OF_THE_BUILD = ['import', 'start'];
 /** Extra Node flags per bench: the state-file and start benches hold a snapshot string, its parse and a live state at once. */
-const NODE_FLAGS: Record<string, string[]> = { persist: ['--max-old-space-size=8192'], start: ['--max-old-space-size=8192'] };
+const NODE_FLAGS: Record<string, string[]> = { persist: ['--max-old-space-size=8192'], start: ['--max-old-space-size=8192'], har: ['--expose-gc'] };
 
 const only = option('only')?.split(',');
 const unknown = only?.filter((name) => !(BENCHES as readonly string[]).includes(name)) ?? [];

@@ -35,7 +35,7 @@ export const RECORDING_HELP = {
       "Records a session with the real platform: point your client at the printed URL with your own key; every request under the base path goes to URL unchanged and its answer comes back unchanged, and each exchange is written to FILE.har (valid after each one; Authorization, cookies and keys in query strings redacted). Ctrl-C stops.",
     options: {
       upstream: { value: 'URL', description: "the platform's base URL, e.g. https://api.example.com/api" },
-      out: { value: 'FILE', description: 'the HAR 1.2 file to write (rewritten whole after each exchange)' },
+      out: { value: 'FILE', description: 'the HAR 1.2 file to write (each exchange appended; a valid HAR after each one)' },
       port: { value: 'N', description: 'port to listen on (default 4011; 0 picks a free one)' },
       host: { value: 'HOST', description: 'address to bind (default 127.0.0.1; others need --admin-token)' },
       'base-path': { value: 'PATH', description: 'path the client uses under the proxy (default /api)' },

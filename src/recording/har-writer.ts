@@ -1,11 +1,12 @@
 /**
- * Writing HAR 1.2 (`voxsim record`): one entry per exchange, the file rewritten whole and
- * renamed into place after each one, so it is a valid HAR whenever it is read. Secrets
+ * Writing HAR 1.2 (`voxsim record`): one entry per exchange, appended, so the file is a
+ * valid, complete HAR whenever it is read and an exchange costs the same at the 10,000th
+ * entry as at the first (issue 34; it was rewritten whole after each one before). Secrets
  * never reach the file: `Authorization`, cookies and keys in query strings become
  * `<redacted>`, and so does every bearer token seen, wherever else it appears (an answer
  * that shows an account's key).
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { bearerToken } from '../core/http.js';
 import type { HarEntry, HarLog } from './har.js';
@@ -118,15 +119,29 @@ export function harEntry(x: RecordedExchange): HarEntry {
   };
 }
 
+/** What closes a log with entries: the list, `log` and the document (HarWriter.text's layout). */
+const CLOSE = '\n]\n  }\n}\n';
+
 /**
- * A HAR file kept valid after each exchange: `add` writes the whole log to a temporary
- * file beside it and renames that over it.
- * @example const har = new HarWriter('session.har', '0.1.0'); har.add(exchange)
+ * A HAR file kept valid after each exchange. The file is the log's head, its entries and
+ * CLOSE; `add` writes `,` and the new entry over the old CLOSE, then CLOSE again, in one
+ * positional write (the first entry goes in place of the empty list `[]`): earlier bytes are
+ * never written again, and the file is a complete HAR before and after that write. The whole
+ * file is written anew (to a temporary file renamed over it) only when it starts, when a
+ * token seen for the first time must be redacted in earlier entries, and after a write that
+ * failed.
+ * @example const har = new HarWriter('session.har', '0.1.0'); har.write(); har.add(exchange)
  */
 export class HarWriter {
   /** Each entry's JSON, kept so a rewrite does not serialise them again. */
   private readonly entries: string[] = [];
   private readonly secrets = new Set<string>();
+  /** The open file once it is written; `undefined` before, and after a write that failed (the next add rewrites it). */
+  private fd: number | undefined;
+  /** The file's length in bytes, CLOSE (or the empty list's close) included. */
+  private size = 0;
+  /** Where the entries' list starts: the `[` of `[]` in an empty log. */
+  private listAt = 0;
 
   constructor(
     readonly file: string,
@@ -139,35 +154,93 @@ export class HarWriter {
     return this.entries.length;
   }
 
-  /** Adds an exchange and rewrites the file; a token seen in it is redacted everywhere from now on, earlier entries included. */
+  /** Adds an exchange and writes it to the file; a token seen in it is redacted everywhere from now on, earlier entries included. */
   add(exchange: RecordedExchange): void {
     const token = bearerToken(headerValue(exchange.requestHeaders, 'authorization'));
     const fresh = token !== undefined && token !== REDACTED && token.length >= 4 && !this.secrets.has(token);
     if (fresh) this.secrets.add(token);
-    if (fresh) for (let i = 0; i < this.entries.length; i++) this.entries[i] = this.scrub(this.entries[i]!);
-    this.entries.push(this.scrub(JSON.stringify(harEntry(exchange))));
-    this.write();
+    let changed = false;
+    if (fresh) {
+      for (let i = 0; i < this.entries.length; i++) {
+        const scrubbed = this.scrub(this.entries[i]!);
+        if (scrubbed !== this.entries[i]) [this.entries[i], changed] = [scrubbed, true];
+      }
+    }
+    const entry = this.scrub(JSON.stringify(harEntry(exchange)));
+    this.entries.push(entry);
+    if (this.file === '') return;
+    // An earlier entry that now shows a redacted token is rewritten with the whole file (once per new token).
+    if (changed || this.fd === undefined) return this.write();
+    this.append(entry);
   }
 
-  /** Writes the file as it stands (an empty log before the first exchange); nothing without a file. */
+  /** Writes the whole file as it stands (an empty log before the first exchange) and keeps it open for appends; nothing without a file. */
   write(): void {
     if (this.file === '') return;
+    this.release();
+    const text = this.text();
     const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, this.text());
+    writeFileSync(temp, text);
     renameSync(temp, this.file);
+    this.fd = openSync(this.file, 'r+');
+    this.size = Buffer.byteLength(text);
+    this.listAt = Buffer.byteLength(this.head());
+  }
+
+  /** Closes the file (a later add opens it again, written whole). */
+  close(): void {
+    this.release();
   }
 
   /** The HAR's text. */
   text(): string {
-    const log = { version: '1.2', creator: { name: 'voxsim', version: this.version }, ...this.extra };
-    const head = JSON.stringify({ log: { ...log, entries: [] } }, null, 2);
     // The entries go where the empty list is: `"entries": []` is the log's last key.
-    return `${head.slice(0, head.lastIndexOf('[]'))}[\n${this.entries.join(',\n')}\n]\n  }\n}\n`.replace('[\n\n]', '[]');
+    return this.entries.length === 0 ? `${this.head()}[]\n  }\n}\n` : `${this.head()}[\n${this.entries.join(',\n')}${CLOSE}`;
   }
 
   /** The log as an object (for in-process use). */
   log(): HarLog {
     return JSON.parse(this.text()) as HarLog;
+  }
+
+  /** The file's text before the entries' list: the log's other fields, up to `"entries": `. */
+  private head(): string {
+    const log = { version: '1.2', creator: { name: 'voxsim', version: this.version }, ...this.extra };
+    const text = JSON.stringify({ log: { ...log, entries: [] } }, null, 2);
+    return text.slice(0, text.lastIndexOf('[]'));
+  }
+
+  /**
+   * Writes `entry` (already in `entries`) over the file's close, and the close after it. A
+   * write that fails puts the old close back (the file stays the HAR it was) and leaves the
+   * file to be rewritten whole at the next exchange, this entry included, as before.
+   */
+  private append(entry: string): void {
+    const first = this.entries.length === 1;
+    // The first entry replaces the empty list `[]` and what follows; a later one, the close.
+    const at = first ? this.listAt : this.size - CLOSE.length;
+    const bytes = Buffer.from(`${first ? '[\n' : ',\n'}${entry}${CLOSE}`);
+    const fd = this.fd!;
+    try {
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+      this.size = at + bytes.length;
+    } catch (error) {
+      try {
+        writeSync(fd, first ? '[]\n  }\n}\n' : CLOSE, at);
+        ftruncateSync(fd, this.size);
+      } catch {
+        // The next exchange writes the whole file anew.
+      }
+      this.release();
+      throw error;
+    }
+  }
+
+  private release(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    closeSync(fd);
   }
 
   private scrub(text: string): string {

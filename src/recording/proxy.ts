@@ -28,7 +28,7 @@ export interface RecordOptions {
   host?: string;
   /** The path clients use under the proxy (default `/api`); what follows it is appended to the upstream URL. */
   basePath?: string;
-  /** The HAR file, rewritten after each exchange; without it the log is kept in memory only. */
+  /** The HAR file, each exchange appended (a valid HAR after each one); without it the log is kept in memory only. */
   out?: string;
   /** Required as `Authorization: Bearer TOKEN` on `{base}/__record`. */
   adminToken?: string;
@@ -187,7 +187,10 @@ export function recordHar(options: RecordOptions): Promise<RecordingProxy> {
         },
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
+            server.close(() => {
+              writer.close();
+              done();
+            });
             server.closeAllConnections();
           }),
       });

@@ -193,6 +193,21 @@ describe('the recording proxy', () => {
     }
   });
 
+  it('leaves a complete HAR with every exchange answered when the proxy process is killed (SIGKILL)', async () => {
+    const out = join(dir, 'killed.har');
+    const proxy = voxsim(['record', '--upstream', upstream.url, '--out', out, '--port', '0', '--quiet']);
+    const url = (await waitForStdout(proxy, /Point your client at:\s+(\S+)/, 'the proxy URL'))[1]!;
+    const statuses: number[] = [];
+    for (const path of ['/user/me', '/user/assistant', '/user/nowhere']) statuses.push((await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEY}` } })).status);
+    expect(await stop(proxy, 'SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    const entries = JSON.parse(readFileSync(out, 'utf8')).log.entries as { request: { url: string }; response: { status: number } }[];
+    expect(entries.map((e) => [new URL(e.request.url).pathname, e.response.status])).toEqual([
+      ['/api/user/me', statuses[0]],
+      ['/api/user/assistant', statuses[1]],
+      ['/api/user/nowhere', statuses[2]],
+    ]);
+  });
+
   it('answers 502 in shape A naming an upstream that cannot be reached, and records it', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
