@@ -2,14 +2,16 @@
  * The OpenAPI document (issue 15): a valid OpenAPI 3.1 document by a maintained
  * validator, generated from the route table (every route, nothing else), served at
  * `{base_url}/__sim/openapi.json` and printed by `voxsim openapi`. The contract suites
- * check every answer they see against it (test/support/openapi-check.ts).
+ * check every answer they see, and every request the server accepted, against it
+ * (test/support/openapi-check.ts); issue 34: it takes what the server takes.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { DEFAULT_SERVER_URL, openApiDocument } from '../src/control/openapi.js';
 import { ROUTES, createSimulator } from '../src/simulator.js';
-import { checkAgainstOpenApi } from './support/openapi-check.js';
+import { checkAgainstOpenApi, checkRequestAgainstOpenApi, requestProblems } from './support/openapi-check.js';
 
 type Doc = {
   openapi: string;
@@ -24,6 +26,14 @@ function answer(method: string, path: string, status: number): any {
 }
 
 const doc = openApiDocument(ROUTES) as Doc;
+
+const ajv = new Ajv2020({ strict: false });
+/** Whether `value` is what a field's `schema` (one without references) allows, by a JSON Schema 2020-12 validator. */
+function allows(schema: object, value: unknown): boolean {
+  return ajv.validate(schema, value);
+}
+
+const UUID = '6f1c2b9e-3d4a-4e5f-8a7b-9c0d1e2f3a4b';
 
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1', async () => {
@@ -178,5 +188,87 @@ describe('the OpenAPI document', () => {
     lines.length = 0;
     expect(await main(['openapi', '--sever', 'x'], out)).toBe(2);
     expect(lines[0]).toMatch(/^E unknown option --sever; did you mean --server\?\n/);
+  });
+  it('types an assistant named in a body as the integer id, its digits or the uuid, as the server takes it (issue 34)', () => {
+    const named = [
+      ['/user/ai/generate-reply', 'post'],
+      ['/ai/generate-reply', 'post'],
+      ...['enable-webhook', 'disable-webhook', 'enable-inbound-webhook', 'disable-inbound-webhook', 'enable-conversation-ended-webhook', 'disable-conversation-ended-webhook'].map((name) => [`/user/assistants/${name}`, 'post']),
+    ] as const;
+    for (const [path, method] of named) {
+      const schema = doc.paths[path]![method].requestBody.content['application/json'].schema.properties.assistant_id;
+      expect(schema.anyOf, path).toEqual([{ type: 'integer' }, { type: 'string', minLength: 1, maxLength: 255 }]);
+      for (const id of [7, '7', UUID]) expect(allows(schema, id), `${path} ${id}`).toBe(true);
+      expect(allows(schema, ''), path).toBe(false);
+      expect(allows(schema, 7.5), path).toBe(false);
+    }
+  });
+
+  it('documents the document upload as multipart/form-data with a binary file part, beside JSON (issue 34)', () => {
+    const content = doc.paths['/user/knowledgebases/{knowledgebaseId}/documents']!.post.requestBody.content;
+    expect(Object.keys(content)).toEqual(['application/json', 'multipart/form-data']);
+    const form = content['multipart/form-data'].schema;
+    expect(form.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form.required).toEqual(['name', 'type']);
+    // A form sends the link limit as digits, and JSON may too (core/validation queryInt).
+    expect(allows(form.properties.relative_links_limit, '5')).toBe(true);
+    expect(allows(content['application/json'].schema.properties.relative_links_limit, 5)).toBe(true);
+    expect(allows(content['application/json'].schema.properties.relative_links_limit, 'five')).toBe(false);
+    // Only the upload routes take a form.
+    const forms = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).filter(([, op]) => op.requestBody?.content['multipart/form-data']).map(([method]) => `${method.toUpperCase()} ${path}`));
+    expect(forms).toEqual(['POST /user/knowledgebases/{knowledgebaseId}/documents']);
+  });
+
+  it('declares the chat routes’ bearer key optional, as they take a request with or without one (issue 34)', () => {
+    for (const [path, method] of [['/conversations', 'post'], ['/conversations/{uuid}', 'get'], ['/conversations/{uuid}/messages', 'post']] as const) {
+      expect(doc.paths[path]![method].security, path).toEqual([{ apiKey: [] }, {}]);
+    }
+    expect(requestProblems({ method: 'GET', target: `/conversations/${UUID}`, headers: {} })).toEqual([]);
+    expect(requestProblems({ method: 'GET', target: `/conversations/${UUID}`, headers: { authorization: 'Bearer sim_test_key' } })).toEqual([]);
+    expect(doc.paths['/user/me']!.get.security).toEqual([{ apiKey: [] }]);
+  });
+
+  it('checks an accepted request against the document as a validating proxy would, naming what is wrong', () => {
+    const key = { authorization: 'Bearer sim_test_key', 'content-type': 'application/json' };
+    const reply = (body: unknown) => ({ method: 'POST', target: '/user/ai/generate-reply', headers: key, body: JSON.stringify(body) });
+    const valid = { assistant_id: 7, customer_identifier: 'c-1', message: 'Hi' };
+    expect(requestProblems(reply(valid))).toEqual([]);
+    expect(requestProblems(reply({ ...valid, assistant_id: UUID }))).toEqual([]);
+    expect(requestProblems(reply({ ...valid, assistant_id: true }))).toEqual([expect.stringMatching(/^body: body\/assistant_id must be integer/)]);
+    expect(requestProblems({ ...reply(valid), headers: { 'content-type': 'application/json' } })).toEqual(['no credentials its security takes (apiKey)']);
+    // Query parameters arrive as text, read by their type; a key the document does not name is refused.
+    expect(requestProblems({ method: 'GET', target: '/user/calls?page=2&per_page=5', headers: key })).toEqual([]);
+    expect(requestProblems({ method: 'GET', target: '/user/calls?page=two', headers: key })).toEqual([expect.stringMatching(/^query parameter page=two: page must be integer/)]);
+    expect(requestProblems({ method: 'GET', target: '/user/calls?pagee=2', headers: key })).toEqual(['query parameter pagee is not in the document']);
+    // A form goes where the document takes one, and only there.
+    const form = new FormData();
+    form.set('name', 'Manual');
+    form.set('type', 'pdf');
+    form.set('file', new Blob(['%PDF']), 'manual.pdf');
+    expect(requestProblems({ method: 'POST', target: '/user/knowledgebases/1/documents', headers: { authorization: 'Bearer k' }, body: form })).toEqual([]);
+    expect(requestProblems({ method: 'POST', target: '/user/knowledgebases', headers: { authorization: 'Bearer k' }, body: form })).toEqual(['a multipart/form-data body, which the operation does not take']);
+    // Only an accepted request is held to the document: a refused one may be anything.
+    expect(() => checkRequestAgainstOpenApi(reply({ ...valid, assistant_id: true }), 422)).not.toThrow();
+    expect(() => checkRequestAgainstOpenApi(reply({ ...valid, assistant_id: true }), 200)).toThrow(/^OpenAPI: POST \/user\/ai\/generate-reply was accepted \(200\), but the document does not allow the request: body: /);
+  });
+
+  it('documents what either wire takes where the wires read a request otherwise, and a scenario as JSON or YAML', () => {
+    const key = { authorization: 'Bearer sim_test_key' };
+    expect(requestProblems({ method: 'GET', target: '/user/conversations?type=whatsapp', headers: key })).toEqual([]);
+    expect(requestProblems({ method: 'GET', target: '/user/conversations?cursor=&page=abc', headers: key })).toEqual([]);
+    expect(requestProblems({ method: 'GET', target: '/user/phone-numbers/search?country_code=DE', headers: key })).toEqual([]);
+    expect(requestProblems({ method: 'GET', target: '/user/phone-numbers/search?country_code=FR', headers: key })).toEqual([expect.stringMatching(/^query parameter country_code=FR: country_code must be equal to one of the allowed values/)]);
+    expect(requestProblems({ method: 'GET', target: '/user/assistants?page=2&per_page=1', headers: key })).toEqual([]);
+    const scenario = doc.paths['/__sim/scenario']!.post.requestBody.content;
+    expect(Object.keys(scenario)).toEqual(['application/json', 'application/yaml']);
+    expect(scenario['application/yaml'].schema).toEqual(scenario['application/json'].schema);
+    expect(requestProblems({ method: 'POST', target: '/__sim/scenario', headers: { 'content-type': 'application/yaml' }, body: 'name: spring\nseed: 7\n' })).toEqual([]);
+  });
+
+  it('is one document on both wires: a live-wire server serves the same', async () => {
+    const sim = createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z', wire: 'live' });
+    const res = await sim.handle({ method: 'GET', path: '/__sim/openapi.json', headers: {} });
+    expect(res.body).toEqual(doc);
+    sim.dispose();
   });
 });

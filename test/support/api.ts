@@ -1,6 +1,7 @@
 /**
  * The contract harness: every case runs through the MSW handlers and through the
- * Express server (STYLE 10), against a fresh simulator per test.
+ * Express server (STYLE 10), against a fresh simulator per test. Every answer, and every
+ * request the server accepted, is checked against the OpenAPI document (openapi-check.ts).
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
@@ -10,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vi
 import { createApp } from '../../src/adapters/express.js';
 import { handlers } from '../../src/adapters/msw.js';
 import { watchEventSchemas } from './events-check.js';
-import { checkAgainstOpenApi } from './openapi-check.js';
+import { checkAgainstOpenApi, checkRequestAgainstOpenApi } from './openapi-check.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator.js';
 
 export const START = '2026-03-02T09:00:00Z';
@@ -134,6 +135,7 @@ function client(sim: Simulator, transport: string, base: string): Api {
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : undefined;
     checkAgainstOpenApi(method, path.split('?')[0]!, res.status, parsed);
+    checkRequestAgainstOpenApi({ method, target: `${path}${qs}`, headers, body: payload }, res.status);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {
