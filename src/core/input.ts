@@ -3,9 +3,9 @@
  * string of a JSON body, a form or a query is trimmed of surrounding whitespace, and a string
  * empty after trimming counts as null (absent), before validation. In a body (and a form) it
  * becomes null, as the framework's empty-string conversion does: a field that takes null is
- * cleared, and one that does not reads as left out (a required one is "required", an optional
- * one keeps its value). In a query the parameter is left out, so an empty `?page=` reads as no
- * page. The spec wire reads input as it is sent.
+ * cleared; one that does not is refused as the empty string it was ("The name field is
+ * required.", as the framework's `required` says of a null). In a query the parameter is left
+ * out, so an empty `?page=` reads as no page. The spec wire reads input as it is sent.
  */
 import type * as z from 'zod';
 import type { RouteFamily } from './errors.js';
@@ -47,10 +47,10 @@ export function trimInput(value: unknown, emptied: Path[] = [], path: Path = [])
 
 /**
  * Parses a body or form as the live platform reads it (`trimInput`): an emptied string is
- * null, and where the schema does not take null there, the field reads as left out (the
- * framework's `required` then names it; an optional field keeps its value). Throws the
- * family's validation failure, as `parseInput`.
- * @example parseTrimmed(z.object({ name: z.string() }), { name: ' ' }, 'management') // throws 422 {errors: {name: ['The name field is required.']}}
+ * null, and where the schema does not take null there, it is refused as the empty string it
+ * was (so a required or optional text field says "required", as the framework does of a null).
+ * Throws the family's validation failure, as `parseInput`.
+ * @example parseTrimmed(z.object({ name: z.string().min(1) }), { name: ' ' }, 'management') // throws 422 {errors: {name: ['The name field is required.']}}
  */
 export function parseTrimmed<T>(schema: z.ZodType<T>, raw: unknown, family: RouteFamily): T {
   const emptied: Path[] = [];
@@ -58,11 +58,10 @@ export function parseTrimmed<T>(schema: z.ZodType<T>, raw: unknown, family: Rout
   let result = schema.safeParse(input, { error: laravelMessage });
   if (!result.success && emptied.length > 0) {
     const refused = new Set(result.error.issues.map((issue) => fieldKey(issue.path)));
-    // Only a key of an object can be left out; an emptied item of a list stays null in its place.
-    const absent = emptied.filter((path) => typeof path.at(-1) === 'string' && refused.has(fieldKey(path)));
-    // trimInput copied every container on the way to an emptied string: deleting keys touches no caller's data.
-    for (const path of absent) delete parentOf(input, path)[path.at(-1)!];
-    if (absent.length > 0) result = schema.safeParse(input, { error: laravelMessage });
+    const empty = emptied.filter((path) => refused.has(fieldKey(path)));
+    // trimInput copied every container on the way to an emptied string: writing there touches no caller's data.
+    for (const path of empty) parentOf(input, path)[path.at(-1)!] = '';
+    if (empty.length > 0) result = schema.safeParse(input, { error: laravelMessage });
   }
   if (result.success) return result.data;
   throw validationFailure(issuesToFieldErrors(result.error.issues), family);

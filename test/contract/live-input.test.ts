@@ -123,11 +123,19 @@ contract(
       expect((await api().get('/user/assistants')).body).toEqual([]);
     });
 
-    it('clears a nullable field sent empty, and keeps an optional one that takes no null', async () => {
+    it('clears a nullable field sent empty', async () => {
       await api().post('/user/assistant', pipelineAssistant({ voice_mail_message: 'Call me back.' }, 'live'));
-      const res = await api().put('/user/assistant/1', { voice_mail_message: ' ', name: '' });
+      const res = await api().put('/user/assistant/1', { voice_mail_message: ' ' });
       expect(res.status).toBe(200);
       expect((await api().get('/user/assistant/1')).body.data).toMatchObject({ voice_mail_message: null, name: 'Sales Assistant' });
+    });
+
+    it('refuses an optional field that takes no null, sent empty, as the empty string it was, changing nothing', async () => {
+      await api().post('/user/assistant', pipelineAssistant({}, 'live'));
+      const res = await api().put('/user/assistant/1', { name: '  ' });
+      expect(res.status).toBe(422);
+      expect(res.body).toStrictEqual({ message: 'Validation failed', errors: { name: ['The name field is required.'] } });
+      expect((await api().get('/user/assistant/1')).body.data.name).toBe('Sales Assistant');
     });
 
     it('keeps an empty item of a list null in its place, refused by the list\'s rule', async () => {

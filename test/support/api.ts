@@ -135,7 +135,7 @@ function client(sim: Simulator, transport: string, base: string): Api {
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : undefined;
     checkAgainstOpenApi(method, path.split('?')[0]!, res.status, parsed);
-    checkRequestAgainstOpenApi({ method, target: `${path}${qs}`, headers, body: payload }, res.status);
+    checkRequestAgainstOpenApi({ method, target: `${path}${qs}`, headers, body: payload }, res.status, sim.wire);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   return {

@@ -15,6 +15,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { openApiDocument } from '../../src/control/openapi.js';
 import { ROUTES } from '../../src/simulator.js';
+import { foldQuery } from '../../src/core/http.js';
+import { trimInput, trimQuery } from '../../src/core/input.js';
+import type { Wire } from '../../src/core/wire.js';
 
 interface Parameter {
   name: string;
@@ -112,14 +115,33 @@ export interface SentRequest {
 
 /**
  * Throws when `request`, which the server accepted (`status` 2xx), is not one the
- * document allows: a validating proxy would have refused what the server takes.
+ * document allows: a validating proxy would have refused what the server takes. On the
+ * live wire the request is checked as the server reads it (live-platform G.3 item 3, as
+ * docs/types-and-openapi.md says): its strings trimmed, an empty one null, an empty query
+ * parameter left out.
  */
-export function checkRequestAgainstOpenApi(request: SentRequest, status: number): void {
+export function checkRequestAgainstOpenApi(request: SentRequest, status: number, wire: Wire = 'spec'): void {
   if (status < 200 || status > 299) return;
-  const problems = requestProblems(request);
+  const problems = requestProblems(wire === 'live' ? asLiveWireReads(request) : request);
   if (problems.length > 0) {
     throw new Error(`OpenAPI: ${request.method} ${request.target} was accepted (${status}), but the document does not allow the request: ${problems.join('; ')}`);
   }
+}
+
+/** A request as the live wire reads it: its query and JSON body trimmed (core/input.ts). */
+function asLiveWireReads(request: SentRequest): SentRequest {
+  const at = request.target.indexOf('?');
+  const query = at < 0 ? '' : new URLSearchParams(Object.entries(trimQuery(foldQuery(new URLSearchParams(request.target.slice(at + 1))))).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString();
+  const target = `${at < 0 ? request.target : request.target.slice(0, at)}${query ? `?${query}` : ''}`;
+  let body = request.body;
+  if (typeof body === 'string' && body.trim().startsWith('{')) {
+    try {
+      body = JSON.stringify(trimInput(JSON.parse(body)));
+    } catch {
+      // Not JSON after all (a YAML scenario): checked as sent.
+    }
+  }
+  return { ...request, target, ...(body !== undefined && { body }) };
 }
 
 /**

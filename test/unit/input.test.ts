@@ -59,8 +59,10 @@ describe('trimQuery', () => {
 describe('parseTrimmed', () => {
   const schema = z.object({ name: z.string().min(1), note: z.string().nullable().optional(), title: z.string().optional() });
 
-  it('clears a nullable field and leaves out one that takes no null', () => {
-    expect(parseTrimmed(schema, { name: ' Ann ', note: ' ', title: '' }, 'management')).toStrictEqual({ name: 'Ann', note: null });
+  it('clears a nullable field, and validates one that takes no null as the empty string it was', () => {
+    expect(parseTrimmed(schema, { name: ' Ann ', note: ' ' }, 'management')).toStrictEqual({ name: 'Ann', note: null });
+    expect(parseTrimmed(schema, { name: 'Ann', title: '  ' }, 'management')).toStrictEqual({ name: 'Ann', title: '' });
+    expect(() => parseTrimmed(z.object({ title: z.string().min(1).optional() }), { title: ' ' }, 'management')).toThrow('The title field is required.');
   });
 
   it('reads a required field sent empty as missing, with the required rule\'s text', () => {
@@ -75,5 +77,9 @@ describe('parseTrimmed', () => {
 
   it('keeps the refusal of a field that is not empty', () => {
     expect(() => parseTrimmed(schema, { name: 5, title: ' ' }, 'management')).toThrow('The name must be a string.');
+  });
+
+  it('puts an emptied item of a list back as an empty string when the list takes no null', () => {
+    expect(() => parseTrimmed(z.object({ tags: z.array(z.string().min(1)) }), { tags: ['a', ' '] }, 'management')).toThrow('The tags.1 field is required.');
   });
 });
