@@ -42,7 +42,7 @@ export function requireTokenOffLoopback(host: string, adminToken: string | undef
   if (!LOOPBACK.has(host) && !adminToken) throw new Error(`--admin-token is required when binding to ${host} (not a loopback address)`);
 }
 
-/** The options of `voxsim serve` (src/cli.ts parseServeArgs checks their values). */
+/** The options of `voxsim serve` (src/cli/serve-options.ts parseServeArgs checks their values; SERVE_HELP there describes them). */
 export const SERVE_OPTIONS = {
   port: { type: 'string', default: '4010' },
   host: { type: 'string', default: '127.0.0.1' },

@@ -1,7 +1,7 @@
 /**
  * The rows a restore leaves are put in when a table is first used (core/store.ts
  * `Table.ready`); a server puts them in while it is idle, a slice per turn of its event
- * loop (cli.ts `unpackWhenIdle`), after its start on a state file and after each
+ * loop (src/cli/serve.ts `unpackWhenIdle`), after its start on a state file and after each
  * `PUT /__sim/state`, so that they take their compact form without waiting for a request.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

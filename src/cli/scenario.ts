@@ -1,0 +1,129 @@
+/**
+ * `voxsim scenario run|list|schema|from-har`: plays scenario files (or the shipped ones by
+ * name), lists the shipped scenarios, prints the scenario format's JSON Schema; `from-har`
+ * is src/cli/recording.ts.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { didYouMean } from '../core/suggest.js';
+import { formatSqlUtc } from '../core/time.js';
+import { ScenarioError, loadScenario } from '../scenario/load.js';
+import { formatStep, playScenario } from '../scenario/runner.js';
+import { scenarioJsonSchema } from '../scenario/schema.js';
+import { createSimulator } from '../simulator.js';
+import { subcommand, usageError, usageMessage } from './help.js';
+import { fromHarCommand, parseFromHarArgs } from './recording.js';
+
+/** `voxsim scenario run|list|schema|from-har`, each with `--help`. */
+export async function scenarioCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
+  const chosen = subcommand('scenario', ['run', 'list', 'schema', 'from-har'] as const, args, out);
+  if (typeof chosen === 'number') return chosen;
+  const { sub, rest, command } = chosen;
+  if (sub === 'from-har') {
+    let options: ReturnType<typeof parseFromHarArgs>;
+    try {
+      options = parseFromHarArgs(rest);
+    } catch (error) {
+      return usageError(out, usageMessage(error as Error, command), command);
+    }
+    return fromHarCommand(options, out);
+  }
+  let positionals: string[];
+  try {
+    ({ positionals } = parseArgs({ args: rest, options: {}, strict: true, allowPositionals: sub === 'run' }));
+  } catch (error) {
+    return usageError(out, usageMessage(error as Error, command), command);
+  }
+  if (sub === 'run') return runScenarios(positionals, out, { progress: process.stderr.isTTY === true });
+  if (sub === 'list') return listScenarios(out);
+  out.log(JSON.stringify(scenarioJsonSchema(), null, 2));
+  return 0;
+}
+
+/**
+ * The package's own folder (where `scenarios/` is), found from this file in src/ or dist/src/, not from the cwd.
+ * @example join(packageRoot(), 'scenarios')
+ */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!(existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'scenarios')))) {
+    if (dirname(dir) === dir) throw new Error('the voxsim package folder (with scenarios/) cannot be found');
+    dir = dirname(dir);
+  }
+  return dir;
+}
+
+/**
+ * The shipped scenarios: name (file name without .yaml) and file, sorted by name.
+ * @example shippedScenarios().find((s) => s.name === 'voicemail-then-human')?.file
+ */
+export function shippedScenarios(): { name: string; file: string }[] {
+  const dir = join(packageRoot(), 'scenarios');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .map((file) => ({ name: file.slice(0, -'.yaml'.length), file: join(dir, file) }));
+}
+
+/**
+ * `voxsim scenario list`: each shipped scenario's name, then its title and description, indented.
+ * @example listScenarios(console) // 0
+ */
+export function listScenarios(out: Pick<Console, 'log'>): number {
+  for (const { name, file } of shippedScenarios()) {
+    const { scenario } = loadScenario(readFileSync(file, 'utf8'), file);
+    out.log(name);
+    out.log(`    ${scenario.name}${scenario.description ? `: ${scenario.description.replace(/\s+/g, ' ').trim()}` : ''}`);
+  }
+  return 0;
+}
+
+/** A `scenario run` argument: an existing file, else a shipped scenario's name (`voicemail-then-human`). */
+function scenarioFile(arg: string): string {
+  if (existsSync(arg)) return arg;
+  if (/[\\/]|\.(ya?ml|json)$/i.test(arg)) throw new Error(`no such scenario file: ${arg}`);
+  const shipped = shippedScenarios();
+  const found = shipped.find((s) => s.name === arg);
+  if (found) return found.file;
+  throw new Error(`no file and no shipped scenario is named "${arg}"${didYouMean(arg, shipped.map((s) => s.name))} (voxsim scenario list shows them)`);
+}
+
+/**
+ * `voxsim scenario run FILE|NAME...`: each file (or shipped scenario) on a fresh
+ * simulator; answers the exit code. With `progress` (a terminal), a line per file says
+ * which one is playing.
+ */
+export async function runScenarios(files: string[], out: Pick<Console, 'log' | 'error'>, options: { progress?: boolean } = {}): Promise<number> {
+  if (files.length === 0) return usageError(out, 'No scenario file given.', 'scenario run');
+  // An argument that names no file and no shipped scenario is a usage error: nothing runs (exit 2).
+  const resolved: string[] = [];
+  for (const arg of files) {
+    try {
+      resolved.push(scenarioFile(arg));
+    } catch (error) {
+      return usageError(out, (error as Error).message, 'scenario run');
+    }
+  }
+  let failed = 0;
+  for (const [index, file] of resolved.entries()) {
+    if (options.progress) out.error(`[${index + 1}/${files.length}] ${files[index]}`);
+    try {
+      const loaded = loadScenario(readFileSync(file, 'utf8'), file);
+      out.log(`${loaded.scenario.name}  (${file})`);
+      const sim = createSimulator();
+      const run = await playScenario(sim, loaded, { onStep: (r) => out.log(formatStep(r)), onProgress: (m) => out.error(`  ${m}`) });
+      sim.dispose();
+      const checks = run.steps.filter((s) => s.expectation);
+      const passedChecks = checks.filter((s) => s.ok).length;
+      out.log(`${run.passed ? 'PASS' : 'FAIL'}  ${passedChecks}/${checks.length} expectations, clock at ${formatSqlUtc(sim.clock.now())}\n`);
+      if (!run.passed) failed++;
+    } catch (error) {
+      failed++;
+      out.log(`ERROR  ${error instanceof ScenarioError ? error.message : `${file}: ${(error as Error).message}`}\n`);
+    }
+  }
+  out.log(`${files.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}

@@ -1,0 +1,110 @@
+/**
+ * The flags of `voxsim serve`: each one's help line (`SERVE_HELP`), the options they make
+ * (`ServeOptions`) and their checks (`parseServeArgs`). The flags themselves are
+ * `SERVE_OPTIONS` (src/cli/options.ts), which the bin also reads before the command loads
+ * (its `--state-file` is read ahead). A new flag goes in all four.
+ */
+import { parseArgs } from 'node:util';
+import { normaliseBasePath } from '../adapters/express.js';
+import { SPEED_RANGE } from '../core/clock.js';
+import { MAX_SEED } from '../core/random.js';
+import { CLOCK_RANGE_TEXT, isClockTime, parseInstant } from '../core/time.js';
+import type { Wire } from '../core/wire.js';
+import { HELP_OPTION, portOption, requireTokenOffLoopback, SERVE_OPTIONS, wireOption, type OptionHelp } from './options.js';
+
+/** Each of serve's options (`SERVE_OPTIONS`), which the help and a usage error's suggestion list. */
+export const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS | 'help', OptionHelp> = {
+  port: { value: 'N', description: 'port to listen on (default 4010; 0 picks a free one)' },
+  host: { value: 'HOST', description: 'address to bind (default 127.0.0.1; others need --admin-token)' },
+  seed: { value: 'N', description: 'seed of the generated data, 0 to 2147483647 (default 1)' },
+  'base-path': { value: 'PATH', description: 'path the API is served under (default /api; / for the root)' },
+  start: { value: 'ISO-8601', description: 'time the simulated clock starts at, 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (default now)' },
+  speed: { value: 'N', description: 'run the clock in real time, N times as fast, 0.001 to 1000000 (default: moves only when told)' },
+  'state-file': { value: 'FILE', description: 'load the state from FILE (and its FILE.log.N change logs) at start; log every change there before answering' },
+  'compact-after': { value: 'SIZE', description: 'fold the change logs into a new FILE once they reach SIZE (default 64mb, at least 1kb)' },
+  scenario: { value: 'FILE', description: "start in a scenario's state (its given and scripts, not its steps)" },
+  'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on the control API' },
+  wire: { value: 'spec|live', description: 'wire format of the answers (default spec)' },
+  catalog: { value: 'FILE', description: "a catalog document (JSON or YAML) that replaces or extends the wire's catalog (docs/catalog.md)" },
+  quiet: { description: 'no request log lines' },
+  'stream-buffer': { value: 'SIZE', description: 'bytes that may wait for one event-stream consumer (default 4mb, at least 1kb)' },
+  'exit-with-parent': { description: 'stop once the process that started the server is gone (npm start sets it)' },
+  ...HELP_OPTION,
+};
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  seed: number;
+  basePath: string;
+  start?: string;
+  /** Realtime clock at this speed (60 = a real second is a simulated minute); manual without it. */
+  speed?: number;
+  stateFile?: string;
+  scenario?: string;
+  adminToken?: string;
+  /** The wire format of the answers (live-platform Rule 5); default spec. */
+  wire?: Wire;
+  /** A catalog document file (JSON or YAML) that replaces or extends the wire's catalog (issue 27). */
+  catalog?: string;
+  /** No request log lines. */
+  quiet?: boolean;
+  /** Bytes that may wait for one event-stream consumer before it is closed with 1013 (default 4 MiB). */
+  streamBuffer?: number;
+  /** A clock move logs a progress line every this many events (default 10,000). */
+  progressEvery?: number;
+  /** The state file's logs are compacted into a new snapshot past this many bytes (and the last snapshot's size); default 64 MiB. */
+  compactAfter?: number;
+  /** Stop once the process that started the server is gone (`voxsim serve --exit-with-parent`; `npm start` sets it). */
+  exitWithParent?: boolean;
+}
+
+/**
+ * Reads a size: bytes, or a number with kb / mb.
+ * @example parseSize('64kb') // 65536
+ */
+export function parseSize(text: string): number | undefined {
+  const m = /^(\d+)\s*(b|kb|mb)?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const unit = (m[2] ?? 'b').toLowerCase();
+  return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+}
+
+/** Reads `serve` flags; throws an Error with a readable message on bad input. */
+export function parseServeArgs(args: string[]): ServeOptions {
+  const { values } = parseArgs({ args, options: SERVE_OPTIONS, strict: true });
+  const port = portOption(values.port);
+  const streamBuffer = values['stream-buffer'] === undefined ? undefined : parseSize(values['stream-buffer']);
+  if (streamBuffer !== undefined && !(streamBuffer >= 1024)) throw new Error(`--stream-buffer must be a size of at least 1kb (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
+  if (values['stream-buffer'] !== undefined && streamBuffer === undefined) throw new Error(`--stream-buffer must be a size (bytes, or with kb / mb), got "${values['stream-buffer']}"`);
+  const compactAfter = values['compact-after'] === undefined ? undefined : parseSize(values['compact-after']);
+  if (values['compact-after'] !== undefined && !(compactAfter !== undefined && compactAfter >= 1024)) throw new Error(`--compact-after must be a size of at least 1kb (bytes, or with kb / mb), got "${values['compact-after']}"`);
+  const seed = Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new Error(`--seed must be a whole number from 0 to ${MAX_SEED}, got "${values.seed}"`);
+  const start = values.start === undefined ? undefined : parseInstant(values.start);
+  if (values.start !== undefined && start === undefined) throw new Error(`--start must be an ISO 8601 time, got "${values.start}"`);
+  if (values.start !== undefined && !isClockTime(start)) throw new Error(`--start must be a time ${CLOCK_RANGE_TEXT}, got "${values.start}"`);
+  const speed = values.speed === undefined ? undefined : Number(values.speed);
+  if (speed !== undefined && !(speed >= SPEED_RANGE.min && speed <= SPEED_RANGE.max)) {
+    throw new Error(`--speed must be a number from ${SPEED_RANGE.min} to ${SPEED_RANGE.max} (60 = a minute per second), got "${values.speed}"`);
+  }
+  const wire = wireOption(values.wire);
+  requireTokenOffLoopback(values.host, values['admin-token']);
+  return {
+    port,
+    host: values.host,
+    seed,
+    basePath: normaliseBasePath(values['base-path']),
+    quiet: values.quiet,
+    ...(values.start !== undefined && { start: values.start }),
+    ...(speed !== undefined && { speed }),
+    ...(values['state-file'] !== undefined && { stateFile: values['state-file'] }),
+    ...(values.scenario !== undefined && { scenario: values.scenario }),
+    ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
+    ...(wire !== undefined && { wire }),
+    ...(values.catalog !== undefined && { catalog: values.catalog }),
+    ...(streamBuffer !== undefined && { streamBuffer }),
+    ...(compactAfter !== undefined && { compactAfter }),
+    ...(values['exit-with-parent'] && { exitWithParent: true }),
+  };
+}
