@@ -5,7 +5,6 @@
  */
 import type { Faker, Randomizer } from '@faker-js/faker';
 import { lazyRequire, once } from './lazy.js';
-import { randomBytes } from 'node:crypto';
 
 export type RandomState = [number, number, number, number];
 
@@ -167,5 +166,8 @@ export function randomSeed(): number {
  * @example secretHex(12) // '9f1c2a…' (24 characters)
  */
 export function secretHex(bytes: number): string {
-  return randomBytes(bytes).toString('hex');
+  return crypto().randomBytes(bytes).toString('hex');
 }
+
+/** node:crypto, loaded by the first secret minted: importing voxsim does not load it (issue 29). */
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
