@@ -316,6 +316,11 @@ export class Simulator implements SimState {
 
   /** Answers one request; `path` is relative to the base URL (e.g. `/user/me`, `/__sim/health`). */
   async handle(request: SimRequest): Promise<SimResponse> {
+    // issue 35 (fairness): a move runs in slices and lets other simulators' requests run between them; this
+    // simulator's own wait for the move to end and are answered before the next one starts, so none shows a
+    // half-moved clock. A move awaiting a webhook delivery is not yielding: the receiver's calls back are
+    // answered at once (docs/clock.md, Moves run in slices).
+    while (this.clock.yielding) await this.clock.moveEnd();
     // The caller is read once: the route's context and the journal use the same account.
     const caller = authenticate(this.state, header(request, 'authorization'));
     const wire = request.wire ?? this.currentWire;

@@ -85,6 +85,26 @@ export function parseDuration(duration: Duration): number {
   return Math.round(total);
 }
 
+/**
+ * How much real time one slice of a clock move may take before the move yields to the
+ * event loop (issue 35, fairness): a server hosting many simulators answers the others'
+ * requests between slices. A few milliseconds: small against a request's latency, large
+ * against the cost of one turn of the event loop.
+ */
+export const SLICE_MS = 5;
+
+// Captured when the module loads: a test that fakes timers (vi.useFakeTimers) must not
+// stop a move at its first slice, nor freeze its slice budget.
+const nextTurn: (resume: () => void) => unknown = globalThis.setImmediate.bind(globalThis);
+const sliceNow: () => number = performance.now.bind(performance);
+
+/** A promise and its resolve function. */
+function waiting(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
 /** The real wall-clock time; used for a clock's default start and the realtime mode. */
 export function realNow(): number {
   return Date.now();
@@ -322,9 +342,55 @@ export class VirtualClock {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Infinity;
   private observer: ClockObserver | undefined;
+  private slice = SLICE_MS;
+  private isYielding = false;
+  /** The promise of the handler that ended a slice (a webhook delivery), for the move to await. */
+  private awaited: Promise<void> | undefined;
+  private moving = false;
+  /** What `moveEnd()` answers while a move runs, resolved when it ends. */
+  private ending: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Counts disposals (reset and restore dispose too): a move that sees it change stops where it is. */
+  private generation = 0;
 
-  constructor(start: number) {
+  constructor(start: number, options: { sliceMs?: number } = {}) {
     this.current = checkStart(start);
+    if (options.sliceMs !== undefined) this.sliceMs = options.sliceMs;
+  }
+
+  /**
+   * The real time (ms) one slice of a move may take before the move yields to the event
+   * loop (default SLICE_MS); 0 or Infinity: a move never yields. Slicing changes no result:
+   * the same events run in the same order.
+   */
+  get sliceMs(): number {
+    return this.slice;
+  }
+
+  set sliceMs(ms: number) {
+    if (!(ms >= 0)) throw new RangeError(`sliceMs must be a number of at least 0: ${ms}`);
+    this.slice = ms;
+  }
+
+  /**
+   * Whether a move is between two slices, waiting for its next turn of the event loop:
+   * its events so far ran, the rest have not. A move awaiting an event's handler (a webhook
+   * delivery in flight) is not yielding.
+   */
+  get yielding(): boolean {
+    return this.isYielding;
+  }
+
+  /**
+   * Resolves when the move now running has ended (its listeners told), before a move queued
+   * behind it starts; at once when none runs. What a request that arrives while a move is
+   * `yielding` waits for: it is answered between two moves, never on a half-moved clock, and
+   * moves queued back to back (a realtime clock that cannot keep up) do not hold it longer.
+   * @example while (clock.yielding) await clock.moveEnd()
+   */
+  moveEnd(): Promise<void> {
+    if (!this.moving) return Promise.resolve();
+    this.ending ??= waiting();
+    return this.ending.promise;
   }
 
   /** Reports every later change of the pending queue to `observer` (undefined stops reporting). */
@@ -454,18 +520,7 @@ export class VirtualClock {
   runUntilIdle(options: { maxEvents?: number } = {}): Promise<number> {
     const max = options.maxEvents ?? 1_000_000;
     return this.serial(() =>
-      this.move('run_until_idle', async () => {
-        let ran = 0;
-        const horizon = Math.min(this.now() + MAX_MOVE_MS, CLOCK_RANGE.max);
-        while (ran < max && this.work > 0) {
-          const next = this.nextPending();
-          if (!next || next.at > horizon) break;
-          const pending = this.fire(next);
-          if (pending) await pending;
-          ran++;
-        }
-        return ran;
-      }),
+      this.move('run_until_idle', () => this.runEvents(Math.min(this.now() + MAX_MOVE_MS, CLOCK_RANGE.max), true, max)),
     );
   }
 
@@ -482,8 +537,13 @@ export class VirtualClock {
     for (const listener of this.modeListeners) listener(mode, speed);
   }
 
-  /** Stops realtime timers and drops every pending event (the simulator is being reset or discarded). */
+  /**
+   * Stops realtime timers and drops every pending event (the simulator is being reset or
+   * discarded). A move between slices stops there: no event runs after this, and the move
+   * resolves with what it ran, without moving the clock further or telling the listeners.
+   */
   dispose(): void {
+    this.generation++;
     this.disarmRealtime();
     this.pending.clear();
     this.heap.clear();
@@ -530,28 +590,93 @@ export class VirtualClock {
     return undefined;
   }
 
-  /** Runs one move and tells the listeners what it did. */
+  /** Runs one move and tells the listeners what it did (not when the clock was disposed or reset during it). */
   private async move(by: ClockMove['by'], work: () => Promise<number>): Promise<number> {
     const from = this.now();
-    const ran = await work();
-    const move: ClockMove = { by, from, to: this.now(), ran };
-    for (const listener of this.movedListeners) listener(move);
-    return ran;
+    const generation = this.generation;
+    this.moving = true;
+    try {
+      const ran = await work();
+      if (generation !== this.generation) return ran;
+      const move: ClockMove = { by, from, to: this.now(), ran };
+      for (const listener of this.movedListeners) listener(move);
+      return ran;
+    } finally {
+      this.moving = false;
+      // Resolved here, a few microtask turns before the next queued move can start: the waiting requests go first.
+      const ending = this.ending;
+      this.ending = undefined;
+      ending?.resolve();
+    }
   }
 
+  /** Runs the events due up to `target` (in slices: `runEvents`), then sets the clock there. */
   private async runTo(target: number): Promise<number> {
-    let ran = 0;
-    for (let next = this.nextPending(); next && next.at <= target; next = this.nextPending()) {
-      const pending = this.fire(next);
-      if (pending) await pending;
-      ran++;
-    }
+    const generation = this.generation;
+    const ran = await this.runEvents(target, false, Infinity);
+    // Disposed or reset meanwhile: the rest of the move belonged to a state that is gone.
+    if (generation !== this.generation) return ran;
     if (target > this.current) this.current = target;
     if (this.clockMode === 'realtime') {
       this.simAnchor = this.current;
       this.realAnchor = realNow();
     }
     return ran;
+  }
+
+  /**
+   * Runs the events due by `until` in order (with `untilIdle`, only while work is pending),
+   * at most `max`, in slices of about `sliceMs` of real time; between two the move yields
+   * to the event loop (setImmediate, so I/O and other simulators' requests run) and is
+   * `yielding`. An event whose handler answers a promise (a webhook delivery) is awaited,
+   * and that wait is no yield: the delivery's receiver often calls the API back before it
+   * answers, and that request must be answered at once (it would wait for the move, which
+   * waits for it). A dispose (or reset) stops the run at its next slice or await.
+   */
+  private async runEvents(until: number, untilIdle: boolean, max: number): Promise<number> {
+    const generation = this.generation;
+    const budget = this.slice > 0 ? this.slice : Infinity;
+    let ran = 0;
+    for (;;) {
+      ran += this.runSlice(until, untilIdle, max - ran, budget);
+      const awaited = this.awaited;
+      if (awaited) {
+        this.awaited = undefined;
+        await awaited;
+      } else if (ran < max && this.due(until, untilIdle)) await this.yieldTurn();
+      else return ran;
+      if (generation !== this.generation) return ran;
+    }
+  }
+
+  /**
+   * One slice: fires due events until `budget` ms of real time are spent, `left` ran, none
+   * is due, or one answers a promise (left in `awaited`). The hot loop is a plain function,
+   * optimized once and called per slice, rather than a loop inside the async move that
+   * resumes after every yield. Answers how many ran.
+   */
+  private runSlice(until: number, untilIdle: boolean, left: number, budget: number): number {
+    const end = budget === Infinity ? Infinity : sliceNow() + budget;
+    let ran = 0;
+    while (ran < left && (!untilIdle || this.work > 0)) {
+      const next = this.nextPending();
+      if (!next || next.at > until) break;
+      const pending = this.fire(next);
+      ran++;
+      if (pending) {
+        this.awaited = pending;
+        break;
+      }
+      if (end !== Infinity && sliceNow() >= end) break;
+    }
+    return ran;
+  }
+
+  /** Whether an event is due by `until` (with `untilIdle`: and work is pending). */
+  private due(until: number, untilIdle: boolean): boolean {
+    if (untilIdle && this.work === 0) return false;
+    const next = this.nextPending();
+    return next !== undefined && next.at <= until;
   }
 
   private add(event: ClockEvent): void {
@@ -587,6 +712,16 @@ export class VirtualClock {
 
   private fired(event: ClockEvent): void {
     for (const listener of this.firedListeners) listener(event);
+  }
+
+  /** Lets the event loop run one turn (its I/O, other simulators' requests) between two slices of a move. */
+  private async yieldTurn(): Promise<void> {
+    this.isYielding = true;
+    try {
+      await new Promise<void>((resume) => nextTurn(resume));
+    } finally {
+      this.isYielding = false;
+    }
   }
 
   /** Clock moves run one after another, even when requested concurrently. */
