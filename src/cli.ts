@@ -4,7 +4,7 @@
  * `voxsim scenario run` plays scenario files; `voxsim scenario schema` prints the
  * scenario format's JSON Schema; `voxsim record`, `voxsim drift` and
  * `voxsim scenario from-har` record a session with the real platform and replay it
- * (src/cli/recording.ts).
+ * (src/cli/recording.ts); `voxsim sandbox` makes, lists and deletes a server's sandboxes.
  *
  * This is the main: the top-level usage and the dispatch to each command's module under
  * src/cli/ (serve.ts, events.ts, scenario.ts, openapi.ts, catalog.ts, recording.ts; help.ts
@@ -19,6 +19,7 @@ import { commandHelp, EXIT_USAGE, usageError, usageMessage, wantsHelp } from './
 import { openApiCommand } from './cli/openapi.js';
 import { driftCommand, parseDriftArgs, parseRecordArgs, recordCommand } from './cli/recording.js';
 import { scenarioCommand } from './cli/scenario.js';
+import { sandboxCommand } from './cli/sandbox.js';
 import { serveCommand } from './cli/serve.js';
 
 export { COMMAND_HELP, commandHelp, EXIT_USAGE, usageMessage, type CommandName } from './cli/help.js';
@@ -34,6 +35,7 @@ Usage:
   voxsim serve [--port 4010] [--host 127.0.0.1] [--seed 1] [--base-path /api] [--start ISO-8601]
                [--speed N] [--state-file FILE] [--compact-after SIZE] [--scenario FILE] [--admin-token TOKEN]
                [--wire spec|live] [--catalog FILE] [--quiet] [--stream-buffer 4mb]
+               [--max-sandboxes 100] [--sandbox-ttl 24h] [--open-sandboxes] [--shard NAME]
   voxsim events [--url http://127.0.0.1:4010/api] [--admin-token TOKEN] [--type PREFIX]...
                 [--account ID] [--since SEQ] [--json] [--no-color]
                                   follow a server's events, one line each (--json: raw JSON lines)
@@ -51,6 +53,12 @@ Usage:
   voxsim catalog pull --from URL --key KEY [--out FILE]
                                   write the catalog of a running platform as a catalog document
   voxsim catalog schema           print the JSON Schema of catalog documents
+  voxsim sandbox create [--server URL] [--admin-token TOKEN] [--seed N] [--wire spec|live] [--json]
+                                  make a sandbox on a running server, print its key
+  voxsim sandbox list [--server URL] [--admin-token TOKEN] [--json]
+                                  list a server's sandboxes
+  voxsim sandbox delete ID | --key KEY [--server URL] [--admin-token TOKEN]
+                                  delete a sandbox
   voxsim COMMAND --help           describe a command and its options
   voxsim --help | --version
 
@@ -84,6 +92,7 @@ const COMMANDS: Record<string, (args: string[], out: Pick<Console, 'log' | 'erro
   record: (args, out) => recordingCommand('record', args, out),
   drift: (args, out) => recordingCommand('drift', args, out),
   openapi: openApiCommand,
+  sandbox: (args, out) => sandboxCommand(args, out),
 };
 
 /** Runs the command line; resolves to the exit code (a running server keeps the process alive). */

@@ -98,6 +98,7 @@ describe('voxsim command', () => {
         '  API base URL:  http://127.0.0.1:4010/api',
         '  API key:       sim_test_key   (Authorization: Bearer sim_test_key)',
         '  Control API:   http://127.0.0.1:4010/api/__sim   (try http://127.0.0.1:4010/api/__sim/health)',
+        '  Sandboxes:     http://127.0.0.1:4010/api/__sim/sandboxes   (voxsim sandbox create --server http://127.0.0.1:4010/api)',
       ].join('\n'),
     );
   });
@@ -138,7 +139,7 @@ function streams() {
   return { stdout, stderr, out: { log: (s: string) => stdout.push(s), error: (s: string) => stderr.push(s) } as unknown as Console };
 }
 
-const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--compact-after', '--scenario', '--admin-token', '--wire', '--catalog', '--quiet', '--stream-buffer', '--exit-with-parent', '--help'];
+const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--compact-after', '--scenario', '--admin-token', '--wire', '--catalog', '--quiet', '--stream-buffer', '--exit-with-parent', '--max-sandboxes', '--sandbox-ttl', '--open-sandboxes', '--shard', '--help'];
 const EVENTS_FLAGS = ['--url', '--admin-token', '--type', '--account', '--since', '--json', '--no-color', '--help'];
 
 /** The option lines of a help text: `  --flag VALUE   description`, as [flag, description]. */
@@ -174,7 +175,7 @@ describe('voxsim COMMAND --help', () => {
     const options = optionLines(stdout[0]!);
     expect(options.map(([flag]) => flag)).toEqual(SERVE_FLAGS);
     for (const [, description] of options) expect(description.length).toBeGreaterThan(10);
-    expect(stdout[0]!.split('\n')).toContain('  --port N              port to listen on (default 4010; 0 picks a free one)');
+    expect(stdout[0]!.split('\n')).toContain('  --port N                port to listen on (default 4010; 0 picks a free one)');
   });
 
   it('describes every events option on one line', async () => {

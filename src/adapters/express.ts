@@ -24,6 +24,8 @@ export {
   DEFAULT_MAX_SANDBOXES,
   DEFAULT_SANDBOX_TTL_MS,
   SANDBOX_MESSAGES,
+  SANDBOX_TTL_RANGE,
+  SHARD_NAME,
   type SandboxAnswer,
   type SandboxHostOptions,
   type SandboxInput,

@@ -26,6 +26,12 @@ const EVENTS_HELP: Record<string, OptionHelp> = {
   ...HELP_OPTION,
 };
 
+/** The server options every sandbox command takes. */
+const SANDBOX_SERVER_HELP: Record<string, OptionHelp> = {
+  server: { value: 'URL', description: "the server's API base URL (default $VOXSIM_URL or http://127.0.0.1:4010/api)" },
+  'admin-token': { value: 'TOKEN', description: "the server's admin token (default $VOXSIM_ADMIN_TOKEN)" },
+};
+
 /** The help of each command: usage line, what it does, its options. */
 export const COMMAND_HELP = {
   serve: { usage: 'voxsim serve [options]', about: 'Starts the standalone server (API, control API, event stream and dashboard).', options: SERVE_HELP },
@@ -64,6 +70,36 @@ export const COMMAND_HELP = {
     },
   },
   'catalog schema': { usage: 'voxsim catalog schema [options]', about: 'Prints the JSON Schema of catalog documents (catalog.schema.json).', options: HELP_OPTION },
+  sandbox: {
+    usage: 'voxsim sandbox create|list|delete [options]',
+    about:
+      "A running server's sandboxes (docs/sandboxes.md). Commands:\n  create  make a sandbox and print its key (--json: the whole sandbox)\n  list    list the server's sandboxes (the admin's)\n  delete  delete a sandbox by its id (the admin's) or by its own --key",
+    options: HELP_OPTION,
+  },
+  'sandbox create': {
+    usage: 'voxsim sandbox create [--server URL] [--admin-token TOKEN] [--seed N] [--wire spec|live] [options]',
+    about: 'Makes a sandbox on a running server and prints its API key alone, for export FAMULOR_API_KEY=$(voxsim sandbox create ...). A refusal or a server it cannot reach is one line and exit 2.',
+    options: {
+      ...SANDBOX_SERVER_HELP,
+      seed: { value: 'N', description: 'seed of its generated data, 0 to 2147483647 (default 1)' },
+      wire: { value: 'spec|live', description: "wire format of its answers (default the server's)" },
+      name: { value: 'NAME', description: 'a name to tell it by in the list' },
+      start: { value: 'ISO-8601', description: "time its clock starts at (default the server's --start, else now)" },
+      ttl: { value: 'DURATION', description: "how long it may stay idle before it is removed, 1m to 365d (default the server's --sandbox-ttl)" },
+      json: { description: 'print the whole sandbox as JSON' },
+      ...HELP_OPTION,
+    },
+  },
+  'sandbox list': {
+    usage: 'voxsim sandbox list [--server URL] [--admin-token TOKEN] [--json]',
+    about: "Lists a running server's sandboxes, oldest first (the admin's).",
+    options: { ...SANDBOX_SERVER_HELP, json: { description: 'print them as JSON' }, ...HELP_OPTION },
+  },
+  'sandbox delete': {
+    usage: 'voxsim sandbox delete ID [--server URL] [--admin-token TOKEN] | voxsim sandbox delete --key KEY [--server URL]',
+    about: 'Deletes a sandbox: by its id with the admin token, or by its own key. Its keys answer 401 from then on.',
+    options: { ...SANDBOX_SERVER_HELP, key: { value: 'KEY', description: "the sandbox's own key (no id needed)" }, json: { description: 'print the answer as JSON' }, ...HELP_OPTION },
+  },
   ...RECORDING_HELP,
 } as const;
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -105,7 +141,7 @@ export function usageError(out: Pick<Console, 'error'>, message: string, command
  * or the exit code once the group's or the subcommand's help, or a usage error for a missing
  * or unknown subcommand (with the closest one), has been printed.
  */
-export function subcommand<G extends 'catalog' | 'scenario', S extends string>(
+export function subcommand<G extends 'catalog' | 'scenario' | 'sandbox', S extends string>(
   group: G,
   subs: readonly S[],
   args: string[],

@@ -59,6 +59,10 @@ export const SERVE_OPTIONS = {
   'stream-buffer': { type: 'string' },
   'compact-after': { type: 'string' },
   'exit-with-parent': { type: 'boolean', default: false },
+  'max-sandboxes': { type: 'string' },
+  'sandbox-ttl': { type: 'string' },
+  'open-sandboxes': { type: 'boolean', default: false },
+  shard: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 /**

@@ -6,7 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import { normaliseBasePath } from '../adapters/express.js';
-import { SPEED_RANGE } from '../core/clock.js';
+import { parseDuration, SPEED_RANGE } from '../core/clock.js';
+import { SANDBOX_TTL_RANGE, SHARD_NAME } from '../adapters/express.js';
 import { MAX_SEED } from '../core/random.js';
 import { CLOCK_RANGE_TEXT, isClockTime, parseInstant } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
@@ -29,6 +30,10 @@ export const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS | 'help', OptionHelp>
   quiet: { description: 'no request log lines' },
   'stream-buffer': { value: 'SIZE', description: 'bytes that may wait for one event-stream consumer (default 4mb, at least 1kb)' },
   'exit-with-parent': { description: 'stop once the process that started the server is gone (npm start sets it)' },
+  'max-sandboxes': { value: 'N', description: 'sandboxes the server holds at most, 0 to 10000 (default 100; 0: none)' },
+  'sandbox-ttl': { value: 'DURATION', description: 'how long a sandbox may stay idle before it is removed, 1m to 365d (default 24h)' },
+  'open-sandboxes': { description: 'anyone who reaches the server may create a sandbox (listing and deleting others stay the admin\'s)' },
+  shard: { value: 'NAME', description: "this shard's name, carried by every sandbox key it mints (docs/sandboxes.md: sharding)" },
   ...HELP_OPTION,
 };
 
@@ -57,6 +62,14 @@ export interface ServeOptions {
   compactAfter?: number;
   /** Stop once the process that started the server is gone (`voxsim serve --exit-with-parent`; `npm start` sets it). */
   exitWithParent?: boolean;
+  /** Sandboxes the server holds at most (issue 35); default 100. */
+  maxSandboxes?: number;
+  /** A sandbox's idle lifetime in real ms; default 24 h. */
+  sandboxTtlMs?: number;
+  /** Anyone who reaches the server may create a sandbox. */
+  openSandboxes?: boolean;
+  /** This shard's name, in every sandbox key and id it mints. */
+  shard?: string;
 }
 
 /**
@@ -90,6 +103,17 @@ export function parseServeArgs(args: string[]): ServeOptions {
   }
   const wire = wireOption(values.wire);
   requireTokenOffLoopback(values.host, values['admin-token']);
+  const maxSandboxes = values['max-sandboxes'] === undefined ? undefined : Number(values['max-sandboxes']);
+  if (maxSandboxes !== undefined && !(Number.isInteger(maxSandboxes) && maxSandboxes >= 0 && maxSandboxes <= 10_000)) {
+    throw new Error(`--max-sandboxes must be a whole number from 0 to 10000, got "${values['max-sandboxes']}"`);
+  }
+  const sandboxTtlMs = values['sandbox-ttl'] === undefined ? undefined : durationOption(values['sandbox-ttl']);
+  if (values['sandbox-ttl'] !== undefined && !(sandboxTtlMs !== undefined && sandboxTtlMs >= SANDBOX_TTL_RANGE.min && sandboxTtlMs <= SANDBOX_TTL_RANGE.max)) {
+    throw new Error(`--sandbox-ttl must be a duration from 1m to 365d (90m, 2h, 7d), got "${values['sandbox-ttl']}"`);
+  }
+  if (values.shard !== undefined && !SHARD_NAME.test(values.shard)) {
+    throw new Error(`--shard must be 1-32 lowercase letters, digits or dashes, starting with a letter or digit, got "${values.shard}"`);
+  }
   return {
     port,
     host: values.host,
@@ -106,5 +130,18 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(streamBuffer !== undefined && { streamBuffer }),
     ...(compactAfter !== undefined && { compactAfter }),
     ...(values['exit-with-parent'] && { exitWithParent: true }),
+    ...(maxSandboxes !== undefined && { maxSandboxes }),
+    ...(sandboxTtlMs !== undefined && { sandboxTtlMs }),
+    ...(values['open-sandboxes'] && { openSandboxes: true }),
+    ...(values.shard !== undefined && { shard: values.shard }),
   };
+}
+
+/** A duration flag in ms (`90s`, `2h`, `7d`, or ms), undefined when it is none. */
+function durationOption(text: string): number | undefined {
+  try {
+    return parseDuration(/^\d+$/.test(text) ? Number(text) : text);
+  } catch {
+    return undefined;
+  }
 }

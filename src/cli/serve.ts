@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, type RequestLogEntry } from '../adapters/express.js';
+import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, SandboxHost, type RequestLogEntry } from '../adapters/express.js';
 import { everyRealInterval } from '../core/clock.js';
 import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
 import { createSimulator, simulatorToRestore, type Simulator, type SimulatorSnapshot } from '../simulator.js';
@@ -24,7 +24,10 @@ export const PROGRESS_EVERY = 10_000;
 const LOOPBACK_HOSTS = new Set([...LOOPBACK, '0.0.0.0', '::']);
 
 export interface RunningServer {
+  /** The server's own simulator: it answers every request that names no sandbox. */
   sim: Simulator;
+  /** The sandboxes beside it (issue 35). */
+  sandboxes: SandboxHost;
   server: Server;
   /** e.g. `http://127.0.0.1:4010/api` */
   url: string;
@@ -104,7 +107,24 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   const saveState = () => store?.saveNow();
 
   logProgress(sim, options.progressEvery ?? PROGRESS_EVERY, log);
-  const app = createApp(sim, {
+  // Sandboxes (issue 35) start as the server's own simulator does (its start, wire and catalog), with its webhook guard.
+  const loopbackUrls: string[] = [];
+  const sandboxes = new SandboxHost(sim, {
+    ...(options.maxSandboxes !== undefined && { maxSandboxes: options.maxSandboxes }),
+    ...(options.sandboxTtlMs !== undefined && { ttlMs: options.sandboxTtlMs }),
+    ...(options.openSandboxes && { openSandboxes: true }),
+    ...(options.shard !== undefined && { shard: options.shard }),
+    simulator: {
+      ...(catalog !== undefined && { catalog }),
+      ...(options.start !== undefined && { startAt: options.start }),
+      ...(options.wire !== undefined && { wire: options.wire }),
+    },
+    configure: (sandbox) => {
+      for (const url of loopbackUrls) sandbox.webhooks.refuseUnder(url);
+      logProgress(sandbox, options.progressEvery ?? PROGRESS_EVERY, log);
+    },
+  });
+  const app = createApp(sandboxes, {
     basePath: options.basePath,
     ...(!options.quiet && { onRequest: (entry) => log(requestLine(sim, entry)) }),
     ...(store && { beforeAnswer: () => store.flushed() }),
@@ -123,7 +143,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
       const unpacking = unpackWhenIdle(sim);
       unpacking.start();
       const stopOnRestore = sim.events.on('sim.restored', () => unpacking.start());
-      const stream = attachEventStream(server, sim, {
+      const stream = attachEventStream(server, sandboxes, {
         basePath: options.basePath,
         bufferLimit: options.streamBuffer ?? DEFAULT_STREAM_BUFFER_LIMIT,
         onDrop: (drop) => log(JSON.stringify({ level: 'warn', msg: 'stream consumer dropped', ...drop })),
@@ -133,9 +153,11 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
       const url = `http://${host}:${port}${options.basePath}`;
       // Deliveries must not loop back into the server under any of its loopback names.
       const names = LOOPBACK_HOSTS.has(options.host) ? [...LOOPBACK] : [host];
-      for (const name of names) sim.webhooks.refuseUnder(`http://${name.includes(':') ? `[${name}]` : name}:${port}${options.basePath}`);
+      loopbackUrls.push(...names.map((name) => `http://${name.includes(':') ? `[${name}]` : name}:${port}${options.basePath}`));
+      for (const url of loopbackUrls) sim.webhooks.refuseUnder(url);
       resolve({
         sim,
+        sandboxes,
         server,
         url,
         saveState,
@@ -155,6 +177,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
           } catch (error) {
             saveError = error;
           }
+          sandboxes.dispose();
           sim.dispose();
           await closed;
           // Changes not even logged are lost; a final snapshot that failed leaves them in the change logs.
@@ -221,6 +244,7 @@ export function banner(url: string, adminToken?: string): string {
     `  API base URL:  ${url}`,
     `  API key:       ${DEFAULT_API_KEY}   (Authorization: Bearer ${DEFAULT_API_KEY})`,
     `  Control API:   ${url}/__sim   (try ${url}/__sim/health)${adminToken ? '   (Authorization: Bearer <admin token>)' : ''}`,
+    `  Sandboxes:     ${url}/__sim/sandboxes   (voxsim sandbox create --server ${url}${adminToken ? ' --admin-token <admin token>' : ''})`,
   ].join('\n');
 }
 

@@ -296,10 +296,10 @@ export class SandboxHost {
   }
 }
 
-/** Whether a path is one of the registry's (`/__sim/sandboxes`, `/__sim/sandboxes/{id}`). */
+/** Whether a path is one of the registry's (`/__sim/sandbox`, `/__sim/sandboxes`, `/__sim/sandboxes/{id}`). */
 function isRegistryPath(path: string): boolean {
   const bare = path.split('?')[0]!.replace(/\/+$/, '').toLowerCase();
-  return bare === '/__sim/sandboxes' || bare.startsWith('/__sim/sandboxes/');
+  return bare === '/__sim/sandbox' || bare === '/__sim/sandboxes' || bare.startsWith('/__sim/sandboxes/');
 }
 
 const SandboxRecord = lazySchema(() =>
@@ -314,6 +314,12 @@ const SandboxRecord = lazySchema(() =>
     expires_at: z.string(),
   }),
 );
+
+/** The id of the sandbox whose key the caller sent, else 401 (`/__sim/sandbox`). */
+function ownSandbox(ctx: RegistryCtx): string {
+  if (ctx.own === undefined) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
+  return ctx.own.id;
+}
 
 /** The registry's operations (docs/sandboxes.md). */
 function registryRoutes(host: SandboxHost): RouteDef<RegistryCtx>[] {
@@ -334,6 +340,19 @@ function registryRoutes(host: SandboxHost): RouteDef<RegistryCtx>[] {
     defineRoute<RegistryCtx>({
       method: 'GET', path: '/__sim/sandboxes/:id', family: 'control', auth: 'none', responses: () => ({ 200: SandboxRecord }),
       handle: ({ ctx, params }) => (host.reachable(ctx, params.id!), ok(host.get(params.id!))),
+    }),
+    // The sandbox of the key sent (a CI job that holds only its key reads and ends its own sandbox).
+    defineRoute<RegistryCtx>({
+      method: 'GET', path: '/__sim/sandbox', family: 'control', auth: 'none', responses: () => ({ 200: SandboxRecord }),
+      handle: ({ ctx }) => ok(host.get(ownSandbox(ctx))),
+    }),
+    defineRoute<RegistryCtx>({
+      method: 'DELETE', path: '/__sim/sandbox', family: 'control', auth: 'none', responses: () => ({ 200: z.object({ ok: z.literal(true), id: z.string() }) }),
+      handle: ({ ctx }) => {
+        const id = ownSandbox(ctx);
+        host.delete(id);
+        return ok({ ok: true, id });
+      },
     }),
     defineRoute<RegistryCtx>({
       method: 'DELETE', path: '/__sim/sandboxes/:id', family: 'control', auth: 'none', responses: () => ({ 200: z.object({ ok: z.literal(true), id: z.string() }) }),

@@ -95,6 +95,9 @@ describe('sandboxes: each a whole simulator of its own', () => {
     // Its own sandbox it may read, and its control routes act on it alone, admin token or not.
     expect((await call(host, 'GET', `/__sim/sandboxes/${a.id}`, a.api_key)).body.id).toBe(a.id);
     expect((await call(host, 'GET', '/__sim/accounts', a.api_key)).body.data.map((x: { api_key: string }) => x.api_key)).toEqual([a.api_key]);
+    // The dashboard's reads, with the sandbox's key.
+    expect((await call(host, 'GET', '/__sim/overview', a.api_key)).status).toBe(200);
+    expect((await call(host, 'GET', '/__sim/requests', a.api_key)).body.data.every((r: { path: string }) => r.path !== '/__sim/sandboxes')).toBe(true);
     expect((await call(host, 'GET', '/__sim/accounts', 'admin-secret')).body.data.map((x: { api_key: string }) => x.api_key)).toEqual(['sim_test_key']);
     expect((await call(host, 'GET', '/__sim/sandboxes', 'admin-secret')).body.data.map((x: { id: string }) => x.id)).toEqual([a.id, b.id]);
   });
@@ -240,5 +243,18 @@ describe('sandboxes: the account option', () => {
     expect(error.status).toBe(422);
     expect(error.message).toBe('accounts: The accounts must be an array.');
     expect(error.body).toStrictEqual({ message: 'The accounts must be an array.', errors: { accounts: ['The accounts must be an array.'] } });
+  });
+});
+
+describe('sandboxes: the sandbox of the key sent', () => {
+  it('reads and deletes the caller\'s own sandbox at /__sim/sandbox, and answers 401 without a sandbox key', async () => {
+    const host = hostWith();
+    const a = await sandbox(host, { name: 'job' });
+    expect((await call(host, 'GET', '/__sim/sandbox', a.api_key)).body).toMatchObject({ id: a.id, name: 'job', api_key: a.api_key });
+    expect(await call(host, 'GET', '/__sim/sandbox')).toStrictEqual({ status: 401, body: UNAUTHENTICATED });
+    expect(await call(host, 'GET', '/__sim/sandbox', 'sim_test_key')).toStrictEqual({ status: 401, body: UNAUTHENTICATED });
+    expect(await call(host, 'DELETE', '/__sim/sandbox', a.api_key)).toStrictEqual({ status: 200, body: { ok: true, id: a.id } });
+    expect(await call(host, 'GET', '/__sim/sandbox', a.api_key)).toStrictEqual({ status: 401, body: UNAUTHENTICATED });
+    expect(host.size).toBe(0);
   });
 });
