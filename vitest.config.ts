@@ -2,10 +2,18 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Files that change what other files in the same worker would see: msw 2 swapped in for
- * msw by `vi.mock`, MSW servers of their own per test (the vitest fixture). They run
+ * msw by `vi.mock`, MSW servers of their own per test (the vitest fixture), node:fs mocked
+ * under the HAR writer. They run
  * isolated, each in a fresh module graph.
  */
-const ISOLATED = ['test/contract/msw2-part*.test.ts', 'test/contract/msw2-example.test.ts', 'test/vitest-fixture.test.ts', 'examples/vitest.test.ts'];
+const ISOLATED = [
+  'test/contract/msw2-part*.test.ts',
+  'test/contract/msw2-example.test.ts',
+  'test/vitest-fixture.test.ts',
+  'examples/vitest.test.ts',
+  // Counts the bytes the HAR writer writes through a vi.mock of node:fs: the writer must load with the mock.
+  'test/recording/har-append.test.ts',
+];
 
 export default defineConfig({
   // The README's examples import the package by name; in this repository that is the source.
