@@ -16,7 +16,7 @@
  *   401 like any unknown key.
  */
 import * as z from 'zod';
-import { parseDuration, realNow } from '../core/clock.js';
+import { parseDuration, realNow, SLICE_MS } from '../core/clock.js';
 import { COMMON_MESSAGES, shapeA } from '../core/errors.js';
 import { bearerToken, defineRoute, header, ok, Router, type RouteDef, type SimRequest, type SimResponse } from '../core/http.js';
 import { MAX_SEED, secretHex } from '../core/random.js';
@@ -135,6 +135,8 @@ export class SandboxHost {
     this.ttlMs = options.ttlMs ?? DEFAULT_SANDBOX_TTL_MS;
     this.realTime = options.now ?? realNow;
     this.router = new Router(registryRoutes(this), {});
+    // issue 35, fairness: a long move of one simulator yields to the others' requests.
+    sim.clock.sliceMs = SLICE_MS;
   }
 
   /** How many sandboxes the host holds now (expired ones are removed first). */
@@ -206,6 +208,7 @@ export class SandboxHost {
       ...(body.catalog !== undefined && { catalog: body.catalog as SimulatorOptions['catalog'] & object }),
       sandboxKey: key,
     });
+    sim.clock.sliceMs = SLICE_MS;
     this.options.configure?.(sim);
     const now = this.realTime();
     const sandbox: Sandbox = { id, name: body.name ?? null, key, sim, ttlMs: body.ttl === undefined ? this.ttlMs : parseDuration(body.ttl), createdAt: now, lastUsedAt: now };

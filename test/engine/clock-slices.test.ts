@@ -33,7 +33,7 @@ async function ok(sim: Simulator, method: string, path: string, body?: unknown):
  * A simulator running a campaign of `leads` leads, started: 10 calls in parallel, 3 retries,
  * open all day, outcomes 40% human, 30% no-answer, 20% voicemail, 10% busy by each lead's
  * `mix` variable (the dialer bench's campaign, smaller); its clock's moves yield every
- * `sliceMs` of real time (by default SLICE_MS, as a server's do).
+ * `sliceMs` of real time (by default SLICE_MS, as a server's simulators do).
  */
 async function campaign(leads: number, sliceMs = SLICE_MS): Promise<Simulator> {
   const sim = createSimulator({ seed: 1, startAt: START, accounts: [{ api_key: 'sim_test_key', balance: 1_000_000 }] });

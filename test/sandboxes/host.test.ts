@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_MESSAGES, SandboxHost, type SandboxHostOptions } from '../../src/sandboxes/host.js';
 import { ACCOUNT_MESSAGES } from '../../src/domain/accounts/service.js';
 import { createSimulator } from '../../src/simulator.js';
+import { SLICE_MS } from '../../src/core/clock.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
 const START = '2026-03-02T09:00:00Z';
@@ -48,6 +49,15 @@ describe('sandboxes: each a whole simulator of its own', () => {
       expires_at: '2026-11-28T12:00:00.000Z',
     });
     expect((await call(host, 'GET', '/user/me', created.api_key)).status).toBe(200);
+  });
+
+  it('slices the clock moves of every simulator it hosts, its own included', async () => {
+    const host = hostWith();
+    const a = await sandbox(host);
+    expect(host.sim.clock.sliceMs).toBe(SLICE_MS);
+    expect(host.simulators().map((sim) => sim.clock.sliceMs)).toEqual([SLICE_MS, SLICE_MS]);
+    expect(createSimulator().clock.sliceMs).toBe(Infinity);
+    expect(a.api_key).toMatch(/^vsk_/);
   });
 
   it('gives each sandbox ids from 1 and lists only its own records', async () => {
