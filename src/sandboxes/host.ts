@@ -50,6 +50,8 @@ export const SandboxBody = lazySchema(() =>
     start: clockTime.optional(),
     wire: oneOf(WIRES).optional(),
     catalog: z.record(z.string(), z.unknown()).optional(),
+    // A scenario (docs/scenarios.md) as YAML or JSON text, or as an object: the sandbox starts in its state.
+    scenario: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
     ttl: duration
       .refine((d) => {
         const ms = parseDuration(d);
@@ -188,10 +190,12 @@ export class SandboxHost {
 
   /**
    * Makes a sandbox (`POST /__sim/sandboxes`): a fresh simulator whose default account's key
-   * is minted here. Refused with 403 past the limit, 422 on a bad input; nothing changes then.
-   * @example host.create({ seed: 7, wire: 'live' }).api_key // 'vsk_…'
+   * is minted here, in a scenario's state when one is given (its given and scripts, not its
+   * steps; its keys written in the sandbox's). Refused with 403 past the limit, 422 on a bad
+   * input or a scenario that fails; nothing changes then.
+   * @example (await host.create({ seed: 7, wire: 'live' })).api_key // 'vsk_…'
    */
-  create(input: SandboxInput = {}): SandboxAnswer {
+  async create(input: SandboxInput = {}): Promise<SandboxAnswer> {
     const body = parseControlBody(SandboxBody, input);
     this.sweep();
     if (this.sandboxes.size >= this.maxSandboxes) throw shapeA(403, SANDBOX_MESSAGES.limit(this.maxSandboxes));
@@ -210,6 +214,20 @@ export class SandboxHost {
     });
     sim.clock.sliceMs = SLICE_MS;
     this.options.configure?.(sim);
+    if (body.scenario !== undefined) {
+      try {
+        await sim.control.scenario.load(body.scenario as Parameters<Simulator['control']['scenario']['load']>[0]);
+      } catch (error) {
+        sim.dispose();
+        throw error;
+      }
+      // Another sandbox may have taken the last place while the scenario loaded.
+      this.sweep();
+      if (this.sandboxes.size >= this.maxSandboxes) {
+        sim.dispose();
+        throw shapeA(403, SANDBOX_MESSAGES.limit(this.maxSandboxes));
+      }
+    }
     const now = this.realTime();
     const sandbox: Sandbox = { id, name: body.name ?? null, key, sim, ttlMs: body.ttl === undefined ? this.ttlMs : parseDuration(body.ttl), createdAt: now, lastUsedAt: now };
     this.sandboxes.set(id, sandbox);
@@ -331,7 +349,7 @@ function registryRoutes(host: SandboxHost): RouteDef<RegistryCtx>[] {
       method: 'POST', path: '/__sim/sandboxes', family: 'control', auth: 'none', body: AnyObject, doc: { body: SandboxBody }, responses: () => ({ 201: SandboxRecord }),
       // Who may create is settled before the body is read; create() checks the body itself, as in-process callers get it.
       guard: (ctx) => host.mayCreate(ctx),
-      handle: ({ body }) => ok(host.create(body as SandboxInput), 201),
+      handle: async ({ body }) => ok(await host.create(body as SandboxInput), 201),
     }),
     defineRoute<RegistryCtx>({
       method: 'GET', path: '/__sim/sandboxes', family: 'control', auth: 'none', responses: () => ({ 200: z.object({ data: z.array(SandboxRecord) }) }),

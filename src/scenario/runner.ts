@@ -102,6 +102,8 @@ export interface ScenarioHost {
   readonly control: Control;
   readonly clock: VirtualClock;
   readonly events: EventBus<SimEventMap>;
+  /** The key of the sandbox the simulator is (issue 35), else null: the scenario's keys are written in it. */
+  readonly sandboxKey: string | null;
 }
 
 class Player {
@@ -113,6 +115,17 @@ class Player {
     private readonly loaded: LoadedScenario,
   ) {
     this.defaultKey = loaded.scenario.accounts?.find((a) => a.api_key)?.api_key ?? DEFAULT_API_KEY;
+  }
+
+  /**
+   * A key of the scenario as the simulator holds it. In a sandbox (issue 35) every key must
+   * name the sandbox: the scenario's default key (its first account's, else sim_test_key)
+   * is the sandbox's own, any other `<sandbox key>_<key>`; elsewhere keys are as written.
+   */
+  keyOf(key: string): string {
+    const sandbox = this.sim.sandboxKey;
+    if (sandbox === null || key === sandbox || key.startsWith(`${sandbox}_`)) return key;
+    return key === this.defaultKey ? sandbox : `${sandbox}_${key}`;
   }
 
   fail(message: string, path: (string | number)[]): never {
@@ -151,7 +164,7 @@ class Player {
     const res = await this.sim.handle({
       method,
       path,
-      headers: { ...headers, ...(key !== null && { authorization: `Bearer ${key}` }) },
+      headers: { ...headers, ...(key !== null && { authorization: `Bearer ${this.keyOf(key)}` }) },
       body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
     });
     return { status: res.status, body: res.body as Json };
@@ -184,7 +197,8 @@ class Player {
     this.sim.reset({ seed: scenario.seed, start: scenario.start, wire: scenario.wire });
     // An account whose key exists already (the default one) is updated; others are created.
     for (const account of scenario.accounts ?? []) {
-      const { ref, ...input } = account;
+      const { ref, ...written } = account;
+      const input = written.api_key === undefined ? written : { ...written, api_key: this.keyOf(written.api_key) };
       const existing = this.sim.control.accounts.list().data.find((a) => input.api_key !== undefined && a.api_key === input.api_key);
       const created = existing ? this.sim.control.accounts.patch(existing.id, input) : this.sim.control.accounts.create(input);
       if (ref) this.refs[ref] = { id: created.id };
@@ -201,7 +215,7 @@ class Player {
     }
     for (const [i, n] of (given.phone_numbers ?? []).entries()) {
       const at = ['given', 'phone_numbers', i];
-      const accountId = this.sim.control.accounts.list().data.find((a) => a.api_key === (n.key ?? this.defaultKey))?.id;
+      const accountId = this.sim.control.accounts.list().data.find((a) => a.api_key === this.keyOf(n.key ?? this.defaultKey))?.id;
       if (accountId === undefined) this.fail(`No account has the key "${n.key ?? this.defaultKey}".`, at);
       let number: Json;
       if (n.type === 'normal') {

@@ -4,6 +4,7 @@
  * limit and idle lifetime. In-process through `SandboxHost.handle` (the transport is
  * test/sandboxes/server.test.ts).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_MESSAGES, SandboxHost, type SandboxHostOptions } from '../../src/sandboxes/host.js';
 import { ACCOUNT_MESSAGES } from '../../src/domain/accounts/service.js';
@@ -265,6 +266,43 @@ describe('sandboxes: the sandbox of the key sent', () => {
     expect(await call(host, 'GET', '/__sim/sandbox', 'sim_test_key')).toStrictEqual({ status: 401, body: UNAUTHENTICATED });
     expect(await call(host, 'DELETE', '/__sim/sandbox', a.api_key)).toStrictEqual({ status: 200, body: { ok: true, id: a.id } });
     expect(await call(host, 'GET', '/__sim/sandbox', a.api_key)).toStrictEqual({ status: 401, body: UNAUTHENTICATED });
+    expect(host.size).toBe(0);
+  });
+});
+
+describe('sandboxes: scenarios', () => {
+  const VOICEMAIL = readFileSync(new URL('../../scenarios/voicemail-then-human.yaml', import.meta.url), 'utf8');
+
+  it("starts a sandbox in a scenario's state, the scenario's key written as the sandbox's", async () => {
+    const host = hostWith();
+    const made = await sandbox(host, { scenario: VOICEMAIL });
+    expect(made).toMatchObject({ seed: 7, now: '2026-03-02T08:55:00Z' });
+    const campaigns = await call(host, 'GET', '/user/campaigns', made.api_key);
+    expect(campaigns.body.map((c: { name: string }) => c.name)).toEqual(['Spring']);
+    expect((await call(host, 'GET', '/__sim/accounts', made.api_key)).body.data).toMatchObject([{ api_key: made.api_key, balance: 20 }]);
+    // The scenario's steps are not played: the campaign waits for its start.
+    expect((await call(host, 'GET', '/user/calls', made.api_key)).body.data).toEqual([]);
+    expect((await call(host, 'POST', '/user/campaigns/update-status', made.api_key, { campaign_id: 1, action: 'start' })).status).toBe(200);
+    await call(host, 'POST', '/__sim/clock/advance', made.api_key, { by: '2h' });
+    expect((await call(host, 'GET', '/user/calls', made.api_key)).body.data.map((c: { answered_by: string }) => c.answered_by)).toEqual(['human', 'machine']);
+  });
+
+  it("writes a scenario's other keys under the sandbox's, with POST /__sim/scenario too", async () => {
+    const host = hostWith();
+    const made = await sandbox(host);
+    const scenario = { name: 'two accounts', accounts: [{ api_key: 'sim_test_key' }, { api_key: 'sim_partner', name: 'Partner' }], given: { assistants: [{ key: 'sim_partner', ...pipelineAssistant() }] } };
+    expect((await call(host, 'POST', '/__sim/scenario', made.api_key, scenario)).status).toBe(200);
+    const partner = `${made.api_key}_sim_partner`;
+    expect((await call(host, 'GET', '/user/me', partner)).body).toMatchObject({ name: 'Partner' });
+    expect((await call(host, 'GET', '/user/assistants/get', partner)).body.data).toHaveLength(1);
+    expect((await call(host, 'GET', '/user/assistants/get', made.api_key)).body.data).toEqual([]);
+  });
+
+  it('refuses a sandbox whose scenario fails with 422 on scenario, making none', async () => {
+    const host = hostWith();
+    const res = await call(host, 'POST', '/__sim/sandboxes', undefined, { scenario: 'name: broken\ngiven: { assistants: [{ name: X }] }' });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['scenario']);
     expect(host.size).toBe(0);
   });
 });
