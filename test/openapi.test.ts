@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { DEFAULT_SERVER_URL, openApiDocument } from '../src/control/openapi.js';
 import { ROUTES, createSimulator } from '../src/simulator.js';
+import { SandboxHost, SERVER_ROUTES } from '../src/sandboxes/host.js';
 import { checkAgainstOpenApi, checkRequestAgainstOpenApi, requestProblems } from './support/openapi-check.js';
 
 type Doc = {
@@ -36,6 +37,18 @@ function allows(schema: object, value: unknown): boolean {
 const UUID = '6f1c2b9e-3d4a-4e5f-8a7b-9c0d1e2f3a4b';
 
 describe('the OpenAPI document', () => {
+  it("is valid OpenAPI 3.1 with the sandbox registry's operations, and a server hosting sandboxes serves it so", async () => {
+    const server = openApiDocument(SERVER_ROUTES) as Doc;
+    const result = await new Validator().validate(server as unknown as Parameters<Validator['validate']>[0]);
+    expect(result.valid, JSON.stringify(result.errors)).toBe(true);
+    expect(Object.keys(server.paths['/__sim/sandboxes']!)).toEqual(['post', 'get']);
+    expect(server.paths['/__sim/sandboxes']!.post.requestBody.content['application/json'].schema.properties.ttl).toBeDefined();
+    const host = new SandboxHost(createSimulator({ seed: 1 }));
+    const served = await host.handle({ method: 'GET', path: '/__sim/openapi.json', headers: {}, url: 'http://127.0.0.1:4010/api/__sim/openapi.json' });
+    expect(served.body).toEqual(openApiDocument(SERVER_ROUTES, { serverUrl: 'http://127.0.0.1:4010/api' }));
+    host.dispose();
+  });
+
   it('is valid OpenAPI 3.1', async () => {
     const result = await new Validator().validate(doc as unknown as Parameters<Validator["validate"]>[0]);
     expect(result.errors).toBeUndefined();
@@ -177,11 +190,14 @@ describe('the OpenAPI document', () => {
     sim.dispose();
   });
 
-  it('is printed by voxsim openapi, with --server', async () => {
+  it("is printed by voxsim openapi as a server serves it: with the sandbox registry's operations (issue 35), with --server", async () => {
     const lines: string[] = [];
     const out = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(`E ${line}`) };
     expect(await main(['openapi'], out)).toBe(0);
-    expect(JSON.parse(lines.join('\n'))).toEqual(doc);
+    const printed = JSON.parse(lines.join('\n'));
+    expect(printed).toEqual(openApiDocument(SERVER_ROUTES));
+    expect({ ...printed.paths, ...doc.paths }).toEqual(printed.paths);
+    expect(Object.keys(printed.paths).filter((path) => !(path in doc.paths)).sort()).toEqual(['/__sim/sandbox', '/__sim/sandboxes', '/__sim/sandboxes/{id}']);
     lines.length = 0;
     expect(await main(['openapi', '--server', 'https://sim.example.test/v1'], out)).toBe(0);
     expect(JSON.parse(lines.join('\n')).servers).toEqual([{ url: 'https://sim.example.test/v1' }]);

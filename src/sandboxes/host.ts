@@ -25,7 +25,8 @@ import { int, oneOf, parseControlBody } from '../core/validation.js';
 import { WIRES, type Wire } from '../core/wire.js';
 import { AnyObject, clockTime, duration } from '../control/schema.js';
 import { lazySchema } from '../core/lazy-schema.js';
-import { createSimulator, type Simulator, type SimulatorOptions } from '../simulator.js';
+import { openApiDocument } from '../control/openapi.js';
+import { createSimulator, ROUTES, type Simulator, type SimulatorOptions } from '../simulator.js';
 
 /** Sandboxes a server holds at most, unless told otherwise (`--max-sandboxes`). */
 export const DEFAULT_MAX_SANDBOXES = 100;
@@ -105,6 +106,7 @@ export interface SandboxHostOptions {
 
 /** What a registry route sees: the caller's credentials, read once. */
 interface RegistryCtx {
+  host: SandboxHost;
   admin: boolean;
   /** The sandbox whose key the caller sent, if any. */
   own: Sandbox | undefined;
@@ -136,7 +138,7 @@ export class SandboxHost {
     this.maxSandboxes = options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES;
     this.ttlMs = options.ttlMs ?? DEFAULT_SANDBOX_TTL_MS;
     this.realTime = options.now ?? realNow;
-    this.router = new Router(registryRoutes(this), {});
+    this.router = new Router(SANDBOX_ROUTES, {});
     // issue 35, fairness: a long move of one simulator yields to the others' requests.
     sim.clock.sliceMs = SLICE_MS;
   }
@@ -152,12 +154,18 @@ export class SandboxHost {
     this.sweep();
     const authorization = header(request, 'authorization');
     if (isRegistryPath(request.path)) {
-      return this.router.handle(request, () => ({ admin: this.sim.isAdmin(authorization), own: this.sandboxOf(bearerToken(authorization)) }));
+      return this.router.handle(request, () => ({ host: this, admin: this.sim.isAdmin(authorization), own: this.sandboxOf(bearerToken(authorization)) }));
     }
     const target = this.target(authorization);
     if ('unknownSandbox' in target) return this.sim.refusal(request, 401, COMMON_MESSAGES.unauthenticated, 'UNAUTHENTICATED');
     if (target.sandbox) target.sandbox.lastUsedAt = this.realTime();
-    return target.sim.handle(request);
+    const response = await target.sim.handle(request);
+    // The server's OpenAPI document names the registry's operations too (the simulator answered who may read it, and where it is served).
+    if (response.status === 200 && isOpenApiPath(request) && request.method.toUpperCase() === 'GET') {
+      const served = (response.body as { servers?: { url: string }[] }).servers?.[0]?.url;
+      return { ...response, body: openApiDocument(SERVER_ROUTES, served === undefined ? {} : { serverUrl: served }) };
+    }
+    return response;
   }
 
   /** A refusal given before the core (a body too large) in the shape of the simulator that would have answered. */
@@ -317,6 +325,11 @@ export class SandboxHost {
   }
 }
 
+/** Whether a request asks for the OpenAPI document (`GET /__sim/openapi.json`). */
+function isOpenApiPath(request: SimRequest): boolean {
+  return request.path.split('?')[0]!.replace(/\/+$/, '').toLowerCase() === '/__sim/openapi.json';
+}
+
 /** Whether a path is one of the registry's (`/__sim/sandbox`, `/__sim/sandboxes`, `/__sim/sandboxes/{id}`). */
 function isRegistryPath(path: string): boolean {
   const bare = path.split('?')[0]!.replace(/\/+$/, '').toLowerCase();
@@ -342,43 +355,43 @@ function ownSandbox(ctx: RegistryCtx): string {
   return ctx.own.id;
 }
 
-/** The registry's operations (docs/sandboxes.md). */
-function registryRoutes(host: SandboxHost): RouteDef<RegistryCtx>[] {
-  return [
-    defineRoute<RegistryCtx, Record<string, unknown>>({
-      method: 'POST', path: '/__sim/sandboxes', family: 'control', auth: 'none', body: AnyObject, doc: { body: SandboxBody }, responses: () => ({ 201: SandboxRecord }),
-      // Who may create is settled before the body is read; create() checks the body itself, as in-process callers get it.
-      guard: (ctx) => host.mayCreate(ctx),
-      handle: async ({ body }) => ok(await host.create(body as SandboxInput), 201),
-    }),
-    defineRoute<RegistryCtx>({
-      method: 'GET', path: '/__sim/sandboxes', family: 'control', auth: 'none', responses: () => ({ 200: z.object({ data: z.array(SandboxRecord) }) }),
-      handle: ({ ctx }) => {
-        if (!ctx.admin) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
-        return ok({ data: host.list() });
-      },
-    }),
-    defineRoute<RegistryCtx>({
-      method: 'GET', path: '/__sim/sandboxes/:id', family: 'control', auth: 'none', responses: () => ({ 200: SandboxRecord }),
-      handle: ({ ctx, params }) => (host.reachable(ctx, params.id!), ok(host.get(params.id!))),
-    }),
-    // The sandbox of the key sent (a CI job that holds only its key reads and ends its own sandbox).
-    defineRoute<RegistryCtx>({
-      method: 'GET', path: '/__sim/sandbox', family: 'control', auth: 'none', responses: () => ({ 200: SandboxRecord }),
-      handle: ({ ctx }) => ok(host.get(ownSandbox(ctx))),
-    }),
-    defineRoute<RegistryCtx>({
-      method: 'DELETE', path: '/__sim/sandbox', family: 'control', auth: 'none', responses: () => ({ 200: z.object({ ok: z.literal(true), id: z.string() }) }),
-      handle: ({ ctx }) => {
-        const id = ownSandbox(ctx);
-        host.delete(id);
-        return ok({ ok: true, id });
-      },
-    }),
-    defineRoute<RegistryCtx>({
-      method: 'DELETE', path: '/__sim/sandboxes/:id', family: 'control', auth: 'none', responses: () => ({ 200: z.object({ ok: z.literal(true), id: z.string() }) }),
-      handle: ({ ctx, params }) => (host.reachable(ctx, params.id!), host.delete(params.id!), ok({ ok: true, id: params.id! })),
-    }),
-  ];
-}
+/** The registry's operations (docs/sandboxes.md): served by a SandboxHost, shown by the server's OpenAPI document. */
+export const SANDBOX_ROUTES: readonly RouteDef<RegistryCtx>[] = [
+  defineRoute<RegistryCtx, Record<string, unknown>>({
+    method: 'POST', path: '/__sim/sandboxes', family: 'control', auth: 'control', body: AnyObject, doc: { body: SandboxBody }, responses: () => ({ 201: SandboxRecord }),
+    // Who may create is settled before the body is read; create() checks the body itself, as in-process callers get it.
+    guard: (ctx) => ctx.host.mayCreate(ctx),
+    handle: async ({ ctx, body }) => ok(await ctx.host.create(body as SandboxInput), 201),
+  }),
+  defineRoute<RegistryCtx>({
+    method: 'GET', path: '/__sim/sandboxes', family: 'control', auth: 'control', responses: () => ({ 200: z.object({ data: z.array(SandboxRecord) }) }),
+    handle: ({ ctx }) => {
+      if (!ctx.admin) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
+      return ok({ data: ctx.host.list() });
+    },
+  }),
+  defineRoute<RegistryCtx>({
+    method: 'GET', path: '/__sim/sandboxes/:id', family: 'control', auth: 'control', responses: () => ({ 200: SandboxRecord }),
+    handle: ({ ctx, params }) => (ctx.host.reachable(ctx, params.id!), ok(ctx.host.get(params.id!))),
+  }),
+  // The sandbox of the key sent (a CI job that holds only its key reads and ends its own sandbox).
+  defineRoute<RegistryCtx>({
+    method: 'GET', path: '/__sim/sandbox', family: 'control', auth: 'control', responses: () => ({ 200: SandboxRecord }),
+    handle: ({ ctx }) => ok(ctx.host.get(ownSandbox(ctx))),
+  }),
+  defineRoute<RegistryCtx>({
+    method: 'DELETE', path: '/__sim/sandbox', family: 'control', auth: 'control', responses: () => ({ 200: z.object({ ok: z.literal(true), id: z.string() }) }),
+    handle: ({ ctx }) => {
+      const id = ownSandbox(ctx);
+      ctx.host.delete(id);
+      return ok({ ok: true, id });
+    },
+  }),
+  defineRoute<RegistryCtx>({
+    method: 'DELETE', path: '/__sim/sandboxes/:id', family: 'control', auth: 'control', responses: () => ({ 200: z.object({ ok: z.literal(true), id: z.string() }) }),
+    handle: ({ ctx, params }) => (ctx.host.reachable(ctx, params.id!), ctx.host.delete(params.id!), ok({ ok: true, id: params.id! })),
+  }),
+];
 
+/** Every operation a server that hosts sandboxes serves: the simulator's and the registry's (its OpenAPI document, `voxsim openapi`). */
+export const SERVER_ROUTES: readonly RouteDef<never>[] = [...(ROUTES as readonly RouteDef<never>[]), ...(SANDBOX_ROUTES as readonly RouteDef<never>[])];
