@@ -54,8 +54,10 @@ export interface AppOptions {
    * the request's changes there, so that what a client was told survives a kill); the
    * answer waits for a promise it returns. When that promise rejects, the answer is 503
    * with the rejection's message instead, in the route family's shape (`sim.unavailable`).
+   * It is given the request, so that a server of many simulators waits for the one that
+   * answered (`SandboxHost.saved`).
    */
-  beforeAnswer?: () => void | Promise<void>;
+  beforeAnswer?: (request: SimRequest) => void | Promise<void>;
   /** Sees every answered request (structured request logs), with the error message of a failure. */
   onRequest?: (entry: RequestLogEntry) => void;
   /** How many bytes of a refused body are still read and dropped before the connection closes. Default `DISCARD_LIMIT` (64 MiB). */
@@ -264,7 +266,7 @@ export function middleware(sim: Answerer, options: AppOptions = {}): VoxsimMiddl
         encoded: true,
       };
       let response = await sim.handle(simRequest);
-      const saved = options.beforeAnswer?.();
+      const saved = options.beforeAnswer?.(simRequest);
       if (saved) response = await saved.then(() => response, (error: unknown) => sim.unavailable(simRequest, (error as Error).message));
       writeJson(res, response.status, answerText(response.body), response.headers);
       logAnswer(req, started, response.status, response.body);

@@ -2,6 +2,7 @@
  * Option checks the commands share (`voxsim serve`, `record`, `drift`, `scenario
  * from-har`): each throws an Error whose message is the one line the command prints.
  */
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { WIRES, type Wire } from '../core/wire.js';
 
@@ -51,6 +52,7 @@ export const SERVE_OPTIONS = {
   start: { type: 'string' },
   speed: { type: 'string' },
   'state-file': { type: 'string' },
+  'state-dir': { type: 'string' },
   scenario: { type: 'string' },
   'admin-token': { type: 'string' },
   wire: { type: 'string' },
@@ -74,10 +76,20 @@ export const SERVE_OPTIONS = {
 export function serveStateFile(argv: readonly string[]): string | undefined {
   if (argv[0] !== 'serve') return undefined;
   try {
-    return parseArgs({ args: argv.slice(1), options: SERVE_OPTIONS, strict: true }).values['state-file'];
+    const { values } = parseArgs({ args: argv.slice(1), options: SERVE_OPTIONS, strict: true });
+    // --state-dir keeps the server's own state in DIR/server.json (docs/sandboxes.md: durable sandboxes).
+    return values['state-file'] ?? (values['state-dir'] === undefined ? undefined : serverStateFile(values['state-dir']));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The state file of the server's own simulator under `--state-dir DIR`.
+ * @example serverStateFile('/var/voxsim') // '/var/voxsim/server.json'
+ */
+export function serverStateFile(dir: string): string {
+  return join(dir, 'server.json');
 }
 
 /** The lines of a server that cannot listen (`voxsim serve`, `voxsim record`). */

@@ -22,6 +22,7 @@ export const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS | 'help', OptionHelp>
   start: { value: 'ISO-8601', description: 'time the simulated clock starts at, 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (default now)' },
   speed: { value: 'N', description: 'run the clock in real time, N times as fast, 0.001 to 1000000 (default: moves only when told)' },
   'state-file': { value: 'FILE', description: 'load the state from FILE (and its FILE.log.N change logs) at start; log every change there before answering' },
+  'state-dir': { value: 'DIR', description: 'keep the server\'s state (DIR/server.json) and every sandbox (DIR/sandboxes.json, DIR/sandboxes/) in DIR across restarts' },
   'compact-after': { value: 'SIZE', description: 'fold the change logs into a new FILE once they reach SIZE (default 64mb, at least 1kb)' },
   scenario: { value: 'FILE', description: "start in a scenario's state (its given and scripts, not its steps)" },
   'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on the control API' },
@@ -46,6 +47,8 @@ export interface ServeOptions {
   /** Realtime clock at this speed (60 = a real second is a simulated minute); manual without it. */
   speed?: number;
   stateFile?: string;
+  /** A directory that keeps the server's own state (`server.json`) and every sandbox across restarts (issue 35). */
+  stateDir?: string;
   scenario?: string;
   adminToken?: string;
   /** The wire format of the answers (live-platform Rule 5); default spec. */
@@ -111,6 +114,10 @@ export function parseServeArgs(args: string[]): ServeOptions {
   if (values['sandbox-ttl'] !== undefined && !(sandboxTtlMs !== undefined && sandboxTtlMs >= SANDBOX_TTL_RANGE.min && sandboxTtlMs <= SANDBOX_TTL_RANGE.max)) {
     throw new Error(`--sandbox-ttl must be a duration from 1m to 365d (90m, 2h, 7d), got "${values['sandbox-ttl']}"`);
   }
+  if (values['state-dir'] !== undefined && values['state-file'] !== undefined) {
+    throw new Error('--state-file and --state-dir cannot be used together: --state-dir keeps the server\'s own state in DIR/server.json');
+  }
+  if (values['state-dir'] === '') throw new Error('--state-dir must name a directory, got ""');
   if (values.shard !== undefined && !SHARD_NAME.test(values.shard)) {
     throw new Error(`--shard must be 1-32 lowercase letters, digits or dashes, starting with a letter or digit, got "${values.shard}"`);
   }
@@ -123,6 +130,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(values.start !== undefined && { start: values.start }),
     ...(speed !== undefined && { speed }),
     ...(values['state-file'] !== undefined && { stateFile: values['state-file'] }),
+    ...(values['state-dir'] !== undefined && { stateDir: values['state-dir'] }),
     ...(values.scenario !== undefined && { scenario: values.scenario }),
     ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
     ...(wire !== undefined && { wire }),

@@ -42,6 +42,8 @@ export const STARTUP_MESSAGES = {
     `state file ${file} is not a voxsim snapshot (${typeof format === 'string' ? `its format is "${format}", not` : 'no "format":'} "${SNAPSHOT_FORMAT}"); pass another --state-file`,
   stateFileDamaged: (file: string, why: string) => `state file ${file} is a damaged voxsim snapshot (${why}); pass another --state-file`,
   stateLogsWithoutFile: (file: string, log: string) => `state file ${file} is missing but its change log ${log} is there; restore the file or remove its logs`,
+  /** `--state-dir`: its sandbox list or a sandbox's state file cannot be used (`why` names the file: src/sandboxes/durable.ts). */
+  sandboxDirBroken: (why: string) => `${why}; pass another --state-dir`,
   scenarioMissing: (file: string) => `scenario file ${file} does not exist; pass another --scenario`,
   scenarioUnreadable: (file: string, why: string) => `scenario file ${file} cannot be read (${why}); pass another --scenario`,
   scenarioInvalid: (why: string) => `scenario file ${why}`,

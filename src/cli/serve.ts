@@ -6,6 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve as resolvePath } from 'node:path';
+import { SandboxDirError, SandboxDirectory } from '../sandboxes/durable.js';
 import { attachEventStream, createApp, createHttpServer, DEFAULT_STREAM_BUFFER_LIMIT, SandboxHost, type RequestLogEntry } from '../adapters/express.js';
 import { everyRealInterval } from '../core/clock.js';
 import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
@@ -13,7 +14,7 @@ import { createSimulator, simulatorToRestore, type Simulator, type SimulatorSnap
 import { fsReason, StateNotSavedError, StateStore } from '../state/persist.js';
 import { VERSION } from '../version.js';
 import { commandHelp, usageError, usageMessage, wantsHelp } from './help.js';
-import { listenMessage, LOOPBACK } from './options.js';
+import { listenMessage, LOOPBACK, serverStateFile } from './options.js';
 import { parseServeArgs, type ServeOptions } from './serve-options.js';
 import { checkStateDirectory, EXIT_STARTUP, loadStartCatalog, loadStartScenario, oneLine, readState, StartupError, STARTUP_MESSAGES } from './serve-startup.js';
 
@@ -51,6 +52,33 @@ function listenError(error: NodeJS.ErrnoException, options: ServeOptions): Error
  * @example const { url, close } = await serve({ port: 0, host: '127.0.0.1', seed: 1, basePath: '/api' })
  */
 export async function serve(options: ServeOptions, log: (line: string) => void = () => undefined): Promise<RunningServer> {
+  if (options.stateDir === undefined) return serveWith(options, undefined, log);
+  // --state-dir: the server's own state is DIR/server.json; its start-up lines point at the flag that was given.
+  const dir = resolvePath(options.stateDir);
+  try {
+    const sandboxes = openSandboxDir(dir, options, log);
+    return await serveWith({ ...options, stateFile: serverStateFile(dir) }, sandboxes, log);
+  } catch (error) {
+    if (error instanceof StartupError) throw new StartupError(error.message.replace(/--state-file\b/g, '--state-dir').replace(/^state file directory /, 'state directory '));
+    throw error;
+  }
+}
+
+/** `--state-dir`'s sandboxes: the list read, each sandbox's file checked (a directory that cannot be used is a start-up line). */
+function openSandboxDir(dir: string, options: ServeOptions, log: (line: string) => void): SandboxDirectory {
+  checkStateDirectory(serverStateFile(dir));
+  try {
+    return SandboxDirectory.open(dir, {
+      ...(options.compactAfter !== undefined && { compactAfter: options.compactAfter }),
+      report: (entry) => log(JSON.stringify(entry)),
+    });
+  } catch (error) {
+    if (error instanceof SandboxDirError) throw new StartupError(STARTUP_MESSAGES.sandboxDirBroken(oneLine(error.message)));
+    throw error;
+  }
+}
+
+async function serveWith(options: ServeOptions, keeper: SandboxDirectory | undefined, log: (line: string) => void): Promise<RunningServer> {
   // Start-up lines name the state file by its absolute path: the server's working directory is not always the user's.
   const stateFile = options.stateFile === undefined ? undefined : resolvePath(options.stateFile);
   if (stateFile) checkStateDirectory(stateFile);
@@ -114,6 +142,7 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
     ...(options.sandboxTtlMs !== undefined && { ttlMs: options.sandboxTtlMs }),
     ...(options.openSandboxes && { openSandboxes: true }),
     ...(options.shard !== undefined && { shard: options.shard }),
+    ...(keeper && { keeper }),
     simulator: {
       ...(catalog !== undefined && { catalog }),
       ...(options.start !== undefined && { startAt: options.start }),
@@ -127,7 +156,8 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
   const app = createApp(sandboxes, {
     basePath: options.basePath,
     ...(!options.quiet && { onRequest: (entry) => log(requestLine(sim, entry)) }),
-    ...(store && { beforeAnswer: () => store.flushed() }),
+    // An answer waits until the changes of the simulator that answered it are on disk (a sandbox's with --state-dir).
+    ...((store || keeper) && { beforeAnswer: (request) => sandboxes.saved(request, store && (() => store.flushed())) }),
   });
   const server = createHttpServer(app);
   return new Promise((resolve, reject) => {
@@ -177,12 +207,19 @@ export async function serve(options: ServeOptions, log: (line: string) => void =
           } catch (error) {
             saveError = error;
           }
-          sandboxes.dispose();
+          let sandboxError: unknown;
+          try {
+            // --state-dir: each loaded sandbox's final snapshot and the list.
+            await sandboxes.close();
+          } catch (error) {
+            sandboxError = error;
+          }
           sim.dispose();
           await closed;
           // Changes not even logged are lost; a final snapshot that failed leaves them in the change logs.
           if (saveError instanceof StateNotSavedError) throw new Error(`state file ${stateFile} could not be written (${fsReason(saveError)}); the last changes are lost`);
           if (saveError !== undefined) throw new Error(`state file ${stateFile} could not be rewritten (${fsReason(saveError)}); its change logs hold the last changes`);
+          if (sandboxError !== undefined) throw new Error(`state directory ${options.stateDir}: ${(sandboxError as Error).message}`);
         },
       });
     });

@@ -14,6 +14,9 @@
  *   reads and deletes that sandbox.
  * - A sandbox idle (no request) for its `ttl` of real time is removed; its keys then answer
  *   401 like any unknown key.
+ * - With a `keeper` (`voxsim serve --state-dir`: src/sandboxes/durable.ts) the sandboxes
+ *   outlive the process: the host starts with the kept list and loads a sandbox's
+ *   simulator on its first use; each change is on disk before its answer (`saved`).
  */
 import * as z from 'zod';
 import { parseDuration, realNow, SLICE_MS } from '../core/clock.js';
@@ -26,7 +29,7 @@ import { WIRES, type Wire } from '../core/wire.js';
 import { AnyObject, clockTime, duration } from '../control/schema.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import { openApiDocument } from '../control/openapi.js';
-import { createSimulator, ROUTES, type Simulator, type SimulatorOptions } from '../simulator.js';
+import { createSimulator, ROUTES, simulatorToRestore, type Simulator, type SimulatorOptions, type SimulatorSnapshot } from '../simulator.js';
 
 /** Sandboxes a server holds at most, unless told otherwise (`--max-sandboxes`). */
 export const DEFAULT_MAX_SANDBOXES = 100;
@@ -41,6 +44,10 @@ export const SANDBOX_MESSAGES = {
   limit: (max: number) => `The server holds ${max} sandboxes, its limit (--max-sandboxes); delete one before creating another.`,
   notFound: 'Sandbox not found.',
   ttl: `The ttl must be a duration from 1m to 365d (milliseconds, or text with units: 90s, 15m, 2h, 3d).`,
+  /** A kept sandbox whose files cannot be loaded (`--state-dir`): its requests are 503, other sandboxes go on. */
+  unavailable: (id: string, why: string) => `Sandbox ${id} cannot be loaded: ${why}.`,
+  /** A sandbox that cannot be written to `--state-dir` is not made (or not deleted). */
+  notSaved: (why: string) => `The sandbox list could not be saved: ${why}. Nothing changed.`,
 } as const;
 
 /** `POST /__sim/sandboxes`: everything is optional. */
@@ -77,13 +84,49 @@ export interface SandboxAnswer {
   expires_at: string;
 }
 
-interface Sandbox {
+/**
+ * A sandbox as a keeper holds it without its simulator (a line of `--state-dir`'s list):
+ * what it was made with, and what the list shows of it until it is loaded.
+ */
+export interface KeptSandbox {
   readonly id: string;
   readonly name: string | null;
   readonly key: string;
-  readonly sim: Simulator;
   readonly ttlMs: number;
+  /** Real time it was made (ms). */
   readonly createdAt: number;
+  /** What it was made with: what a reset returns it to. */
+  readonly options: { seed: number; start: number; wire: Wire; catalog?: Record<string, unknown> };
+  /** Its seed, wire and virtual time when the list was last written. */
+  seed: number;
+  wire: Wire;
+  now: number;
+  /** Whether those are still its own: false when it was in use when the list was written (a kill may have left them behind). */
+  exact: boolean;
+}
+
+/**
+ * What keeps sandboxes across restarts (src/sandboxes/durable.ts, in a directory). Each
+ * method that writes throws an Error (its message one line naming the file) when it cannot.
+ */
+export interface SandboxKeeper {
+  /** The sandboxes of the last run, oldest first (their simulators load on first use). */
+  readonly kept: readonly KeptSandbox[];
+  /** A new sandbox: its state and the list are written before it is answered. */
+  created(sandbox: KeptSandbox, sim: Simulator): void;
+  /** Loads a kept sandbox: reads its state, has `build` restore it, keeps its changes from then on. */
+  load(sandbox: KeptSandbox, build: (snapshot: SimulatorSnapshot) => Simulator): Simulator;
+  /** Takes a sandbox off the list (deleted, expired), then removes its files. */
+  removed(id: string): void;
+  /** Resolves once the sandbox's changes so far are on disk; rejects when they cannot be (the answer is 503). */
+  flushed(id: string): Promise<void> | undefined;
+  /** The server is closing: each loaded sandbox's final state and the list are written. */
+  close(): Promise<void>;
+}
+
+interface Sandbox extends KeptSandbox {
+  /** Undefined while a kept sandbox is not loaded yet. */
+  sim: Simulator | undefined;
   lastUsedAt: number;
 }
 
@@ -102,6 +145,8 @@ export interface SandboxHostOptions {
   configure?: (sim: Simulator) => void;
   /** The real time (ms); default the wall clock. */
   now?: () => number;
+  /** Keeps the sandboxes across restarts (`voxsim serve --state-dir`); without it they live as long as the host. */
+  keeper?: SandboxKeeper;
 }
 
 /** What a registry route sees: the caller's credentials, read once. */
@@ -112,8 +157,11 @@ interface RegistryCtx {
   own: Sandbox | undefined;
 }
 
-/** A request's verdict: which simulator answers it, or that its sandbox key names none. */
-type Target = { sim: Simulator; sandbox?: Sandbox } | { unknownSandbox: true };
+/** A request's verdict: the server's own simulator, a sandbox, or that its sandbox key names none. */
+type Target = { sim: Simulator; sandbox?: undefined } | { sandbox: Sandbox } | { unknownSandbox: true };
+
+/** A kept sandbox that cannot be loaded: its message is the 503's. */
+class SandboxUnavailable extends Error {}
 
 /**
  * The simulators of one server, and the routing of each request to one of them.
@@ -141,6 +189,9 @@ export class SandboxHost {
     this.router = new Router(SANDBOX_ROUTES, {});
     // issue 35, fairness: a long move of one simulator yields to the others' requests.
     sim.clock.sliceMs = SLICE_MS;
+    // Kept sandboxes come back unloaded; their idle time counts from this start (the server being down is no use of theirs).
+    const started = this.realTime();
+    for (const kept of options.keeper?.kept ?? []) this.add({ ...kept, sim: undefined, lastUsedAt: started });
   }
 
   /** How many sandboxes the host holds now (expired ones are removed first). */
@@ -158,8 +209,18 @@ export class SandboxHost {
     }
     const target = this.target(authorization);
     if ('unknownSandbox' in target) return this.sim.refusal(request, 401, COMMON_MESSAGES.unauthenticated, 'UNAUTHENTICATED');
-    if (target.sandbox) target.sandbox.lastUsedAt = this.realTime();
-    const response = await target.sim.handle(request);
+    let sim = this.sim;
+    if (target.sandbox) {
+      target.sandbox.lastUsedAt = this.realTime();
+      try {
+        sim = this.simOf(target.sandbox);
+      } catch (error) {
+        if (!(error instanceof SandboxUnavailable)) throw error;
+        // The sandbox's own shape cannot be had without its simulator: the server's answers in the route family's shape.
+        return this.sim.refusal(request, 503, error.message, 'SERVICE_UNAVAILABLE');
+      }
+    }
+    const response = await sim.handle(request);
     // The server's OpenAPI document names the registry's operations too (the simulator answered who may read it, and where it is served).
     if (response.status === 200 && isOpenApiPath(request) && request.method.toUpperCase() === 'GET') {
       const served = (response.body as { servers?: { url: string }[] }).servers?.[0]?.url;
@@ -170,8 +231,26 @@ export class SandboxHost {
 
   /** A refusal given before the core (a body too large) in the shape of the simulator that would have answered. */
   refusal(request: SimRequest, status: number, message: string, errorCode: string): SimResponse {
+    return (this.loadedSim(this.target(header(request, 'authorization'))) ?? this.sim).refusal(request, status, message, errorCode);
+  }
+
+  /**
+   * Resolves once the changes of the simulator that answered `request` are on disk: a
+   * sandbox's through the keeper, the server's own through `own` (its state file); the
+   * registry's routes write the list themselves. The adapter's `beforeAnswer` waits for it.
+   * @example createApp(host, { beforeAnswer: (request) => host.saved(request, () => store.flushed()) })
+   */
+  saved(request: SimRequest, own?: () => Promise<void> | void): Promise<void> | void {
+    if (isRegistryPath(request.path)) return;
     const target = this.target(header(request, 'authorization'));
-    return ('unknownSandbox' in target ? this.sim : target.sim).refusal(request, status, message, errorCode);
+    if ('unknownSandbox' in target) return;
+    if (target.sandbox) return target.sandbox.sim ? this.options.keeper?.flushed(target.sandbox.id) : undefined;
+    return own?.();
+  }
+
+  /** Whether a sandbox's simulator is in memory (a kept one loads on its first use); false for an unknown id. */
+  loaded(id: string): boolean {
+    return this.sandboxes.get(id)?.sim !== undefined;
   }
 
   /** A 503 of a failure outside the core (`Simulator.unavailable`), in the answering simulator's shape. */
@@ -187,13 +266,13 @@ export class SandboxHost {
   controlled(authorization: string | undefined): Simulator | undefined {
     const target = this.target(authorization);
     if ('unknownSandbox' in target) return undefined;
-    if (target.sandbox) return target.sim;
+    if (target.sandbox) return this.loadedSim(target);
     return this.sim.isAdmin(authorization) ? this.sim : undefined;
   }
 
-  /** The simulators the host holds, the server's own first (for what serves them all: webhook settings, shutdown). */
+  /** The simulators the host holds in memory, the server's own first (for what serves them all: webhook settings, shutdown). */
   simulators(): Simulator[] {
-    return [this.sim, ...[...this.sandboxes.values()].map((s) => s.sim)];
+    return [this.sim, ...[...this.sandboxes.values()].flatMap((s) => (s.sim ? [s.sim] : []))];
   }
 
   /**
@@ -222,6 +301,8 @@ export class SandboxHost {
     });
     sim.clock.sliceMs = SLICE_MS;
     this.options.configure?.(sim);
+    // What a reset returns the sandbox to (a kept sandbox is restored with them).
+    const made = { seed: sim.seed, start: sim.start, wire: sim.wire, ...(body.catalog !== undefined && { catalog: body.catalog }) };
     if (body.scenario !== undefined) {
       try {
         await sim.control.scenario.load(body.scenario as Parameters<Simulator['control']['scenario']['load']>[0]);
@@ -237,31 +318,121 @@ export class SandboxHost {
       }
     }
     const now = this.realTime();
-    const sandbox: Sandbox = { id, name: body.name ?? null, key, sim, ttlMs: body.ttl === undefined ? this.ttlMs : parseDuration(body.ttl), createdAt: now, lastUsedAt: now };
-    this.sandboxes.set(id, sandbox);
-    this.byKey.set(key, sandbox);
+    const ttlMs = body.ttl === undefined ? this.ttlMs : parseDuration(body.ttl);
+    const sandbox: Sandbox = { id, name: body.name ?? null, key, sim, ttlMs, createdAt: now, lastUsedAt: now, options: made, seed: sim.seed, wire: sim.wire, now: sim.clock.now(), exact: false };
+    if (this.options.keeper) {
+      try {
+        // Its state and the list are on disk before anyone hears of it.
+        this.options.keeper.created(stripSim(sandbox), sim);
+      } catch (error) {
+        sim.dispose();
+        throw shapeA(503, SANDBOX_MESSAGES.notSaved((error as Error).message));
+      }
+    }
+    this.add(sandbox);
     return this.answer(sandbox);
   }
 
-  /** Every sandbox, oldest first (`GET /__sim/sandboxes`). */
+  /**
+   * Every sandbox, oldest first (`GET /__sim/sandboxes`). A kept sandbox not loaded yet
+   * answers from the list, unless the list may be behind it (it was in use when the last
+   * run was killed): then it is loaded to answer its own values.
+   */
   list(): SandboxAnswer[] {
     this.sweep();
-    return [...this.sandboxes.values()].map((s) => this.answer(s));
+    return [...this.sandboxes.values()].map((s) => {
+      if (!s.sim && !s.exact) this.loadedSim({ sandbox: s });
+      return this.answer(s);
+    });
   }
 
-  /** One sandbox (`GET /__sim/sandboxes/{id}`), or 404. */
+  /** One sandbox (`GET /__sim/sandboxes/{id}`), or 404; a kept sandbox is loaded (503 when it cannot be). */
   get(id: string): SandboxAnswer {
-    return this.answer(this.find(id));
+    const sandbox = this.find(id);
+    try {
+      this.simOf(sandbox);
+    } catch (error) {
+      if (error instanceof SandboxUnavailable) throw shapeA(503, error.message);
+      throw error;
+    }
+    return this.answer(sandbox);
   }
 
-  /** Removes a sandbox and stops its clock (`DELETE /__sim/sandboxes/{id}`), or 404. */
+  /** Removes a sandbox and stops its clock (`DELETE /__sim/sandboxes/{id}`), or 404; with a keeper, its files go too. */
   delete(id: string): void {
-    this.remove(this.find(id));
+    const sandbox = this.find(id);
+    try {
+      this.options.keeper?.removed(id);
+    } catch (error) {
+      throw shapeA(503, SANDBOX_MESSAGES.notSaved((error as Error).message));
+    }
+    this.remove(sandbox);
   }
 
-  /** Removes every sandbox (the server is closing). */
+  /** Drops every sandbox from memory (the server is closing); a keeper's files stay (see `close`). */
   dispose(): void {
     for (const sandbox of [...this.sandboxes.values()]) this.remove(sandbox);
+  }
+
+  /** The server is closing: a keeper writes what it keeps (rejects when it cannot), then every sandbox is dropped from memory. */
+  async close(): Promise<void> {
+    try {
+      await this.options.keeper?.close();
+    } finally {
+      this.dispose();
+    }
+  }
+
+  private add(sandbox: Sandbox): void {
+    this.sandboxes.set(sandbox.id, sandbox);
+    this.byKey.set(sandbox.key, sandbox);
+  }
+
+  /** A sandbox's simulator, loaded from the keeper on first use; throws SandboxUnavailable when it cannot be. */
+  private simOf(sandbox: Sandbox): Simulator {
+    if (sandbox.sim) return sandbox.sim;
+    const keeper = this.options.keeper!;
+    try {
+      sandbox.sim = keeper.load(stripSim(sandbox), (snapshot) => this.restored(sandbox, snapshot));
+    } catch (error) {
+      throw new SandboxUnavailable(SANDBOX_MESSAGES.unavailable(sandbox.id, (error as Error).message.replace(/\.$/, '')));
+    }
+    return sandbox.sim;
+  }
+
+  /** A kept sandbox's simulator, made as it was made and restored to `snapshot` (throws when the snapshot is damaged). */
+  private restored(sandbox: Sandbox, snapshot: SimulatorSnapshot): Simulator {
+    const base = this.options.simulator ?? {};
+    const { options } = sandbox;
+    const sim = simulatorToRestore({
+      ...base,
+      seed: options.seed,
+      startAt: options.start,
+      wire: options.wire,
+      ...(options.catalog !== undefined && { catalog: options.catalog as SimulatorOptions['catalog'] & object }),
+      sandboxKey: sandbox.key,
+    });
+    try {
+      sim.restore(snapshot, { owned: true });
+    } catch (error) {
+      sim.dispose();
+      throw error;
+    }
+    sim.clock.sliceMs = SLICE_MS;
+    this.options.configure?.(sim);
+    return sim;
+  }
+
+  /** The simulator a target names, loading a kept sandbox; undefined for an unknown key or a sandbox that cannot be loaded. */
+  private loadedSim(target: Target): Simulator | undefined {
+    if ('unknownSandbox' in target) return undefined;
+    if (!target.sandbox) return target.sim;
+    try {
+      return this.simOf(target.sandbox);
+    } catch (error) {
+      if (error instanceof SandboxUnavailable) return undefined;
+      throw error;
+    }
   }
 
   private find(id: string): Sandbox {
@@ -274,13 +445,22 @@ export class SandboxHost {
   private remove(sandbox: Sandbox): void {
     this.sandboxes.delete(sandbox.id);
     this.byKey.delete(sandbox.key);
-    sandbox.sim.dispose();
+    sandbox.sim?.dispose();
   }
 
   /** Removes the sandboxes idle past their ttl (a few comparisons: the host holds at most `maxSandboxes`). */
   private sweep(): void {
     const now = this.realTime();
-    for (const sandbox of this.sandboxes.values()) if (now - sandbox.lastUsedAt >= sandbox.ttlMs) this.remove(sandbox);
+    for (const sandbox of this.sandboxes.values()) {
+      if (now - sandbox.lastUsedAt < sandbox.ttlMs) continue;
+      try {
+        this.options.keeper?.removed(sandbox.id);
+      } catch {
+        // The list could not be written (the keeper reported it): the sandbox stays until a later sweep can.
+        continue;
+      }
+      this.remove(sandbox);
+    }
   }
 
   /** The sandbox a key names: the sandbox's own key, or an account key of it (`<sandbox key>_…`). */
@@ -296,17 +476,18 @@ export class SandboxHost {
     if (token === undefined || !token.startsWith('vsk_')) return { sim: this.sim };
     const sandbox = this.sandboxOf(token);
     // A sandbox key that names no sandbox (deleted, expired, another shard's) never reaches the server's own simulator.
-    return sandbox ? { sim: sandbox.sim, sandbox } : { unknownSandbox: true };
+    return sandbox ? { sandbox } : { unknownSandbox: true };
   }
 
   private answer(sandbox: Sandbox): SandboxAnswer {
+    const sim = sandbox.sim;
     return {
       id: sandbox.id,
       name: sandbox.name,
       api_key: sandbox.key,
-      seed: sandbox.sim.seed,
-      now: formatControlTime(sandbox.sim.clock.now()),
-      wire: sandbox.sim.wire,
+      seed: sim ? sim.seed : sandbox.seed,
+      now: formatControlTime(sim ? sim.clock.now() : sandbox.now),
+      wire: sim ? sim.wire : sandbox.wire,
       created_at: new Date(sandbox.createdAt).toISOString(),
       expires_at: new Date(sandbox.lastUsedAt + sandbox.ttlMs).toISOString(),
     };
@@ -323,6 +504,12 @@ export class SandboxHost {
   mayCreate(ctx: RegistryCtx): void {
     if (!ctx.admin && this.options.openSandboxes !== true) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
   }
+}
+
+/** What a keeper is told of a sandbox: its line of the list, without its simulator or its last use. */
+function stripSim(sandbox: Sandbox): KeptSandbox {
+  const { sim: _sim, lastUsedAt: _used, ...kept } = sandbox;
+  return kept;
 }
 
 /** Whether a request asks for the OpenAPI document (`GET /__sim/openapi.json`). */
