@@ -58,8 +58,9 @@ def _setting(config: pytest.Config, name: str, env: Optional[str] = None) -> Opt
     value = config.getoption(f"voxsim_{name}")
     if value is None:
         value = config.getini(f"voxsim_{name}") or None
-        if value is not None and name in ("project", "catalog") and config.inipath is not None:
-            value = str((Path(config.inipath).parent / value).resolve())  # ini paths are relative to the ini file
+        inipath = getattr(config, "inipath", None)  # pytest >= 6.1
+        if value is not None and name in ("project", "catalog") and inipath is not None:
+            value = str((Path(inipath).parent / value).resolve())  # ini paths are relative to the ini file
     if value is None and env is not None:
         value = os.environ.get(env) or None
     return value
