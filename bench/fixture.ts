@@ -7,6 +7,8 @@ import { createSimulator, type Simulator } from '../src/simulator.js';
 
 export const START = '2026-03-02T09:00:00Z';
 export const AUTH = { authorization: 'Bearer sim_test_key' };
+/** The dialer campaign's clock start. */
+export const DIALER_START = '2026-03-02T00:00:00Z';
 
 export const ASSISTANT = {
   name: 'Bench Assistant', voice_id: 1, language_id: 1, type: 'outbound', mode: 'pipeline', timezone: 'UTC',
@@ -20,9 +22,9 @@ export interface Seeded {
   leadIds: number[];
 }
 
-/** A simulator answering with a JSON body, failing loudly on an error status. */
-export async function call(sim: Simulator, method: string, path: string, body?: unknown): Promise<{ data: { id: number } }> {
-  const res = await sim.handle({ method, path, headers: AUTH, body: body === undefined ? null : JSON.stringify(body) });
+/** A simulator answering with a JSON body, failing loudly on an error status (`auth`: the headers, default AUTH). */
+export async function call(sim: Simulator, method: string, path: string, body?: unknown, auth: Record<string, string> = AUTH): Promise<{ data: { id: number } }> {
+  const res = await sim.handle({ method, path, headers: auth, body: body === undefined ? null : JSON.stringify(body) });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { data: { id: number } };
 }
@@ -76,16 +78,19 @@ export async function seededCalls(calls: number, leads = 10): Promise<Seeded> {
  * The dialer bench's campaign (and the state file's): 10 calls in parallel, 3 retries,
  * open all day, outcomes by each lead's `mix` variable (one rule per outcome: ARCHITECTURE
  * §4 Scripted outcomes). `addLeads(n)` adds n leads: 40% human, 30% no-answer, 20%
- * voicemail, 10% busy; `start()` starts the campaign.
+ * voicemail, 10% busy; `start()` starts the campaign. `on`: a simulator made elsewhere (a
+ * sandbox's, bench/sandboxes.ts) whose first account has the key `key`, given the balance here.
  */
-export async function dialerCampaign(balance: number): Promise<{ sim: Simulator; campaignId: number; addLeads(n: number): void; start(): Promise<unknown> }> {
-  const sim = createSimulator({ seed: 1, startAt: '2026-03-02T00:00:00Z', accounts: [{ api_key: 'sim_test_key', balance }] });
+export async function dialerCampaign(balance: number, on?: { sim: Simulator; key: string }): Promise<{ sim: Simulator; campaignId: number; addLeads(n: number): void; start(): Promise<unknown> }> {
+  const sim = on?.sim ?? createSimulator({ seed: 1, startAt: DIALER_START, accounts: [{ api_key: 'sim_test_key', balance }] });
+  if (on) sim.control.accounts.patch(1, { balance });
+  const auth = on ? { authorization: `Bearer ${on.key}` } : AUTH;
   sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
-  const assistant = await call(sim, 'POST', '/user/assistant', { ...ASSISTANT, name: 'Bench', system_prompt: 'Bench.' });
+  const assistant = await call(sim, 'POST', '/user/assistant', { ...ASSISTANT, name: 'Bench', system_prompt: 'Bench.' }, auth);
   const campaign = await call(sim, 'POST', '/user/campaign', {
     name: 'Bench', assistant_id: assistant.data.id, max_calls_in_parallel: 10, max_retries: 3, retry_interval: 10,
     allowed_hours_start_time: '00:00', allowed_hours_end_time: '23:59',
-  });
+  }, auth);
   const mixes = ['human', 'no-answer', 'voicemail', 'busy'] as const;
   sim.control.outcomes.set({ rules: mixes.map((outcome) => ({ match: { lead_variables: { mix: outcome } }, outcomes: [outcome] })) });
   const ctx = sim.accountScope(1)!;
@@ -100,7 +105,7 @@ export async function dialerCampaign(balance: number): Promise<{ sim: Simulator;
         createLead(ctx, { campaign_id: campaignId, phone_number: `+1212${String(2_000_000 + i).padStart(7, '0')}`, variables: { mix } });
       }
     },
-    start: () => call(sim, 'POST', '/user/campaigns/update-status', { campaign_id: campaignId, action: 'start' }),
+    start: () => call(sim, 'POST', '/user/campaigns/update-status', { campaign_id: campaignId, action: 'start' }, auth),
   };
 }
 
