@@ -95,6 +95,19 @@ contract('control: PUT and GET /__sim/catalog', (api) => {
     await putRefused(api(), { voices: [MINA, MINA] }, { 'voices.1.id': ['The voices.1.id has the id of an entry before it (ids are unique in a table).'] });
   });
 
+  it('refuses an id twice in an extending table, where the merge would keep only the last', async () => {
+    await putRefused(api(), { merge: 'extend', voices: [MINA, { ...MINA, name: 'Mina Two' }], models: { llm: [{ id: 40, name: 'A' }, { id: 41, name: 'B' }, { id: 40, name: 'C' }] } }, {
+      'voices.1.id': ['The voices.1.id has the id of an entry before it (ids are unique in a table).'],
+      'models.llm.2.id': ['The models.llm.2.id has the id of an entry before it (ids are unique in a table).'],
+    });
+  });
+
+  it("takes an extending entry with the id of the wire's own entry: it replaces that entry", async () => {
+    const res = await api().put('/__sim/catalog', { merge: 'extend', models: { llm: [{ id: 1, name: 'House LLM' }] } });
+    expect(res.status).toBe(200);
+    expect(res.body.models.llm.filter((m: { id: number }) => m.id === 1)).toStrictEqual([{ id: 1, name: 'House LLM' }]);
+  });
+
   it("names a kept entry of the wire's catalog that a replaced table leaves without its language", async () => {
     await putRefused(api(), { languages: [{ id: 1, name: 'English', iso_2: 'en' }] }, {
       voices: ["The voices 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 21, 25 kept from the wire's catalog name entries this catalog lacks; give voices too."],

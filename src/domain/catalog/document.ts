@@ -120,6 +120,12 @@ export interface CatalogProblem {
   rule: string;
 }
 
+/** The indexes of the entries whose id an entry before them has. */
+function repeatedIds(rows: readonly Entry[]): number[] {
+  const seen = new Set<number>();
+  return rows.flatMap((row, i) => (seen.has(row.id) ? [i] : (seen.add(row.id), [])));
+}
+
 /**
  * The problems of a whole catalog that no single field shows: an id twice in a table, a
  * voice of a language or provider the catalog lacks, a provider of a language it lacks, a
@@ -130,12 +136,8 @@ export function catalogProblems(doc: FullCatalogDocument): CatalogProblem[] {
   const problems: CatalogProblem[] = [];
   const add = (table: (string | number)[], index: number, field: (string | number)[], rule: string) => void problems.push({ table, index, field, rule });
   const ids = <T extends Entry>(rows: readonly T[], table: (string | number)[]) => {
-    const seen = new Set<number>();
-    rows.forEach((row, i) => {
-      if (seen.has(row.id)) add(table, i, ['id'], CATALOG_MESSAGES.duplicate);
-      seen.add(row.id);
-    });
-    return seen;
+    for (const i of repeatedIds(rows)) add(table, i, ['id'], CATALOG_MESSAGES.duplicate);
+    return new Set(rows.map((row) => row.id));
   };
   const languages = ids(doc.languages, ['languages']);
   const synthesizers = ids(doc.synthesizer_providers, ['synthesizer_providers']);
@@ -192,6 +194,22 @@ export function documentProblems(base: FullCatalogDocument, doc: CatalogDocument
     (errors[path.join('.')] ??= []).push(ruleMessage(problem.rule, path));
   }
   for (const [key, ids] of kept) (errors[key] ??= []).push(CATALOG_MESSAGES.keptBroken(key, [...ids]));
+  // Extending keeps one entry per id, so an id given twice would vanish in the merge: the document's own tables are checked for it.
+  if (doc.merge === 'extend') {
+    const tables: [(string | number)[], readonly Entry[] | undefined][] = [
+      [['languages'], doc.languages],
+      [['voices'], doc.voices],
+      ...MODEL_TYPES.map((type): [(string | number)[], readonly Entry[] | undefined] => [['models', type], doc.models?.[type]]),
+      [['synthesizer_providers'], doc.synthesizer_providers],
+      [['transcriber_providers'], doc.transcriber_providers],
+    ];
+    for (const [table, rows] of tables) {
+      for (const i of repeatedIds(rows ?? [])) {
+        const path = [...table, i, 'id'];
+        (errors[path.join('.')] ??= []).push(ruleMessage(CATALOG_MESSAGES.duplicate, path));
+      }
+    }
+  }
   return errors;
 }
 
