@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const version = (name) => JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
@@ -25,6 +25,39 @@ function run(command, args, cwd) {
     console.error(`${command} ${args.join(' ')} failed in ${cwd}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     throw error;
   }
+}
+
+/**
+ * The Python package as a Node project that installed voxsim has it (docs/python.md: `pip
+ * install ./node_modules/voxsim/python`): the tarball carries every file of the repository's
+ * python/ but its tests, which .ci/run pip-installs and tests; here the shipped copy is
+ * imported from its folder, is the npm package's version, and its `start_server` runs the
+ * project's voxsim, on which a sandbox is made and deleted. Answers the log line.
+ */
+function pythonFromPackage(project, packageVersion, shipped) {
+  const wanted = run('git', ['ls-files', 'python'], ROOT).split('\n').filter((f) => f !== '' && !f.startsWith('python/tests/') && !f.endsWith('.gitignore'));
+  const missing = wanted.filter((f) => !shipped.has(f));
+  if (missing.length > 0) throw new Error(`python: the package lacks ${missing.join(', ')}`);
+  const script = [
+    'import sys, voxsim',
+    'from voxsim import start_server',
+    'assert voxsim.__version__ == sys.argv[2], voxsim.__version__',
+    'with start_server(sys.argv[1]) as server:',
+    '    box = server.client.sandbox(seed=7)',
+    '    assert box.api_key.startswith("vsk_") and box.accounts.list()[0]["id"] == 1',
+    '    box.delete()',
+    'print("ok")',
+  ].join('\n');
+  const source = join(project, 'node_modules', 'voxsim', 'python', 'src');
+  let printed;
+  try {
+    printed = execFileSync('python3', ['-c', script, project, packageVersion], { cwd: project, encoding: 'utf8', env: { ...process.env, PYTHONPATH: source } }).trim();
+  } catch (error) {
+    if (error.code === 'ENOENT') return `python: ${wanted.length} files shipped; not run (no python3 here)`;
+    throw new Error(`python: the shipped package failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  }
+  if (printed !== 'ok') throw new Error(`python: the shipped package printed ${JSON.stringify(printed)}`);
+  return `python: the package ships python/ (${wanted.length} files, no tests); its voxsim ${packageVersion} started this project's voxsim, and a sandbox was made and deleted`;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'voxsim-package-'));
@@ -42,6 +75,14 @@ try {
     if (!names.has(file)) throw new Error(`the package lacks ${file}`);
   }
   if ([...names].some((f) => f.startsWith('src/') || f.startsWith('test/'))) throw new Error('the package ships src/ or test/');
+  // What the shipped pages link to is shipped too (the Python package, the examples they name); the screenshots are not (the package leaves them out).
+  for (const page of [...names].filter((f) => f.endsWith('.md'))) {
+    for (const [, target] of readFileSync(join(ROOT, page), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:|^#/i.test(target) || target.includes('screenshots/')) continue;
+      const path = posix.normalize(posix.join(posix.dirname(page), target.split('#')[0])).replace(/\/$/, '');
+      if (!names.has(path) && ![...names].some((f) => f.startsWith(`${path}/`))) throw new Error(`${page} links ${target}, which the package lacks`);
+    }
+  }
   const bin = packed[0].files.find((f) => f.path === 'dist/src/bin.js');
   if (!bin || (bin.mode & 0o111) !== 0o111) throw new Error(`the package's bin dist/src/bin.js is not executable (mode ${bin?.mode.toString(8)})`);
 
@@ -63,6 +104,7 @@ try {
     const summary = /Tests\s+(.*)/.exec(tests)?.[1]?.trim();
     if (!/^3 passed/.test(summary ?? '')) throw new Error(`${msw}: the examples did not all pass: ${summary}\n${tests}`);
     log(`${msw}: the README's MSW example and the vitest-fixture example pass (${summary})`);
+    if (msw === `msw@${version('msw')}`) log(pythonFromPackage(project, packed[0].version, names));
     // Declaration files of every dependency are checked once (node16); the bundler pass checks the consumer's view only, to keep this quick.
     for (const [resolution, module, skipLibCheck] of [['node16', 'node16', false], ['bundler', 'esnext', true]]) {
       const config = `tsconfig.${resolution}.json`;
