@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { SimError } from '../src/core/errors.js';
 import { CLOCK_RANGE } from '../src/core/time.js';
 import { createSimulator, type SimulatorOptions } from '../src/simulator.js';
+import { simRefusal } from './support/expect.js';
 
 const OUT_OF_RANGE = 'startAt must be a time from 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (whole milliseconds)';
 
@@ -87,6 +88,25 @@ describe('createSimulator({ accounts }) refusals', () => {
     expect(BAD_ACCOUNT).toBeInstanceOf(SimError);
     expect(BAD_ACCOUNT.name).toBe('Error');
     expect(BAD_ACCOUNT.message).toBe('accounts.1.balanse: The balanse field is not allowed; did you mean balance?');
+  });
+});
+
+describe('inputs that are no object', () => {
+  it('refuses an account that is no object, naming it as the input', () => {
+    const error = refusal({ accounts: [5 as never] });
+    expect(error).toBeInstanceOf(SimError);
+    expect(error.message).toBe('accounts.0: The input must be an object.');
+    expect(error).toMatchObject({ status: 422, body: { message: 'The input must be an object.', errors: { '': ['The input must be an object.'] } } });
+  });
+
+  it('refuses an in-process control call given no object, as the input, changing nothing', async () => {
+    const sim = createSimulator();
+    const before = JSON.stringify(sim.snapshot());
+    expect(await simRefusal(() => sim.control.phoneNumbers.add('+14155550100' as never))).toStrictEqual({
+      status: 422,
+      body: { message: 'The input must be an object.', errors: { '': ['The input must be an object.'] } },
+    });
+    expect(JSON.stringify(sim.snapshot())).toBe(before);
   });
 });
 

@@ -14,6 +14,8 @@ type Issue = z.core.$ZodRawIssue;
 
 /** `voice_stability` -> `voice stability`, `tools.0.type` -> `tools.0.type`. */
 export function attributeName(path: readonly PropertyKey[]): string {
+  // The whole input (an in-process control call given a non-object: `sim.control.outcomes.set(5)`) is "the input".
+  if (path.length === 0) return 'input';
   return path.map(String).join('.').replace(/_/g, ' ');
 }
 
