@@ -389,3 +389,29 @@ contract('control: PUT /__sim/state checks that a row keeps the id of its own pe
     expect((await api().post('/__sim/clock/run-until-idle', {})).status).toBe(200);
   });
 });
+
+contract('control: PUT /__sim/state checks that the catalog fits the assistants, as PUT /__sim/catalog does', (api) => {
+  /** A voice of the spec catalog's language 1 and synthesizer 1, not in the wire's catalog. */
+  const MINA = { id: 9001, name: 'Mina', language_id: 1, gender: 'female', preview_url: null, accent: null, age: 'young', synthesizer_provider_id: 1 };
+
+  it("refuses a snapshot whose catalog document drops a voice its assistant uses, at the document's table", async () => {
+    const snapshot = await saved(api());
+    const voice = rowsOf(snapshot, 'assistants')[0]!.voice_id as number;
+    const body = await refused(api(), snapshot, (s) => (s.catalog = { merge: 'replace', voices: [MINA] }));
+    expect(body).toStrictEqual(damagedSnapshot('catalog.voices', `The voice ${voice} is used by assistant 1 and may not be removed`));
+  });
+
+  it("refuses a snapshot whose assistant names a voice the wire's catalog lacks, at the assistants", async () => {
+    const snapshot = await saved(api());
+    const body = await refused(api(), snapshot, (s) => (rowsOf(s, 'assistants')[0]!.voice_id = 9001));
+    expect(body).toStrictEqual(damagedSnapshot('db.assistants', 'The voice 9001 is used by assistant 1 and may not be removed'));
+  });
+
+  it('restores the same snapshot when its catalog document has that voice', async () => {
+    const snapshot = await saved(api());
+    rowsOf(snapshot, 'assistants')[0]!.voice_id = 9001;
+    const res = await api().put('/__sim/state', { ...snapshot, catalog: { merge: 'extend', voices: [MINA] } });
+    expect(res.status).toBe(200);
+    expect((await api().get('/user/assistants/get')).body.data[0]).toMatchObject({ id: 1, voice_id: 9001 });
+  });
+});
