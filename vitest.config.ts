@@ -27,10 +27,15 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    pool: 'threads',
-    // A third worker: many files wait on child servers, a browser or sockets rather than the
-    // CPU, so on the 2-core machines three workers finish the suite about a quarter sooner.
-    maxWorkers: 3,
+    // Child processes, not worker threads: many files spawn `voxsim` (about 90 children a run),
+    // and a spawn from the one process holding every worker thread's heap costs tens of ms of
+    // CPU each; the threads also fought over that process. On the 2-core machines the suite
+    // took 222 s with threads x 3, 186-190 s with forks x 3 and 170 s with forks x 2: the
+    // suite is CPU-bound (the files that wait on children still make them busy), so a third
+    // worker only adds contention. forks need the deep-body texts written out, not stringified
+    // (a child's main thread has a smaller stack than a worker thread's).
+    pool: 'forks',
+    maxWorkers: 2,
     testTimeout: 20_000,
     // Per-file cleanup of spawned servers (test/support/setup.ts): runs before each file in both projects.
     setupFiles: ['test/support/setup.ts'],
