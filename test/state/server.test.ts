@@ -460,7 +460,8 @@ describe('serve() state file writes (in-process)', () => {
     const restored = running.sim.snapshot();
     expect(restored.db.leads!.rows.slice(0, texts.length).map((l) => (l as unknown as { variables: { text: string } }).variables.text)).toEqual(texts);
     expect(restored.db).toEqual(expected.db);
-  });
+    // About 4 s alone (some 9 MB written through two servers); a loaded full run took 21 s once.
+  }, 60_000);
 
   it('removes at start the old copies of the state file a killed server had not removed yet', async () => {
     writeFileSync(stateFile, JSON.stringify(createSimulator({ seed: 5, startAt: START }).snapshot()));
