@@ -8,14 +8,15 @@
 import { simEventShape } from '../sim-events.js';
 import { nestsTooDeep } from '../../core/validation.js';
 import { fromMicros } from '../../core/money.js';
-import { fillTemplate } from '../../core/template.js';
+import { fillPromptVariables, hasPlaceholder, systemValues } from '../../core/prompt-variables.js';
 import { formatIsoOffset } from '../../core/time.js';
 import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } from '../../engine/outcomes.js';
 import { sampleValue, type Assistant } from '../assistants/schema.js';
 import type { AccountCtx, EventData } from '../context.js';
 import { callCosts } from './billing.js';
 import { callRow, recordingUrl } from './row.js';
-import { NO_VALUES, UNANSWERED_STATUSES, type Call, type CallPlan, type CallStatus, type CallType, type PostCallWebhookBody } from './schema.js';
+import { callValuesWithBuiltIns } from './evaluation.js';
+import { NO_VALUES, UNANSWERED_STATUSES, formatZuluSeconds, type Call, type CallPlan, type CallStatus, type CallType, type LivePostCallWebhookBody, type PostCallWebhookBody } from './schema.js';
 
 export const CALL_RING_EVENT = 'call.ring';
 export const CALL_CONNECT_EVENT = 'call.connect';
@@ -101,15 +102,55 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
   return ctx.callMemo.planOf(kind, source, answeredBy, finalStatus, ring, talkSeconds, transcript);
 }
 
-/** The variables a call's texts are filled from: the call's input variables, then the lead's over them. */
+/**
+ * What a call's texts are filled from (live-platform H.8): the call's input variables,
+ * then the lead's over them, and the facts of the system variables (the numbers, the
+ * call's start).
+ */
 interface CallVariables {
   input: Record<string, unknown>;
   lead: Record<string, unknown> | null;
+  customer_phone: string;
+  assistant_phone: string;
+  /** When the call was placed. */
+  at: number;
 }
 
-/** A text with the call's variables filled in, merged only when it has a placeholder. */
+/**
+ * A text with the call's prompt variables filled in (live-platform H.8), worked only
+ * when it has a placeholder: the dialer's calls mostly greet with a plain text.
+ */
 function filled(text: string, assistant: Assistant, variables: CallVariables): string {
-  return text.includes('{{') ? fillTemplate(text, { ...assistant.variables, ...variables.input, ...variables.lead }) : text;
+  if (!hasPlaceholder(text)) return text;
+  const system = () =>
+    systemValues({
+      customer_phone: variables.customer_phone || null,
+      assistant_phone: variables.assistant_phone || null,
+      assistant_uuid: assistant.uuid,
+      assistant_name: assistant.name,
+      at: variables.at,
+      timezone: assistant.timezone,
+    });
+  return fillPromptVariables(text, system, { ...assistant.variables, ...variables.input, ...variables.lead });
+}
+
+/**
+ * Any text of the assistant's (its `system_prompt`, a mid-call tool's URL, header value or
+ * body field) filled for a call as its greeting is (live-platform H.8): the assistant's
+ * variables, the call's input variables, its lead's, and the system variables at the
+ * call's start. A text without a placeholder is answered as it is.
+ * @example callPromptText(ctx, call, assistant, assistant.system_prompt)
+ */
+export function callPromptText(ctx: AccountCtx, call: Call, assistant: Assistant, text: string): string {
+  if (!hasPlaceholder(text)) return text;
+  const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
+  return filled(text, assistant, {
+    input: call.input_variables,
+    lead: lead?.variables ?? null,
+    customer_phone: call.client_phone_number,
+    assistant_phone: call.assistant_phone_number,
+    at: call.created_at,
+  });
 }
 
 // The texts of the phrase banks from their head and picks (what the call memo keys them by), built on a miss.
@@ -196,7 +237,7 @@ export function placeCall(ctx: AccountCtx, c: NewCall): Call {
   const now = ctx.now();
   if (c.assistant.status !== 'active') ctx.assistants.update(c.assistant.id, { status: 'active' });
   // The outcome and the ring are decided for the id the call will take, so the row is stored once, whole.
-  const plan = decideCall(ctx, c.assistant, c.input_variables, { phone_number: c.client_phone_number, campaign_id: c.campaign?.id ?? null, lead_variables: c.lead_variables ?? null });
+  const plan = decideCall(ctx, c.assistant, c.input_variables, c.assistant_phone_number, { phone_number: c.client_phone_number, campaign_id: c.campaign?.id ?? null, lead_variables: c.lead_variables ?? null });
   const eventId = scheduleRing(ctx, ctx.calls.nextId());
   const call = ctx.calls.insertRow((id, accountId) =>
     callRow(id, {
@@ -221,9 +262,9 @@ export function placeCall(ctx: AccountCtx, c: NewCall): Call {
 }
 
 /** A new call's plan, from the outcome script. */
-function decideCall(ctx: AccountCtx, assistant: Assistant, input: Record<string, unknown>, dial: DialContext): CallPlan {
+function decideCall(ctx: AccountCtx, assistant: Assistant, input: Record<string, unknown>, assistantPhone: string, dial: DialContext): CallPlan {
   const { outcome, source } = ctx.nextOutcome(dial);
-  return planCall(ctx, assistant, outcome, source, { input, lead: dial.lead_variables });
+  return planCall(ctx, assistant, outcome, source, { input, lead: dial.lead_variables, customer_phone: dial.phone_number, assistant_phone: assistantPhone, at: ctx.now() });
 }
 
 /** A call's ring, one second from now on the clock; answers the event's id. */
@@ -233,7 +274,7 @@ function scheduleRing(ctx: AccountCtx, callId: number): number {
 
 /** Decides the outcome of an initiated call that has none yet and schedules its ring. */
 export function scheduleCall(ctx: AccountCtx, call: Call, assistant: Assistant, dial: DialContext): Call {
-  const plan = decideCall(ctx, assistant, call.input_variables, dial);
+  const plan = decideCall(ctx, assistant, call.input_variables, call.assistant_phone_number, dial);
   return ctx.calls.update(call.id, { plan, event_id: scheduleRing(ctx, call.id) });
 }
 
@@ -314,6 +355,46 @@ export function finishCall(ctx: AccountCtx, call: Call & { plan: CallPlan }): Ca
   return call;
 }
 
+/** Statuses of a call in flight: placed, ringing or talking (what a campaign's stop aborts). */
+export const IN_FLIGHT_STATUSES = ['initiated', 'ringing', 'in-progress'] as const satisfies readonly CallStatus[];
+
+/**
+ * The first lines of a planned transcript that fit `talked` of its `planned` seconds (at
+ * least the greeting: it is said at the answer).
+ */
+function cutTranscript(transcript: string | null, planned: number, talked: number): string {
+  if (!transcript || talked >= planned) return transcript ?? '';
+  const lines = transcript.split('\n');
+  const kept = Math.max(1, Math.ceil((lines.length * talked) / Math.max(1, planned)));
+  return lines.slice(0, kept).join('\n');
+}
+
+/**
+ * Aborts a call in flight (live-platform H.9, a campaign's stop): its pending clock event
+ * is cancelled; a call `in-progress` ends at once `ended` with the time talked so far
+ * (billed as any ended call, its transcript cut there, its goal not met: a human's call
+ * is re-planned as goal-incomplete); an `initiated` or `ringing` one ends `failed`
+ * without cost. Answers the ended call, or undefined for a call not in flight or whose
+ * assistant is gone (it plays on as `finishCall` would leave it).
+ */
+export function abortCall(ctx: AccountCtx, call: Call): Call | undefined {
+  const plan = call.plan;
+  if (!plan || !(IN_FLIGHT_STATUSES as readonly CallStatus[]).includes(call.status)) return undefined;
+  if (call.assistant_id === null || !ctx.assistants.get(call.assistant_id)) return undefined;
+  if (call.event_id !== null) ctx.cancel(call.event_id);
+  let aborted: CallPlan;
+  if (call.status === 'in-progress') {
+    const talked = Math.max(0, Math.round((ctx.now() - (call.answered_at ?? ctx.now())) / 1000));
+    const kind = plan.kind === 'human' ? 'goal-incomplete' : plan.kind;
+    aborted = { ...plan, kind, final_status: 'ended', talk_seconds: talked, transcript: cutTranscript(plan.transcript, plan.talk_seconds, talked) };
+  } else {
+    aborted = { ...plan, kind: 'failed', answered_by: 'unknown', final_status: 'failed', talk_seconds: 0, transcript: '' };
+  }
+  // A plan is shared between calls (the call memo): the aborted one is the call's own.
+  const replanned = ctx.calls.update(call.id, { plan: aborted, event_id: null });
+  return finishCall(ctx, replanned as Call & { plan: CallPlan });
+}
+
 /**
  * The post-call webhook (decisions: Post-call webhook payload), when `is_webhook_active`,
  * and only for `completed` calls with `send_webhook_only_on_completed`. Sent once the
@@ -326,8 +407,12 @@ export function sendPostCallWebhook(ctx: AccountCtx, call: Call): void {
   ctx.sendWebhook('post_call', assistant.webhook_url, postCallPayload(ctx, call, assistant));
 }
 
-/** The post-call webhook's body (decisions: Post-call webhook payload). */
-export function postCallPayload(ctx: AccountCtx, call: Call, assistant: Assistant): PostCallWebhookBody {
+/**
+ * The post-call webhook's body (decisions: Post-call webhook payload); on the live wire as
+ * the reference lists it (live-platform H.2, `livePostCallPayload`).
+ */
+export function postCallPayload(ctx: AccountCtx, call: Call, assistant: Assistant): PostCallWebhookBody | LivePostCallWebhookBody {
+  if (ctx.wire === 'live') return livePostCallPayload(ctx, call, assistant);
   const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
   const campaign = call.campaign_id === null ? undefined : ctx.campaigns.get(call.campaign_id);
   const payload = {
@@ -347,6 +432,60 @@ export function postCallPayload(ctx: AccountCtx, call: Call, assistant: Assistan
   };
   // decisions: Recording: the key is present only with include_recording_in_webhook.
   return assistant.include_recording_in_webhook ? { ...payload, recording_url: call.recording_url } : payload;
+}
+
+/**
+ * The live wire's post-call body (live-platform H.2), field for field and in the order of
+ * the reference's `webhooks/post-call` example: `recording_url` after the transcript (only
+ * with include_recording_in_webhook), times in UTC as `YYYY-MM-DDTHH:MM:SSZ`, a phone the
+ * call has none of as null, `extracted_variables` with the built-in status and summary
+ * first (H.1), the lead's and the campaign's documented fields, no `total_cost`.
+ */
+function livePostCallPayload(ctx: AccountCtx, call: Call, assistant: Assistant): LivePostCallWebhookBody {
+  const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
+  const campaign = call.campaign_id === null ? undefined : ctx.campaigns.get(call.campaign_id);
+  const head = {
+    id: call.id,
+    customer_phone: call.client_phone_number === '' ? null : call.client_phone_number,
+    assistant_phone: call.assistant_phone_number === '' ? null : call.assistant_phone_number,
+    duration: call.duration,
+    status: call.status,
+    extracted_variables: structuredClone(callValuesWithBuiltIns(call, call.variables)),
+    input_variables: structuredClone(call.input_variables),
+    transcript: call.transcript,
+  };
+  const tail = {
+    created_at: formatZuluSeconds(call.created_at),
+    // The reference: "taken from the call record's updated_at" (the end, for an ended call).
+    finished_at: formatZuluSeconds(call.ended_at ?? call.updated_at),
+    lead: lead
+      ? {
+          id: lead.id,
+          phone_number: lead.phone_number,
+          variables: structuredClone(lead.variables),
+          status: lead.status,
+          created_at: formatZuluSeconds(lead.created_at),
+          updated_at: formatZuluSeconds(lead.updated_at),
+        }
+      : null,
+    campaign: campaign
+      ? {
+          id: campaign.id,
+          name: campaign.name,
+          status: campaign.status,
+          allowed_hours_start_time: campaign.allowed_hours_start_time,
+          allowed_hours_end_time: campaign.allowed_hours_end_time,
+          allowed_days: [...campaign.allowed_days],
+          max_calls_in_parallel: campaign.max_calls_in_parallel,
+          max_retries: campaign.max_retries,
+          retry_interval: campaign.retry_interval,
+          created_at: formatZuluSeconds(campaign.created_at),
+          updated_at: formatZuluSeconds(campaign.updated_at),
+        }
+      : null,
+  };
+  // decisions: Recording: the key is present only with include_recording_in_webhook.
+  return assistant.include_recording_in_webhook ? { ...head, recording_url: call.recording_url, ...tail } : { ...head, ...tail };
 }
 
 /**

@@ -9,9 +9,11 @@ import { RULE_MESSAGES, freeObject, int, oneOf, queryInt, usd } from '../../core
 import { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus } from '../../core/vocabulary.js';
 import type { Wire } from '../../core/wire.js';
 import type { OutcomeName, OutcomeSource } from '../../engine/outcomes.js';
-import { CAMPAIGN_STATUSES } from '../campaigns/schema.js';
+import { CAMPAIGN_STATUSES, DAYS } from '../campaigns/schema.js';
 import { DATES_ORDER_ERROR, LEAD_STATUSES, dateFilters, datesInOrder } from '../leads/schema.js';
 import { lazySchema } from '../../core/lazy-schema.js';
+import { evaluationSchema, withBuiltIns } from '../assistants/evaluation.js';
+import { callBuiltIns } from './evaluation.js';
 
 export { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus };
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
@@ -178,6 +180,57 @@ export const PostCallWebhookBody = lazySchema(() => z
   .meta({ id: 'PostCallWebhook' }));
 export type PostCallWebhookBody = z.output<typeof PostCallWebhookBody>;
 
+/**
+ * UTC `YYYY-MM-DDTHH:MM:SSZ`, the reference's form of the post-call payload's times
+ * (live-platform H.2).
+ * @example formatZuluSeconds(Date.parse('2024-01-15T10:30:00.250Z')) // '2024-01-15T10:30:00Z'
+ */
+export function formatZuluSeconds(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+/** A time as `formatZuluSeconds` writes it. */
+const zuluSeconds = () => z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+
+/**
+ * The post-call webhook's body on the live wire (live-platform H.2; lifecycle.ts
+ * livePostCallPayload): the reference's fields in its order, no `total_cost`.
+ */
+export const LivePostCallWebhookBody = lazySchema(() => z
+  .object({
+    id: integer(),
+    customer_phone: z.string().nullable(),
+    assistant_phone: z.string().nullable(),
+    duration: integer(),
+    status: z.enum(CALL_STATUSES),
+    extracted_variables: jsonObject(),
+    input_variables: jsonObject(),
+    transcript: z.string(),
+    recording_url: z.string().nullable().optional(),
+    created_at: zuluSeconds(),
+    finished_at: zuluSeconds(),
+    lead: z
+      .object({ id: integer(), phone_number: z.string(), variables: jsonObject(), status: z.enum(LEAD_STATUSES), created_at: zuluSeconds(), updated_at: zuluSeconds() })
+      .nullable(),
+    campaign: z
+      .object({
+        id: integer(),
+        name: z.string(),
+        status: z.enum(CAMPAIGN_STATUSES),
+        allowed_hours_start_time: z.string(),
+        allowed_hours_end_time: z.string(),
+        allowed_days: z.array(z.enum(DAYS)),
+        max_calls_in_parallel: integer(),
+        max_retries: integer(),
+        retry_interval: integer(),
+        created_at: zuluSeconds(),
+        updated_at: zuluSeconds(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'LivePostCallWebhook' }));
+export type LivePostCallWebhookBody = z.output<typeof LivePostCallWebhookBody>;
+
 /** A USD amount with 8 decimals (`costString`). */
 const costText = () => z.string().regex(/^-?\d+\.\d{8}$/);
 
@@ -198,10 +251,12 @@ export type LiveCallRecord = z.output<typeof LiveCallRecord>;
 /**
  * A call as every route shows it (spec: Call table), plus the ids it belongs to; on the
  * live wire with live-platform D.2's encodings. `schema` is the post_call_schema of the
- * call's assistant (empty when it is gone), read for the live evaluation items.
- * @example serialiseCall(call, ctx.wire, assistant?.post_call_schema)
+ * call's assistant (empty when it is gone), read for the live evaluation items;
+ * `evaluates` its `post_call_evaluation` (without it the live evaluation shows only what
+ * was stored, no built-ins).
+ * @example serialiseCall(call, ctx.wire, assistant?.post_call_schema, assistant?.post_call_evaluation)
  */
-export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly EvaluationSchemaItem[] = []): CallRecord | LiveCallRecord {
+export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly EvaluationSchemaItem[] = [], evaluates = true): CallRecord | LiveCallRecord {
   const spec = {
     id: c.id,
     assistant_id: c.assistant_id,
@@ -225,13 +280,17 @@ export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly Eva
     updated_at: formatSqlUtc(c.updated_at),
   };
   if (wire === 'spec') return spec;
+  // live-platform H.1: an ended call shows the built-in status and summary first, in variables and (when the assistant evaluates) evaluation.
+  const builtIns = callBuiltIns(c);
+  const variables = builtIns ? withBuiltIns(spec.variables, builtIns) : spec.variables;
+  const evaluation = builtIns && evaluates ? withBuiltIns(c.evaluation, builtIns) : c.evaluation;
   // live-platform D.2: the same keys in the same order, only these values encoded as the live platform does.
   return {
     ...spec,
     transcript: transcriptItems(c),
     // live-platform D.2: PHP encodes an empty associative array as `[]`.
-    variables: Object.keys(c.variables).length === 0 ? [] : spec.variables,
-    evaluation: evaluationItems(c.evaluation, schema),
+    variables: Object.keys(variables).length === 0 ? [] : variables,
+    evaluation: evaluationItems(evaluation, evaluationSchema(schema)),
     webhook_response: c.webhook_response !== null && Object.keys(c.webhook_response).length === 0 ? [] : spec.webhook_response,
     carrier_cost: costString(c.carrier_cost_micros),
     total_cost: costString(c.total_cost_micros),

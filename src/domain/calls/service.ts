@@ -319,7 +319,10 @@ export function deleteCall(ctx: AccountCtx, id: number): void {
  * @example listCalls(ctx, query).rows.map(callView(ctx))
  */
 export function callView(ctx: AccountCtx): (call: Call) => ReturnType<typeof serialiseCall> {
-  return (call) => serialiseCall(call, ctx.wire, call.assistant_id === null ? [] : ctx.assistants.get(call.assistant_id)?.post_call_schema);
+  return (call) => {
+    const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
+    return serialiseCall(call, ctx.wire, assistant?.post_call_schema, assistant?.post_call_evaluation);
+  };
 }
 
 /**
