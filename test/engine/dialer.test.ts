@@ -469,8 +469,10 @@ describe('campaign dialer', () => {
     expect(leadStatuses(r.sim, r.leadIds[0]!).filter((s) => s === 'rescheduled')).toHaveLength(5);
   });
 
-  it('lets the calls in flight end normally after a stop, dials nothing more even a day later, and continues with the scheduled leads on restart', async () => {
+  // live-platform H.9: "stopping a campaign aborts running calls".
+  it('aborts the ringing calls at a stop (failed, no cost), puts their leads back to created, dials nothing more even a day later, and dials them again on restart', async () => {
     const r = await rig({ startAt: '2026-03-02T10:00:00Z', campaign: { max_calls_in_parallel: 2 }, leads: numbers(10, 500) });
+    const balance = (await ok(r.sim, 'GET', '/user/me')).total_balance;
     await r.start();
     await r.sim.clock.advance('2s');
     let calls = await r.calls();
@@ -479,31 +481,72 @@ describe('campaign dialer', () => {
       ['ringing', '2026-03-02 10:00:00'],
     ]);
     await r.stop();
-    await r.sim.clock.advance('1d');
+    // At once, before the clock moves.
     calls = await r.calls();
     expect(calls).toHaveLength(2);
     for (const call of calls) {
-      expect(call.status).toBe('completed');
-      expect(callStatuses(r.sim, call.id)).toEqual(['initiated', 'ringing', 'in-progress', 'completed']);
+      expect(call).toMatchObject({ status: 'failed', duration: 0, total_cost: 0, carrier_cost: 0, answered_by: 'unknown', transcript: '', recording_url: null });
+      expect(callStatuses(r.sim, call.id)).toEqual(['initiated', 'ringing', 'failed']);
     }
+    expect((await ok(r.sim, 'GET', '/user/me')).total_balance).toBe(balance);
+    expect(r.sim.clock.pendingEvents().filter((e) => e.type.startsWith('call.'))).toEqual([]);
+    await r.sim.clock.advance('1d');
+    expect(await r.calls()).toHaveLength(2);
     const leads = await r.leads();
-    expect(leads.map((l) => l.status)).toEqual(['completed', 'completed', ...Array(8).fill('scheduled')]);
+    expect(leads.map((l) => l.status)).toEqual(['created', 'created', ...Array(8).fill('scheduled')]);
+    // The aborted attempt counts (decision: leads go back to created).
+    expect(r.leadIds.map((id) => r.sim.db.leads.get(id)!.attempts)).toEqual([1, 1, ...Array(8).fill(0)]);
+    expect(leadStatuses(r.sim, r.leadIds[0]!)).toEqual(['scheduled', 'processing', 'created']);
     expect(r.sim.clock.pendingEvents().filter((e) => e.type === 'campaign.dial' || e.type === 'lead.retry')).toEqual([]);
     expect(r.campaignStatuses()).toEqual(['in-progress', 'stopped']);
 
-    const restartedAt = r.sim.clock.now();
     await r.start();
-    calls = await r.calls();
-    expect(calls.slice(2).map((c) => [c.client_phone_number, ms(c.created_at)])).toEqual([
-      [leads[2]!.phone_number, restartedAt],
-      [leads[3]!.phone_number, restartedAt],
-    ]);
     await r.sim.clock.runUntilIdle();
     calls = await r.calls();
-    expect(calls).toHaveLength(10);
-    expect(calls.map((c) => c.client_phone_number)).toEqual(numbers(10, 500));
+    expect(calls).toHaveLength(12);
+    expect(calls.slice(2).every((c) => c.status === 'completed')).toBe(true);
+    expect(calls.slice(2).map((c) => c.client_phone_number).sort()).toEqual(numbers(10, 500));
     expect((await r.leads()).every((l) => l.status === 'completed')).toBe(true);
+    expect(r.leadIds.map((id) => r.sim.db.leads.get(id)!.attempts)).toEqual([2, 2, ...Array(8).fill(1)]);
     expect(r.campaignStatuses()).toEqual(['in-progress', 'stopped', 'in-progress', 'completed']);
+  });
+
+  it('ends a call two minutes into ten minutes `ended` at once at a stop, billed for the two minutes, and dials that lead no more until a restart', async () => {
+    const phone = '+14155550701';
+    const r = await rig({
+      startAt: '2026-03-02T10:00:00Z',
+      assistant: { is_webhook_active: true, webhook_url: 'https://hooks.example.test/calls', send_webhook_only_on_completed: false },
+      leads: [phone],
+      outcomes: { [phone]: [{ kind: 'human', ring_seconds: 5, talk_seconds: 600 }] },
+    });
+    const balance = (await ok(r.sim, 'GET', '/user/me')).total_balance;
+    await r.start();
+    // Placed at 10:00:00, ringing at :01, answered at :06: two minutes of talk at 10:02:06.
+    await r.sim.clock.advance('126s');
+    expect((await r.calls())[0]!.status).toBe('in-progress');
+    await r.stop();
+    const [call] = await r.calls();
+    expect(call).toMatchObject({ status: 'ended', duration: 120, answered_by: 'human', updated_at: '2026-03-02 10:02:06' });
+    expect(callStatuses(r.sim, call!.id)).toEqual(['initiated', 'ringing', 'in-progress', 'ended']);
+    // decisions: Billing defaults: 120 s of AI time and two started carrier minutes, as any ended call.
+    expect(call!.total_cost).toBeGreaterThan(0);
+    expect((await ok(r.sim, 'GET', '/user/me')).total_balance).toBeCloseTo(balance - call!.total_cost, 5);
+    expect(call!.transcript.split('\n')[0]).toMatch(/^Assistant: /);
+    const deliveries = r.sim.control.webhooks.deliveries().data;
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]!.payload).toMatchObject({ id: call!.id, status: 'ended', duration: 120, lead: { status: 'created' } });
+    expect((await r.leads()).map((l) => l.status)).toEqual(['created']);
+    expect(r.sim.db.leads.get(r.leadIds[0]!)!.attempts).toBe(1);
+    // The ten minutes pass: nothing more happens to the call, and the lead is not dialed.
+    await r.sim.clock.advance('1h');
+    expect(await r.calls()).toHaveLength(1);
+    expect((await r.calls())[0]).toMatchObject({ status: 'ended', duration: 120 });
+    expect((await r.leads())[0]!.status).toBe('created');
+    await r.start();
+    await r.sim.clock.advance('1s');
+    const again = await r.calls();
+    expect(again).toHaveLength(2);
+    expect(again[1]).toMatchObject({ client_phone_number: phone, status: 'ringing' });
   });
 
   it('retries a goal-incomplete answer when retry_on_goal_incomplete is on and completes the lead on the second call', async () => {

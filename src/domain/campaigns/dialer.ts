@@ -9,7 +9,9 @@
  */
 import type { Assistant } from '../assistants/schema.js';
 import { coversOneCall } from '../calls/billing.js';
-import { placeCall } from '../calls/lifecycle.js';
+import { goalValue } from '../calls/evaluation.js';
+import { groupStatusKey } from '../calls/groups.js';
+import { abortCall, IN_FLIGHT_STATUSES, placeCall, sendPostCallWebhook } from '../calls/lifecycle.js';
 import type { Call } from '../calls/schema.js';
 import type { AccountCtx } from '../context.js';
 import { moveLead, setLeadStatus } from '../leads/records.js';
@@ -236,7 +238,8 @@ function settleLead(ctx: AccountCtx, campaign: Campaign, lead: Lead, call: Call)
   const attempts = lead.attempts + 1;
   const goal = campaign.goal_completion_variable;
   let retry: boolean;
-  if (human) retry = goal !== null && campaign.retry_on_goal_incomplete && call.variables[goal] !== true;
+  // live-platform H.1: the goal variable may be the built-in `status`, read from the call's facts unless stored.
+  if (human) retry = goal !== null && campaign.retry_on_goal_incomplete && goalValue(call, goal) !== true;
   else if (call.answered_by === 'machine') retry = campaign.retry_on_voicemail;
   else retry = true;
   if (!retry) {
@@ -266,4 +269,34 @@ export function retryLead(ctx: AccountCtx, payload: LeadRetryPayload): void {
   const campaign = ctx.campaigns.get(lead.campaign_id);
   if (campaign?.status === 'in-progress') dialRow(ctx, campaign, undefined, lead);
   else setLeadStatus(ctx, lead, 'scheduled');
+}
+
+/**
+ * A stop aborts the campaign's calls in flight (live-platform H.9): each ends at once
+ * (`abortCall`), frees its slot, and its lead counts the attempt and goes back to
+ * `created` (decision), so a restart dials it again; a secondary contact being dialed
+ * goes back to `created` too. Then the post-call webhook goes out per the assistant's
+ * settings, as for any ended call. Nothing is dialed: the campaign is no longer running.
+ */
+export function abortCampaignCalls(ctx: AccountCtx, campaign: Campaign): void {
+  if (campaign.in_flight === 0) return;
+  const inFlight: Call[] = [];
+  for (const group of ctx.callGroups()) {
+    if (group.campaign_id !== campaign.id) continue;
+    for (const status of IN_FLIGHT_STATUSES) inFlight.push(...ctx.calls.where('group_status', groupStatusKey(group.id, status)));
+  }
+  // In the order they were placed: their events and webhooks follow one another as the calls did.
+  inFlight.sort((a, b) => a.id - b.id);
+  for (const call of inFlight) {
+    const ended = abortCall(ctx, call);
+    if (!ended) continue;
+    const moving = ctx.campaigns.changing(campaign, DIAL_FIELDS);
+    campaign.in_flight = Math.max(0, campaign.in_flight - 1);
+    ctx.campaigns.changed(campaign, moving);
+    const lead = ended.lead_id === null ? undefined : ctx.leads.get(ended.lead_id);
+    const contact = ended.contact_id === null ? undefined : ctx.secondaryContacts.get(ended.contact_id);
+    if (contact) ctx.secondaryContacts.update(contact.id, { status: 'created', updated_at: ctx.now() });
+    if (lead) moveLead(ctx, lead, 'created', lead.attempts + 1, -1, lead.next_attempt_at, lead.retry_event_id);
+    sendPostCallWebhook(ctx, ended);
+  }
 }

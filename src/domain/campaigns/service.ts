@@ -10,7 +10,8 @@ import type { AccountCtx } from '../context.js';
 import { removeLead } from '../leads/records.js';
 import { DIALABLE_LEAD_STATUSES } from '../leads/schema.js';
 import { usableNumber } from '../phone-numbers/service.js';
-import { callerNumbers, requestDial, scheduleDial, setCampaignStatus } from './dialer.js';
+import { isGoalVariable } from '../assistants/evaluation.js';
+import { abortCampaignCalls, callerNumbers, requestDial, scheduleDial, setCampaignStatus } from './dialer.js';
 import { DAYS, withSeconds, type Campaign, type CreateCampaignInput } from './schema.js';
 
 
@@ -77,7 +78,9 @@ export function createCampaign(ctx: AccountCtx, input: CreateCampaignInput): Cam
     else if (input.phone_number_ids!.indexOf(id) !== i) bag.rule(`phone_number_ids.${i}`, 'distinct');
   });
   const goal = input.goal_completion_variable ?? null;
-  if (goal !== null && !assistant.post_call_schema.some((item) => item.name === goal && item.type === 'bool')) {
+  // live-platform H.1: on the live wire the built-in `status` is a goal variable without a schema item.
+  const isGoal = ctx.wire === 'live' ? isGoalVariable(assistant.post_call_schema, goal ?? '') : assistant.post_call_schema.some((item) => item.name === goal && item.type === 'bool');
+  if (goal !== null && !isGoal) {
     bag.add('goal_completion_variable', CAMPAIGN_MESSAGES.goalVariable);
   }
   bag.throwIfAny();
@@ -147,12 +150,17 @@ export function startCampaign(ctx: AccountCtx, id: number): Campaign {
   return setCampaignStatus(ctx, campaign, 'in-progress', scheduleDial(ctx, campaign));
 }
 
-/** Stops a running campaign; nothing more is dialed (decisions: Campaign states). */
+/**
+ * Stops a running campaign; nothing more is dialed (decisions: Campaign states), and its
+ * calls in flight are aborted (live-platform H.9: "stopping a campaign aborts running calls").
+ */
 export function stopCampaign(ctx: AccountCtx, id: number): Campaign {
   const campaign = ctx.campaigns.get(id);
   if (!campaign) throw campaignErrors.statusNotFound();
   if (campaign.status !== 'in-progress') throw campaignErrors.refused(CAMPAIGN_MESSAGES.notRunning);
-  return setCampaignStatus(ctx, campaign, 'stopped', null);
+  const stopped = setCampaignStatus(ctx, campaign, 'stopped', null);
+  abortCampaignCalls(ctx, stopped);
+  return stopped;
 }
 
 /** Deletes a campaign: stops it first and removes its leads; its calls stay in the history (decisions: Delete campaign). */
