@@ -12,7 +12,7 @@ import { MAX_SEED, SeededRandom } from './core/random.js';
 import { CLOCK_RANGE_TEXT, formatControlTime, isClockTime, parseInstant } from './core/time.js';
 import { parseControlBody, ruleMessage } from './core/validation.js';
 import { WIRES, type Wire } from './core/wire.js';
-import { FaultEngine } from './engine/faults.js';
+import { FaultEngine, faultFailure } from './engine/faults.js';
 import { OutcomeScript } from './engine/outcomes.js';
 import { ReplyScript } from './engine/replies.js';
 import { WebhookEngine, type DeliverFn } from './engine/webhooks.js';
@@ -287,7 +287,8 @@ export class Simulator implements SimState {
     this.control = new Control(this, (source) => applyScenario(this, source));
     this.router = new Router<ControlRouteCtx>(ROUTES, {
       beforeHandle: (route, request) => {
-        if (route.family !== 'control' && this.faults.take(route.method, route.path, request.path)) throw route.failure?.() ?? shapeA(500, COMMON_MESSAGES.serverError);
+        const fault = route.family === 'control' ? undefined : this.faults.hit(route.method, route.path, request.path);
+        if (fault) throw faultFailure(fault, route.failure);
       },
       ...(options.onError && { onError: options.onError }),
     });

@@ -392,8 +392,11 @@ export class Control {
       /**
        * `POST /__sim/faults`: the next `times` requests to `method path` (a route pattern
        * such as `/user/assistant/:id`, or a concrete path) that pass authentication and
-       * validation fail with the route's documented failure, changing nothing. Control
-       * routes are never faulted.
+       * validation fail, changing nothing: with `status` 500 (the default) the route's
+       * documented failure, 502/503/504 shape A, 429 shape R `{message: "Too Many
+       * Attempts.", retry_after}` with a `Retry-After` header of `retry_after` seconds
+       * (default 60; live-platform H.11). Control routes are never faulted.
+       * @example sim.control.faults.add({ method: 'GET', path: '/user/me', status: 429, retry_after: 30 })
        */
       add: (input: In<typeof FaultBody>) => this.sim.faults.add(parseControlBody(FaultBody, input)),
       /** `GET /__sim/faults`. */

@@ -7,6 +7,7 @@ import { MAX_SEED } from '../core/random.js';
 import { RULE_MESSAGES, int, oneOf, queryInt } from '../core/validation.js';
 import { WIRES } from '../core/wire.js';
 import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type WebhookKind } from '../engine/webhooks.js';
+import { DEFAULT_RETRY_AFTER, FAULT_STATUSES } from '../engine/faults.js';
 import { PostCallWebhookBody } from '../domain/calls/schema.js';
 import { ConversationEndedWebhookBody } from '../domain/conversations/schema.js';
 import { lazySchema } from '../core/lazy-schema.js';
@@ -58,11 +59,16 @@ export const ClockModeBody = lazySchema(() => z.object({
 }));
 export type ClockModeInput = z.infer<typeof ClockModeBody>;
 
-export const FaultBody = lazySchema(() => z.object({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  path: z.string().startsWith('/', { error: 'The :attribute must start with /.' }),
-  times: int(1, 1000).default(1),
-}));
+export const FaultBody = lazySchema(() => z
+  .object({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    path: z.string().startsWith('/', { error: 'The :attribute must start with /.' }),
+    times: int(1, 1000).default(1),
+    // live-platform H.11: the status a matched request answers (500 the route's documented failure), and a 429's Retry-After seconds.
+    status: z.union(FAULT_STATUSES.map((s) => z.literal(s)), { error: 'The selected :attribute is invalid.' }).default(500).meta({ description: 'The status a matched request answers: 500 (default) the route\'s documented failure, 502/503/504 shape A, 429 shape R with a Retry-After header.' }),
+    retry_after: int(1, 86_400).optional().meta({ description: `With status 429: the seconds of retry_after and Retry-After (default ${DEFAULT_RETRY_AFTER}).` }),
+  })
+  .refine((f) => f.retry_after === undefined || f.status === 429, { path: ['retry_after'], error: 'The retry after field is only allowed with status 429.' }));
 export type FaultInput = z.input<typeof FaultBody>;
 
 /** `GET /__sim/charges` and `GET /__sim/sms` (a number in the query string, or an integer in-process). */
@@ -114,7 +120,9 @@ export const FailureRuleRecord = lazySchema(() => z
 export type FailureRuleRecord = z.output<typeof FailureRuleRecord>;
 
 /** A forced request failure rule (`POST /__sim/faults`). */
-export const FaultRuleRecord = lazySchema(() => z.object({ id: integer(), method: z.string(), path: z.string(), times: integer() }).meta({ id: 'FaultRule' }));
+export const FaultRuleRecord = lazySchema(() =>
+  z.object({ id: integer(), method: z.string(), path: z.string(), times: integer(), status: z.union(FAULT_STATUSES.map((s) => z.literal(s))), retry_after: integer().nullable() }).meta({ id: 'FaultRule' }),
+);
 
 /** The clock as `GET /__sim/clock` shows it. */
 export const ClockRecord = lazySchema(() => z

@@ -33,7 +33,7 @@ import type { Table } from '../core/store.js';
 import { isTimezone } from '../core/time.js';
 import { ANSWERED_BY, CALL_STATUSES, DELIVERY_STATES, WEBHOOK_KINDS } from '../core/vocabulary.js';
 import type { Delivery, FailureRule, ReceiverResponse, WebhookAttempt } from '../engine/webhooks.js';
-import type { FaultRule } from '../engine/faults.js';
+import { FAULT_STATUSES, type FaultRule, type FaultStatus } from '../engine/faults.js';
 import { OUTCOME_NAMES, OUTCOME_SOURCES, RING_SECONDS, TALK_SECONDS } from '../engine/outcomes.js';
 import { MAX_PRICE_USD, type Account, type Plan, type Rates } from '../domain/accounts/schema.js';
 import {
@@ -590,5 +590,12 @@ export const FAILURE_RULE_KIND = record<FailureRule>({
   with: parsedBy(lazySchema(() => WebhookFailureBody.unwrap().shape.with)),
 });
 
-/** A forced request fault (`POST /__sim/faults`). */
-export const FAULT_RULE_KIND = record<FaultRule>({ id, method: string, path: string, times: count });
+/** A forced request fault (`POST /__sim/faults`); a snapshot saved before faults had a status (live-platform H.11) has neither of the last two. */
+export const FAULT_RULE_KIND = record<FaultRule>({
+  id,
+  method: string,
+  path: string,
+  times: count,
+  status: optional(refined(int, (v): v is FaultStatus => (FAULT_STATUSES as readonly number[]).includes(v), 'must be 429, 500, 502, 503 or 504')) as FieldKind<FaultStatus>,
+  retry_after: optional(nullable(id)) as FieldKind<number | null>,
+});

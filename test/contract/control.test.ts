@@ -420,7 +420,7 @@ contract('control: reset', (api) => {
     expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
     expect((await api().get('/__sim/webhooks/failures')).body).toStrictEqual({ data: [] });
     expect((await api().get('/user/me')).status).toBe(200);
-    expect((await api().post('/__sim/faults', { method: 'GET', path: '/user/me' })).body).toStrictEqual({ id: 1, method: 'GET', path: '/user/me', times: 1 });
+    expect((await api().post('/__sim/faults', { method: 'GET', path: '/user/me' })).body).toStrictEqual({ id: 1, method: 'GET', path: '/user/me', times: 1, status: 500, retry_after: null });
   });
 
   it('rejects a negative seed and a start that is not a time with 422 shape B, changing nothing', async () => {
@@ -811,7 +811,7 @@ contract('control: faults', (api) => {
   it('adds a fault rule and answers 201 with it, times defaulting to 1', async () => {
     const res = await api().post('/__sim/faults', DELETE_FAULT);
     expect(res.status).toBe(201);
-    expect(res.body).toStrictEqual({ id: 1, method: 'DELETE', path: '/user/assistant/:id', times: 1 });
+    expect(res.body).toStrictEqual({ id: 1, method: 'DELETE', path: '/user/assistant/:id', times: 1, status: 500, retry_after: null });
   });
 
   it("answers the route's documented failure while the fault holds, and keeps the assistant", async () => {
@@ -875,9 +875,69 @@ contract('control: faults', (api) => {
     expect(res.status).toBe(200);
     expect(res.body).toStrictEqual({
       data: [
-        { id: 1, method: 'DELETE', path: '/user/assistant/:id', times: 1 },
-        { id: 2, method: 'GET', path: '/user/me', times: 1 },
+        { id: 1, method: 'DELETE', path: '/user/assistant/:id', times: 1, status: 500, retry_after: null },
+        { id: 2, method: 'GET', path: '/user/me', times: 1, status: 500, retry_after: null },
       ],
+    });
+  });
+
+  // live-platform H.11: a chosen status, and a 429 of shape R with Retry-After.
+  it('answers a 429 fault with Retry-After: 30 and shape R, once, and changes nothing', async () => {
+    const id = await createAssistant(api());
+    const rule = await api().post('/__sim/faults', { ...DELETE_FAULT, status: 429, retry_after: 30 });
+    expect(rule.status).toBe(201);
+    expect(rule.body).toStrictEqual({ id: 1, method: 'DELETE', path: '/user/assistant/:id', times: 1, status: 429, retry_after: 30 });
+    const res = await api().del(`/user/assistant/${id}`);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(res.body).toStrictEqual({ message: 'Too Many Attempts.', retry_after: 30 });
+    expect((await api().get(`/user/assistant/${id}`)).status).toBe(200);
+    const next = await api().del(`/user/assistant/${id}`);
+    expect(next.status).toBe(200);
+    expect(next.headers.get('retry-after')).toBeNull();
+  });
+
+  it('gives a 429 fault without retry_after 60 seconds', async () => {
+    await api().post('/__sim/faults', { method: 'GET', path: '/user/me', status: 429 });
+    const res = await api().get('/user/me');
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('60');
+    expect(res.body).toStrictEqual({ message: 'Too Many Attempts.', retry_after: 60 });
+  });
+
+  it.each([
+    [502, 'Bad Gateway.'],
+    [503, 'Service Unavailable.'],
+    [504, 'Gateway Timeout.'],
+  ])('answers a %i fault in shape A with its reason phrase, once', async (status, message) => {
+    const id = await createAssistant(api());
+    await api().post('/__sim/faults', { ...DELETE_FAULT, status });
+    const res = await api().del(`/user/assistant/${id}`);
+    expect(res.status).toBe(status);
+    expect(res.body).toStrictEqual({ message });
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect((await api().del(`/user/assistant/${id}`)).status).toBe(200);
+  });
+
+  it('refuses another status, and retry_after without 429, with 422 shape B, adding no rule', async () => {
+    const bad = await api().post('/__sim/faults', { method: 'GET', path: '/user/me', status: 404 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toStrictEqual({ status: ['The selected status is invalid.'] });
+    const stray = await api().post('/__sim/faults', { method: 'GET', path: '/user/me', status: 503, retry_after: 5 });
+    expect(stray.status).toBe(422);
+    expect(stray.body.errors).toStrictEqual({ retry_after: ['The retry after field is only allowed with status 429.'] });
+    expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
+  });
+
+  it('adds a 429 fault in-process as over HTTP', async () => {
+    const sim = fresh();
+    expect(sim.control.faults.add({ method: 'GET', path: '/user/me', status: 429, retry_after: 30 })).toStrictEqual({
+      id: 1,
+      method: 'GET',
+      path: '/user/me',
+      times: 1,
+      status: 429,
+      retry_after: 30,
     });
   });
 
@@ -1237,7 +1297,7 @@ contract('control: a body key the operation does not have is refused, with the c
     ['PUT', '/__sim/outcomes', { rules: [], rule: [] }, 'rule', 'The rule field is not allowed; did you mean rules?'],
     ['PUT', '/__sim/replies', { rules: [], rulse: [] }, 'rulse', 'The rulse field is not allowed; did you mean rules?'],
     ['POST', '/__sim/webhooks/failures', { with: 500, time: 2 }, 'time', 'The time field is not allowed; did you mean times?'],
-    ['POST', '/__sim/faults', { method: 'GET', path: '/user/me', times: 1, status: 500 }, 'status', 'The status field is not allowed.'],
+    ['POST', '/__sim/faults', { method: 'GET', path: '/user/me', times: 1, code: 500 }, 'code', 'The code field is not allowed.'],
     ['PATCH', '/__sim/accounts/1', { balanse: 5 }, 'balanse', 'The balanse field is not allowed; did you mean balance?'],
   ] as const)('%s %s with %j answers 422 naming the key, and changes nothing', async (method, path, body, key, message) => {
     await expectRefused(api(), () => (method === 'POST' ? api().post(path, body) : method === 'PUT' ? api().put(path, body) : api().patch(path, body)), 422, invalidField(key, message));

@@ -320,10 +320,19 @@ class Replies(_Part):
 
 
 class Faults(_Part):
-    """``sim.control.faults``: the next requests to a route fail with its documented failure."""
+    """``sim.control.faults``: the next requests to a route fail (its documented failure, a 5xx, or a 429 with Retry-After)."""
 
-    def add(self, method: str, path: str, times: Optional[int] = None) -> Dict[str, Any]:
-        return self._sim.request("POST", "/__sim/faults", _drop_none({"method": method, "path": path, "times": times}))
+    def add(
+        self,
+        method: str,
+        path: str,
+        times: Optional[int] = None,
+        status: Optional[int] = None,
+        retry_after: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """``status``: 429, 500 (default), 502, 503 or 504; ``retry_after``: a 429's seconds (default 60)."""
+        body = {"method": method, "path": path, "times": times, "status": status, "retry_after": retry_after}
+        return self._sim.request("POST", "/__sim/faults", _drop_none(body))
 
     def list(self) -> List[Dict[str, Any]]:
         return self._sim._get("/__sim/faults")["data"]
