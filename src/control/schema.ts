@@ -8,7 +8,7 @@ import { RULE_MESSAGES, int, oneOf, queryInt } from '../core/validation.js';
 import { WIRES } from '../core/wire.js';
 import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type WebhookKind } from '../engine/webhooks.js';
 import { DEFAULT_RETRY_AFTER, FAULT_STATUSES } from '../engine/faults.js';
-import { PostCallWebhookBody } from '../domain/calls/schema.js';
+import { LivePostCallWebhookBody, PostCallWebhookBody } from '../domain/calls/schema.js';
 import { ConversationEndedWebhookBody } from '../domain/conversations/schema.js';
 import { lazySchema } from '../core/lazy-schema.js';
 
@@ -102,7 +102,8 @@ export const DeliveryRecord = lazySchema(() => z
     next_attempt_at: controlTimestamp().nullable(),
     response: z.object({ status: integer(), body: z.string(), truncated: z.literal(true).optional() }).nullable(),
     created_at: controlTimestamp(),
-    payload: z.union([WEBHOOK_BODIES.post_call, WEBHOOK_BODIES.conversation_ended]),
+    // live-platform H.2: a post-call delivery of the live wire carries the reference's body.
+    payload: z.union([WEBHOOK_BODIES.post_call, LivePostCallWebhookBody, WEBHOOK_BODIES.conversation_ended]),
   })
   .meta({ id: 'Delivery' }));
 export type DeliveryRecord = z.output<typeof DeliveryRecord>;

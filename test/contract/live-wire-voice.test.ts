@@ -323,8 +323,11 @@ contract(
           { text: 'Hi, yes?', type: 'transcript', sender: 'human', timestamp: 1772359233.333333 },
           { text: '[call transferred]', type: 'transcript', sender: 'bot', timestamp: 1772359266.666667 },
         ],
-        variables: [],
+        // live-platform H.1: the built-in status and summary come first.
+        variables: { status: true, summary: 'The customer answered and the goal was met after 1 min 40 s.' },
         evaluation: [
+          { name: 'status', type: 'bool', value: true, description: 'Whether the call objective was achieved or not.' },
+          { name: 'summary', type: 'string', value: 'The customer answered and the goal was met after 1 min 40 s.', description: 'Call summary in a few words.' },
           { name: 'booked', type: 'bool', value: true, description: 'Booked a demo' },
           { name: 'score', type: 'number', value: 7, description: '' },
           { name: 'note', type: 'string', value: 'call back', description: '' },
@@ -351,10 +354,18 @@ contract(
     });
 
     it('answers an empty transcript and evaluation as [], zero costs as "0.00000000", large ones with 8 decimals', async () => {
-      await outboundAssistant(api());
+      // An assistant without post-call evaluation: no built-ins in the evaluation (live-platform H.1).
+      await outboundAssistant(api(), { post_call_evaluation: false });
       insertHistoryCall(api(), { transcript: '', evaluation: {}, carrier_cost: 0, total_cost: 12.5 });
       const res = await api().get('/user/calls/1');
       expect(res.body).toMatchObject({ transcript: [], evaluation: [], carrier_cost: '0.00000000', total_cost: '12.50000000' });
+    });
+
+    it('answers the variables of a call not yet over as [] (no built-ins before the end)', async () => {
+      await outboundAssistant(api());
+      insertHistoryCall(api(), { status: 'in-progress', variables: {}, evaluation: {} });
+      const res = await api().get('/user/calls/1');
+      expect(res.body).toMatchObject({ variables: [], evaluation: [] });
     });
 
     it('gives one item per non-blank line: a trailing newline or an empty line adds none (decision)', async () => {
@@ -380,7 +391,11 @@ contract(
       insertHistoryCall(api(), { evaluation: { booked: false } });
       await api().del('/user/assistant/1');
       const res = await api().get('/user/calls/1');
-      expect(res.body.evaluation).toStrictEqual([{ name: 'booked', type: 'bool', value: false, description: '' }]);
+      expect(res.body.evaluation).toStrictEqual([
+        { name: 'status', type: 'bool', value: true, description: 'Whether the call objective was achieved or not.' },
+        { name: 'summary', type: 'string', value: 'The customer answered and the goal was met after 1 min 40 s.', description: 'Call summary in a few words.' },
+        { name: 'booked', type: 'bool', value: false, description: '' },
+      ]);
     });
 
     it('stamps the lines of a placed call from its answer time (1 s dialing + 4 s ringing after creation) over its duration', async () => {

@@ -42,6 +42,8 @@ interface CallRow {
   assistant_phone_number: string;
   campaign_id: number | null;
   variables: Record<string, unknown>;
+  transcript: string;
+  total_cost: number;
   created_at: string;
   updated_at: string;
 }
