@@ -85,7 +85,13 @@ describe('the OpenAPI document', () => {
     expect(body.additionalProperties).toBe(false);
     expect(body.required).toEqual(expect.arrayContaining(['id', 'customer_phone', 'transcript', 'lead', 'campaign', 'total_cost']));
     expect(body.required).not.toContain('recording_url');
-    expect(doc.components.schemas.Delivery.properties.payload).toEqual({ anyOf: [{ $ref: '#/components/schemas/PostCallWebhook' }, { $ref: '#/components/schemas/ConversationEndedWebhook' }] });
+    // live-platform H.2: a live post-call delivery carries the reference's body.
+    expect(doc.components.schemas.Delivery.properties.payload).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/PostCallWebhook' }, { $ref: '#/components/schemas/LivePostCallWebhook' }, { $ref: '#/components/schemas/ConversationEndedWebhook' }],
+    });
+    const live = doc.components.schemas.LivePostCallWebhook;
+    expect(Object.keys(live.properties)).toEqual(['id', 'customer_phone', 'assistant_phone', 'duration', 'status', 'extracted_variables', 'input_variables', 'transcript', 'recording_url', 'created_at', 'finished_at', 'lead', 'campaign']);
+    expect(live.required).not.toContain('recording_url');
   });
 
   it('documents a body from its schema: required fields, enums and limits', () => {
