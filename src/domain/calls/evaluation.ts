@@ -34,7 +34,7 @@ export function callGoalMet(call: Pick<CallFacts, 'plan' | 'status'>): boolean {
 const WHO: Readonly<Record<CallFacts['answered_by'], string>> = { human: 'The customer answered', machine: 'Voicemail answered', unknown: 'Nobody answered' };
 const HOW: Readonly<Record<string, string>> = {
   completed: 'the goal was met',
-  ended_by_customer: 'the customer hung up before the goal was met',
+  ended_by_customer: 'hung up before the goal was met',
   ended_by_assistant: 'the assistant ended the call',
   ended: 'the call ended',
   busy: 'the line was busy',
