@@ -1,6 +1,6 @@
 /** A call's built-in evaluation values (live-platform H.1) and the goal variable. */
 import { describe, expect, it } from 'vitest';
-import { evaluationSchema, isGoalVariable, withBuiltIns } from '../../src/domain/assistants/evaluation.js';
+import { chatBuiltIns, evaluationSchema, isGoalVariable, withBuiltIns } from '../../src/domain/assistants/evaluation.js';
 import { callBuiltIns, callSummary, goalValue, type CallFacts } from '../../src/domain/calls/evaluation.js';
 
 const call = (fields: Partial<CallFacts>): CallFacts => ({ plan: null, status: 'completed', answered_by: 'human', duration: 125, variables: {}, ...fields });
@@ -62,5 +62,19 @@ describe('withBuiltIns, evaluationSchema, goal variables', () => {
     expect(goalValue(call({ plan: { kind: 'human' } }), 'status')).toBe(true);
     expect(goalValue(call({ plan: { kind: 'human' }, variables: { status: false } }), 'status')).toBe(false);
     expect(goalValue(call({ plan: { kind: 'human' } }), 'booked')).toBeUndefined();
+  });
+});
+
+describe('chatBuiltIns', () => {
+  it('is true when the assistant answered the last user message, system messages aside', () => {
+    expect(chatBuiltIns([{ role: 'assistant' }, { role: 'user' }, { role: 'assistant' }, { role: 'system' }])).toStrictEqual({
+      status: true,
+      summary: 'The customer sent 1 message and the assistant answered the last one.',
+    });
+    expect(chatBuiltIns([{ role: 'user' }, { role: 'assistant' }, { role: 'user' }])).toStrictEqual({
+      status: false,
+      summary: 'The customer sent 2 messages and the last one was not answered.',
+    });
+    expect(chatBuiltIns([{ role: 'assistant' }])).toStrictEqual({ status: false, summary: 'The customer sent no message.' });
   });
 });

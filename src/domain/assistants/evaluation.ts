@@ -54,3 +54,24 @@ export function isGoalVariable(schema: readonly EvaluationItem[], name: string):
   const item = schema.find((s) => s.name === name);
   return item ? item.type === 'bool' : name === 'status';
 }
+
+/**
+ * A chat's built-ins (live-platform H.1, for the conversation-ended payload): `status` true
+ * when the conversation ended with the assistant answering the last user message
+ * (decision), `summary` a sentence of its own facts (decision). `messages` in their order;
+ * `system` messages (a human agent taking over, H.3) are not turns and are skipped.
+ * @example chatBuiltIns([{ role: 'user' }, { role: 'assistant' }]) // { status: true, summary: 'The customer sent 1 message and the assistant answered the last one.' }
+ */
+export function chatBuiltIns(messages: readonly { readonly role: string }[]): BuiltInValues {
+  let sent = 0;
+  let last: string | undefined;
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    if (m.role === 'user') sent++;
+    last = m.role;
+  }
+  const status = sent > 0 && last === 'assistant';
+  if (sent === 0) return { status, summary: 'The customer sent no message.' };
+  const answer = status ? 'the assistant answered the last one' : 'the last one was not answered';
+  return { status, summary: `The customer sent ${sent} message${sent === 1 ? '' : 's'} and ${answer}.` };
+}
