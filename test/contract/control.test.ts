@@ -929,6 +929,22 @@ contract('control: faults', (api) => {
     expect((await api().get('/__sim/faults')).body).toStrictEqual({ data: [] });
   });
 
+  it('keeps a 429 fault through a saved state, and reads a rule saved without a status as a 500', async () => {
+    await api().post('/__sim/faults', { method: 'GET', path: '/user/me', status: 429, retry_after: 30 });
+    const saved = (await api().get('/__sim/state')).body;
+    expect(saved.faults.rules).toStrictEqual([{ id: 1, method: 'GET', path: '/user/me', times: 1, status: 429, retry_after: 30 }]);
+    await api().del('/__sim/faults');
+    expect((await api().put('/__sim/state', saved)).status).toBe(200);
+    expect((await api().get('/user/me')).headers.get('retry-after')).toBe('30');
+    // A state saved before faults had a status.
+    const older = { ...saved, faults: { ...saved.faults, rules: [{ id: 1, method: 'GET', path: '/user/me', times: 1 }] } };
+    expect((await api().put('/__sim/state', older)).status).toBe(200);
+    expect((await api().get('/__sim/faults')).body.data).toStrictEqual([{ id: 1, method: 'GET', path: '/user/me', times: 1, status: 500, retry_after: null }]);
+    const res = await api().get('/user/me');
+    expect(res.status).toBe(500);
+    expect(res.body).toStrictEqual({ message: 'Server Error.' });
+  });
+
   it('adds a 429 fault in-process as over HTTP', async () => {
     const sim = fresh();
     expect(sim.control.faults.add({ method: 'GET', path: '/user/me', status: 429, retry_after: 30 })).toStrictEqual({
