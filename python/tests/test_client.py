@@ -94,6 +94,16 @@ def test_replies_and_faults_are_set_and_listed(voxsim: Sandbox) -> None:
     assert voxsim.request("GET", "/user/me") is not None
 
 
+def test_a_429_fault_answers_retry_after_once(voxsim: Sandbox) -> None:
+    fault = voxsim.faults.add("GET", "/user/me", status=429, retry_after=30)
+    assert (fault["status"], fault["retry_after"]) == (429, 30)
+    with pytest.raises(VoxsimError) as failed:
+        voxsim.request("GET", "/user/me")
+    assert failed.value.status == 429
+    assert failed.value.body == {"message": "Too Many Attempts.", "retry_after": 30}
+    assert voxsim.request("GET", "/user/me") is not None
+
+
 def test_accounts_create_adds_an_account_with_a_key_of_the_sandbox(voxsim: Sandbox) -> None:
     made = voxsim.accounts.create(name="Second")
     assert made["api_key"].startswith(f"{voxsim.api_key}_")
