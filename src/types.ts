@@ -44,7 +44,7 @@ import type {
   LiveAssistantRecord,
   REQUIRED_ON_CREATE,
 } from './domain/assistants/schema.js';
-import type { CallListQuery as CallListQuerySchema, CallRecord, InsertCallBody, LiveCallRecord, MakeCallBody, PostCallWebhookBody } from './domain/calls/schema.js';
+import type { CallListQuery as CallListQuerySchema, CallRecord, InsertCallBody, LiveCallRecord, LivePostCallWebhookBody, MakeCallBody, PostCallWebhookBody } from './domain/calls/schema.js';
 import type { CampaignRecord, CampaignStatusChangeRecord, CreateCampaignBody, UpdateStatusBody } from './domain/campaigns/schema.js';
 import type { EligibleNumberRecord, LanguageRecord, ModelRecord, ProviderRecord, VoiceRecord } from './domain/catalog/schema.js';
 import type {
@@ -204,6 +204,8 @@ export type { Page, LaravelPage, CursorPage } from './core/pagination.js';
 // ---- Webhook bodies ----
 /** The body of a post-call webhook (the OpenAPI document's `webhooks.post_call`). */
 export type PostCallWebhook = z.output<typeof PostCallWebhookBody>;
+/** The body of a post-call webhook on the live wire (live-platform H.2: the reference's fields, no `total_cost`). */
+export type LivePostCallWebhook = z.output<typeof LivePostCallWebhookBody>;
 /** The body of a conversation-ended webhook (`webhooks.conversation_ended`). */
 export type ConversationEndedWebhook = z.output<typeof ConversationEndedWebhookBody>;
 
