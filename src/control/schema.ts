@@ -65,7 +65,7 @@ export const FaultBody = lazySchema(() => z
     path: z.string().startsWith('/', { error: 'The :attribute must start with /.' }),
     times: int(1, 1000).default(1),
     // live-platform H.11: the status a matched request answers (500 the route's documented failure), and a 429's Retry-After seconds.
-    status: z.union(FAULT_STATUSES.map((s) => z.literal(s)), { error: 'The selected :attribute is invalid.' }).default(500).meta({ description: 'The status a matched request answers: 500 (default) the route\'s documented failure, 502/503/504 shape A, 429 shape R with a Retry-After header.' }),
+    status: z.literal(FAULT_STATUSES, { error: 'The selected :attribute is invalid.' }).default(500).meta({ description: 'The status a matched request answers: 500 (default) the route\'s documented failure, 502/503/504 shape A, 429 shape R with a Retry-After header.' }),
     retry_after: int(1, 86_400).optional().meta({ description: `With status 429: the seconds of retry_after and Retry-After (default ${DEFAULT_RETRY_AFTER}).` }),
   })
   .refine((f) => f.retry_after === undefined || f.status === 429, { path: ['retry_after'], error: 'The retry after field is only allowed with status 429.' }));
@@ -122,7 +122,7 @@ export type FailureRuleRecord = z.output<typeof FailureRuleRecord>;
 
 /** A forced request failure rule (`POST /__sim/faults`). */
 export const FaultRuleRecord = lazySchema(() =>
-  z.object({ id: integer(), method: z.string(), path: z.string(), times: integer(), status: z.union(FAULT_STATUSES.map((s) => z.literal(s))), retry_after: integer().nullable() }).meta({ id: 'FaultRule' }),
+  z.object({ id: integer(), method: z.string(), path: z.string(), times: integer(), status: z.literal(FAULT_STATUSES), retry_after: integer().nullable() }).meta({ id: 'FaultRule' }),
 );
 
 /** The clock as `GET /__sim/clock` shows it. */
