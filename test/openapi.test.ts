@@ -77,15 +77,27 @@ describe('the OpenAPI document', () => {
 
   it('documents the webhooks the platform sends, their bodies as components that a delivery’s payload references', () => {
     const webhooks = (doc as unknown as { webhooks: Record<string, { post: any }> }).webhooks;
-    expect(Object.keys(webhooks).sort()).toEqual(['conversation_ended', 'post_call']);
+    expect(Object.keys(webhooks).sort()).toEqual(['conversation_ended', 'post_call', 'read_receipt']);
     expect(webhooks.post_call!.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PostCallWebhook' });
-    expect(webhooks.conversation_ended!.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ConversationEndedWebhook' });
+    expect(webhooks.conversation_ended!.post.requestBody.content['application/json'].schema).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/ConversationEndedWebhook' }, { $ref: '#/components/schemas/LiveConversationEndedWebhook' }],
+    });
+    expect(webhooks.read_receipt!.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ReadReceiptWebhook' });
     expect(webhooks.post_call!.post.parameters.map((p: { name: string }) => p.name)).toEqual(['x-voxsim-event', 'x-voxsim-delivery', 'x-voxsim-attempt']);
+    // live-platform H.4: the read receipts are signed, and retry only what a receiver may recover from.
+    expect(webhooks.read_receipt!.post.parameters.map((p: { name: string }) => p.name)).toEqual(['x-voxsim-event', 'x-voxsim-delivery', 'x-voxsim-attempt', 'x-signature-256']);
+    expect(webhooks.read_receipt!.post.description).toContain('another 4xx is not retried');
     const body = doc.components.schemas.PostCallWebhook;
     expect(body.additionalProperties).toBe(false);
     expect(body.required).toEqual(expect.arrayContaining(['id', 'customer_phone', 'transcript', 'lead', 'campaign', 'total_cost']));
     expect(body.required).not.toContain('recording_url');
-    expect(doc.components.schemas.Delivery.properties.payload).toEqual({ anyOf: [{ $ref: '#/components/schemas/PostCallWebhook' }, { $ref: '#/components/schemas/ConversationEndedWebhook' }] });
+    expect(doc.components.schemas.Delivery.properties.payload).toEqual({
+      anyOf: [
+        { $ref: '#/components/schemas/PostCallWebhook' },
+        { anyOf: [{ $ref: '#/components/schemas/ConversationEndedWebhook' }, { $ref: '#/components/schemas/LiveConversationEndedWebhook' }] },
+        { $ref: '#/components/schemas/ReadReceiptWebhook' },
+      ],
+    });
   });
 
   it('documents a body from its schema: required fields, enums and limits', () => {
@@ -123,7 +135,12 @@ describe('the OpenAPI document', () => {
       for (const [method, operation] of Object.entries(operations)) {
         const successes = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status));
         expect(successes.length, `${method} ${path}`).toBeGreaterThan(0);
-        for (const status of successes) expect(operation.responses[status].content['application/json'].schema, `${method} ${path} ${status}`).not.toEqual({});
+        for (const status of successes) {
+          const content = operation.responses[status].content;
+          // A file (live-platform H.7) is documented by its media types, each binary.
+          if (path.startsWith('/files/')) expect(content['image/png'].schema, `${method} ${path} ${status}`).toEqual({ type: 'string', format: 'binary' });
+          else expect(content['application/json'].schema, `${method} ${path} ${status}`).not.toEqual({});
+        }
       }
     }
     // A record is a component, referenced from every answer that carries it, closed and typed.

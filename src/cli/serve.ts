@@ -137,6 +137,7 @@ async function serveWith(options: ServeOptions, keeper: SandboxDirectory | undef
   logProgress(sim, options.progressEvery ?? PROGRESS_EVERY, log);
   // Sandboxes (issue 35) start as the server's own simulator does (its start, wire and catalog), with its webhook guard.
   const loopbackUrls: string[] = [];
+  let serverUrl = '';
   const sandboxes = new SandboxHost(sim, {
     ...(options.maxSandboxes !== undefined && { maxSandboxes: options.maxSandboxes }),
     ...(options.sandboxTtlMs !== undefined && { ttlMs: options.sandboxTtlMs }),
@@ -150,6 +151,7 @@ async function serveWith(options: ServeOptions, keeper: SandboxDirectory | undef
     },
     configure: (sandbox) => {
       for (const url of loopbackUrls) sandbox.webhooks.refuseUnder(url);
+      if (loopbackUrls.length > 0) sandbox.setBaseUrl(serverUrl);
       logProgress(sandbox, options.progressEvery ?? PROGRESS_EVERY, log);
     },
   });
@@ -185,6 +187,9 @@ async function serveWith(options: ServeOptions, keeper: SandboxDirectory | undef
       const names = LOOPBACK_HOSTS.has(options.host) ? [...LOOPBACK] : [host];
       loopbackUrls.push(...names.map((name) => `http://${name.includes(':') ? `[${name}]` : name}:${port}${options.basePath}`));
       for (const url of loopbackUrls) sim.webhooks.refuseUnder(url);
+      // live-platform H.7: the links of files (recordings, attachments) name the server's own URL.
+      serverUrl = url;
+      for (const each of sandboxes.simulators()) each.setBaseUrl(url);
       resolve({
         sim,
         sandboxes,

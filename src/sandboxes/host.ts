@@ -29,6 +29,7 @@ import { WIRES, type Wire } from '../core/wire.js';
 import { AnyObject, clockTime, duration } from '../control/schema.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import { openApiDocument } from '../control/openapi.js';
+import { FILES_PREFIX, sandboxFileScope } from '../domain/files/service.js';
 import { createSimulator, ROUTES, simulatorToRestore, type Simulator, type SimulatorOptions, type SimulatorSnapshot } from '../simulator.js';
 
 /** Sandboxes a server holds at most, unless told otherwise (`--max-sandboxes`). */
@@ -172,6 +173,8 @@ class SandboxUnavailable extends Error {}
 export class SandboxHost {
   private readonly sandboxes = new Map<string, Sandbox>();
   private readonly byKey = new Map<string, Sandbox>();
+  /** Sandboxes by the scope of their file links (live-platform H.7: a link carries no key). */
+  private readonly byFileScope = new Map<string, Sandbox>();
   private readonly router: Router<RegistryCtx>;
   private readonly maxSandboxes: number;
   private readonly ttlMs: number;
@@ -207,7 +210,9 @@ export class SandboxHost {
     if (isRegistryPath(request.path)) {
       return this.router.handle(request, () => ({ host: this, admin: this.sim.isAdmin(authorization), own: this.sandboxOf(bearerToken(authorization)) }));
     }
-    const target = this.target(authorization);
+    // A file link (live-platform H.7) names its sandbox by its scope, not by a key.
+    const fileSandbox = request.path.startsWith(FILES_PREFIX) ? this.byFileScope.get(request.path.slice(FILES_PREFIX.length).split('/')[0]!) : undefined;
+    const target: Target = fileSandbox ? { sandbox: fileSandbox } : this.target(authorization);
     if ('unknownSandbox' in target) return this.sim.refusal(request, 401, COMMON_MESSAGES.unauthenticated, 'UNAUTHENTICATED');
     let sim = this.sim;
     if (target.sandbox) {
@@ -386,6 +391,7 @@ export class SandboxHost {
   private add(sandbox: Sandbox): void {
     this.sandboxes.set(sandbox.id, sandbox);
     this.byKey.set(sandbox.key, sandbox);
+    this.byFileScope.set(sandboxFileScope(sandbox.key), sandbox);
   }
 
   /** A sandbox's simulator, loaded from the keeper on first use; throws SandboxUnavailable when it cannot be. */
@@ -445,6 +451,7 @@ export class SandboxHost {
   private remove(sandbox: Sandbox): void {
     this.sandboxes.delete(sandbox.id);
     this.byKey.delete(sandbox.key);
+    this.byFileScope.delete(sandboxFileScope(sandbox.key));
     sandbox.sim?.dispose();
   }
 

@@ -73,6 +73,7 @@ export interface LogRecord {
   webhooks?: Omit<SimulatorSnapshot['webhooks'], 'deliveries'>;
   replies?: SimulatorSnapshot['replies'];
   outcomes?: SimulatorSnapshot['outcomes'];
+  message_outcomes?: SimulatorSnapshot['message_outcomes'];
   faults?: SimulatorSnapshot['faults'];
   /** The catalog document in force (null: each wire's own), written when it changed. */
   catalog?: SimulatorSnapshot['catalog'];
@@ -231,6 +232,7 @@ export function applyLog(snapshot: SimulatorSnapshot, path: string): void {
     if (r.webhooks) Object.assign(snapshot.webhooks, r.webhooks);
     if (r.replies) snapshot.replies = r.replies;
     if (r.outcomes) snapshot.outcomes = r.outcomes;
+    if (r.message_outcomes) snapshot.message_outcomes = r.message_outcomes;
     if (r.faults) snapshot.faults = r.faults;
     if (r.catalog !== undefined) snapshot.catalog = r.catalog;
   }
@@ -298,7 +300,7 @@ export class StateStore {
   private readonly compactAfter: number;
   private readonly events: StateStoreEvents;
   /** What the last record (or snapshot) held of the small parts, to write them only when they changed. */
-  private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; faults: number; catalog: number };
+  private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; message_outcomes: number; faults: number; catalog: number };
   /** The trackers with changes since the last record (most records touch one or two of some thirty). */
   private readonly changed = new Set<Tracker>();
   /** The save point at the end of this turn of the event loop that answers wait for (see `flushed`). */
@@ -362,6 +364,7 @@ export class StateStore {
     if (small.webhooks !== this.last.webhooks) record.webhooks = this.sim.webhooks.head();
     if (small.replies !== this.last.replies) record.replies = this.sim.replies.list();
     if (small.outcomes !== this.last.outcomes) record.outcomes = this.sim.outcomes.snapshot();
+    if (small.message_outcomes !== this.last.message_outcomes) record.message_outcomes = this.sim.messageOutcomes.snapshot();
     if (small.faults !== this.last.faults) record.faults = this.sim.faults.snapshot();
     if (small.catalog !== this.last.catalog) record.catalog = this.sim.catalogs.document;
     if (Object.keys(record).length === 0) {
@@ -567,6 +570,7 @@ export class StateStore {
       webhooks: this.sim.webhooks.headRevision,
       replies: this.sim.replies.revision,
       outcomes: this.sim.outcomes.revision,
+      message_outcomes: this.sim.messageOutcomes.revision,
       faults: this.sim.faults.revision,
       catalog: this.sim.catalogs.revision,
     };
@@ -801,7 +805,7 @@ export class StateStore {
           sliceStart = performance.now();
         }
       }
-      out(`}},"faults":${JSON.stringify(sim.faults.snapshot())},"catalog":${JSON.stringify(sim.catalogs.document)}}`);
+      out(`}},"message_outcomes":${JSON.stringify(sim.messageOutcomes.snapshot())},"faults":${JSON.stringify(sim.faults.snapshot())},"catalog":${JSON.stringify(sim.catalogs.document)}}`);
       drain();
       // In the background the new file's data goes to disk on a thread of the pool before
       // the rename: a rename over an existing file makes ext4 allocate and flush the

@@ -102,6 +102,8 @@ function expressTransport(): Transport {
       }),
     open: async (sim) => {
       app = createApp(sim, { basePath: '/api' });
+      // live-platform H.7: file links name the server's own URL, as `voxsim serve` sets it.
+      sim.setBaseUrl(base);
       return base;
     },
     close: async () => {
