@@ -132,7 +132,7 @@ class Voxsim:
             if isinstance(reason, (socket.timeout, TimeoutError)):
                 # Reached, but no whole answer in time: a server busy or stopped mid-answer, or a timeout too short.
                 message = f"the voxsim server at {self.base_url} did not answer {method.upper()} {path} within {self.timeout:g} s (Voxsim(timeout=...))"
-            elif isinstance(e, http.client.HTTPException):
+            elif isinstance(e, http.client.HTTPException) and not isinstance(e, ConnectionError):  # RemoteDisconnected is both
                 message = f"the server at {self.base_url} gave {method.upper()} {path} an answer that is not HTTP ({type(e).__name__}: {e}); is it a voxsim server?"
             else:
                 message = f"cannot reach the voxsim server at {self.base_url} ({reason}); is `voxsim serve` running there?"

@@ -196,24 +196,26 @@ def sandbox_options(config: pytest.Config, node: Any) -> Dict[str, Any]:
         if value is not None:
             options[name] = value
     # iter_markers yields the closest first (the test, its class, its module).
-    for marker in reversed(list(node.iter_markers("voxsim"))):
-        _check_marker(marker)
+    markers = list(node.iter_markers("voxsim"))
+    _check_markers(markers)
+    for marker in reversed(markers):
         options.update(marker.kwargs)
     return options
 
 
-def _check_marker(marker: Any) -> None:
-    accepted = ", ".join(MARKER_OPTIONS)
-    if marker.args:
-        pytest.fail(
-            f"@pytest.mark.voxsim takes its options by name ({accepted}), not {', '.join(repr(a) for a in marker.args)}",
-            pytrace=False,
-        )
-    unknown = [key for key in marker.kwargs if key not in MARKER_OPTIONS]
+def _check_markers(markers: List[Any]) -> None:
+    """One error for every wrong key and positional argument of the test's markers, closest first."""
+    unknown: List[str] = []
+    for marker in markers:
+        unknown += [key for key in marker.kwargs if key not in MARKER_OPTIONS and key not in unknown]
+    args = [arg for marker in markers for arg in marker.args]
+    problems = []
     if unknown:
-        named = "; ".join(f"{key!r}{_did_you_mean(key)}" for key in unknown)
-        word = "option" if len(unknown) == 1 else "options"
-        pytest.fail(f"@pytest.mark.voxsim: unknown {word} {named}; it takes {accepted} (the options of Voxsim.sandbox())", pytrace=False)
+        problems.append(f"unknown option{'s' if len(unknown) > 1 else ''} " + ", ".join(f"{key!r}{_did_you_mean(key)}" for key in unknown))
+    if args:
+        problems.append(f"positional argument{'s' if len(args) > 1 else ''} " + ", ".join(repr(arg) for arg in args) + " (options are given by name: seed=7)")
+    if problems:
+        pytest.fail(f"@pytest.mark.voxsim: {'; '.join(problems)}; it takes {', '.join(MARKER_OPTIONS)} (the options of Voxsim.sandbox())", pytrace=False)
 
 
 def _did_you_mean(key: str) -> str:
