@@ -185,9 +185,10 @@ def test_ini_paths_are_relative_to_the_ini_file(voxsim_server: Voxsim, tmp_path:
                 assert voxsim_server.base_url != os.environ["OUTER_URL"]  # started for this run
         """,
     })
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    # Run from another directory: neither path is relative to it, nor to the test file.
+    elsewhere = tmp_path / "some" / "where" / "else"
+    elsewhere.mkdir(parents=True)
+    # Run from another directory (at another depth, so that the project's ../.. names another
+    # directory from there): neither path is relative to it, nor to the test file.
     done = run_pytest([str(project / "tests")], cwd=elsewhere, env={"OUTER_URL": voxsim_server.base_url})
     assert done.returncode == 0, done.stdout
     assert re.search(r"^1 passed in ", done.stdout, re.M), done.stdout
