@@ -5,6 +5,7 @@ The names follow ``sim.control`` in snake_case (``sim.control.clock.runUntilIdle
 """
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import urllib.error
@@ -125,14 +126,17 @@ class Voxsim:
         except urllib.error.HTTPError as e:
             raw = e.read()
             parsed = _parse(raw)
-            raise _refusal(method.upper(), url, e.code, parsed) from None
-        except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError) as e:
+            raise _refusal(method.upper(), url, e.code, parsed, str(e.reason or "")) from None
+        except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError, http.client.HTTPException) as e:
             reason = getattr(e, "reason", e)
-            raise VoxsimConnectionError(
-                f"cannot reach the voxsim server at {self.base_url} ({reason}); is `voxsim serve` running there?",
-                method=method.upper(),
-                url=url,
-            ) from None
+            if isinstance(reason, (socket.timeout, TimeoutError)):
+                # Reached, but no whole answer in time: a server busy or stopped mid-answer, or a timeout too short.
+                message = f"the voxsim server at {self.base_url} did not answer {method.upper()} {path} within {self.timeout:g} s (Voxsim(timeout=...))"
+            elif isinstance(e, http.client.HTTPException) and not isinstance(e, ConnectionError):  # RemoteDisconnected is both
+                message = f"the server at {self.base_url} gave {method.upper()} {path} an answer that is not HTTP ({type(e).__name__}: {e}); is it a voxsim server?"
+            else:
+                message = f"cannot reach the voxsim server at {self.base_url} ({reason}); is `voxsim serve` running there?"
+            raise VoxsimConnectionError(message, method=method.upper(), url=url) from None
 
     def _get(self, path: str, **query: Any) -> Json:
         return self.request("GET", path, query=query or None)
@@ -484,12 +488,16 @@ def _parse(raw: bytes) -> Json:
         return text
 
 
-def _refusal(method: str, url: str, status: int, body: Json) -> VoxsimError:
+def _refusal(method: str, url: str, status: int, body: Json, reason: str = "") -> VoxsimError:
     errors: Dict[str, List[str]] = {}
     if isinstance(body, dict):
+        # Shape A and B answers carry `message`; some (a proxy's, an older server's) only `error`.
         message = body.get("message") or body.get("error") or json.dumps(body)
         if isinstance(body.get("errors"), dict):
             errors = {str(k): [str(m) for m in (v if isinstance(v, list) else [v])] for k, v in body["errors"].items()}
     else:
-        message = str(body or "")
+        # Not JSON (a proxy's HTML page, plain text) or empty: its text on one line (`.body` keeps
+        # it whole), else the status's reason phrase.
+        text = " ".join(str(body or "").split())
+        message = (text[:297] + "...") if len(text) > 300 else (text or reason)
     return VoxsimError(str(message), status=status, errors=errors, body=body, method=method, url=url)
