@@ -98,7 +98,7 @@ describe('voxsim command', () => {
         '  API base URL:  http://127.0.0.1:4010/api',
         '  API key:       sim_test_key   (Authorization: Bearer sim_test_key)',
         '  Control API:   http://127.0.0.1:4010/api/__sim   (try http://127.0.0.1:4010/api/__sim/health)',
-        '  Sandboxes:     http://127.0.0.1:4010/api/__sim/sandboxes   (voxsim sandbox create --server http://127.0.0.1:4010/api)',
+        '  Sandboxes:     http://127.0.0.1:4010/api/__sim/sandboxes   (voxsim sandbox create --url http://127.0.0.1:4010/api)',
       ].join('\n'),
     );
   });
