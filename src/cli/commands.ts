@@ -49,7 +49,7 @@ export const DEFAULT_URL = 'http://127.0.0.1:4010/api';
 /** `--url` of the commands that talk to a running server. */
 const URL_HELP = `the server's API base URL (default $VOXSIM_URL or ${DEFAULT_URL})`;
 const ADMIN_TOKEN = { type: 'string', value: 'TOKEN', help: "the server's admin token (default $VOXSIM_ADMIN_TOKEN)" } as const;
-/** `voxsim sandbox`'s `--url`, also `--server` (its first name). */
+/** `voxsim sandbox`'s `--url`; `--server`, its name before issue 45, still works. */
 const SANDBOX_URL = { type: 'string', value: 'URL', also: ['server'], help: `${URL_HELP}; --server is another name for it` } as const;
 const WIRE = { type: 'string', value: 'spec|live' } as const;
 const BASE_PATH_IN_HAR = { type: 'string', value: 'PATH', default: '/api', help: "the platform's base path in the recorded URLs (default /api)" } as const;

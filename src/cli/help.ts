@@ -35,7 +35,7 @@ export interface ParsedFlags<N extends CommandName> {
 /**
  * Parses a command's flags as its declaration says (strict: an unknown flag, a missing
  * value, an argument to a command that takes none throw); a flag given by another name
- * (`--server` for `--url`) is read under its first. Throws an Error whose message is the
+ * (`--server` for `--url`) is read under its declared name. Throws an Error whose message is the
  * usage error's line (`usageMessage` adds the closest option to an unknown one).
  * @example parseFlags('sandbox list', ['--server', 'http://h/api']).values.url // 'http://h/api'
  */

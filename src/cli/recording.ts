@@ -2,8 +2,9 @@
  * The recording commands (issue 28): `voxsim record` (a recording proxy in front of the real
  * platform), `voxsim drift` (a recording replayed on a fresh simulator, differences
  * reported) and `voxsim scenario from-har` (a recording written as a scenario). Each parses
- * its flags (a bad one throws, and the main CLI prints it with the command's usage, exit 2),
- * and reports a file it cannot use as one line naming it (exit 2).
+ * its flags as its declaration says (src/cli/commands.ts; a bad one throws, and its entry
+ * prints it with the command's help, exit 2), and reports a file it cannot use as one line
+ * naming it (exit 2).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { normaliseBasePath } from '../core/http.js';

@@ -3,7 +3,7 @@
  * command line. `create` prints the new sandbox's key alone (for
  * `export FAMULOR_API_KEY=$(voxsim sandbox create …)`), or the whole sandbox with `--json`.
  * A refusal or a server it cannot reach is one line on stderr and exit 2. The server is
- * `--url` (also `--server`, its first name), as `voxsim events` names it.
+ * `--url`, as `voxsim events` names it (`--server`, its name before, still works).
  */
 import { MAX_SEED } from '../core/random.js';
 import { DEFAULT_URL } from './commands.js';
