@@ -160,7 +160,7 @@ describe('the voxsim command', () => {
   });
 
   it("loads the chosen command's module, and not another's or the simulator", () => {
-    // Port 9 on loopback: nothing listens, so the list fails (exit 2) after its module loaded.
+    // Port 9 is one fetch will not use (a "bad port"): the list fails at once, exit 2, after its module loaded, with no network.
     const loaded = loadedBy(['sandbox', 'list', '--url', 'http://127.0.0.1:9/api']);
     expect(loaded.status).toBe(2);
     expect(loaded.src).toEqual([...COMMAND_CORE, 'src/cli/sandbox.ts', 'src/core/lazy.ts', 'src/core/random.ts'].sort());
