@@ -98,7 +98,8 @@ describe('importing the package', () => {
  * Runs the built `voxsim` with `args` and answers what it loaded: every module URL it
  * resolved (a resolve hook registered before the bin runs records them), as the source
  * modules of the package (esbuild marks each one's code `// src/...ts` in the file it
- * bundles it into), the npm packages and the Node built-ins.
+ * bundles it into), the npm packages and the Node built-ins. The hook is
+ * `module.registerHooks` (Node 22.15 and later; the tests run on the project's Node 24).
  */
 function loadedBy(args: string[]): { status: number | null; stdout: string; src: string[]; packages: string[]; builtins: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'voxsim-loaded-'));
