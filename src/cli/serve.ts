@@ -13,7 +13,7 @@ import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
 import { createSimulator, simulatorToRestore, type Simulator, type SimulatorSnapshot } from '../simulator.js';
 import { fsReason, StateNotSavedError, StateStore } from '../state/persist.js';
 import { VERSION } from '../version.js';
-import { commandHelp, usageError, usageMessage, wantsHelp } from './help.js';
+import { usageError, usageMessage } from './help.js';
 import { listenMessage, LOOPBACK, serverStateFile } from './options.js';
 import { parseServeArgs, type ServeOptions } from './serve-options.js';
 import { checkStateDirectory, EXIT_STARTUP, loadStartCatalog, loadStartScenario, oneLine, readState, StartupError, STARTUP_MESSAGES } from './serve-startup.js';
@@ -286,7 +286,7 @@ export function banner(url: string, adminToken?: string): string {
     `  API base URL:  ${url}`,
     `  API key:       ${DEFAULT_API_KEY}   (Authorization: Bearer ${DEFAULT_API_KEY})`,
     `  Control API:   ${url}/__sim   (try ${url}/__sim/health)${adminToken ? '   (Authorization: Bearer <admin token>)' : ''}`,
-    `  Sandboxes:     ${url}/__sim/sandboxes   (voxsim sandbox create --server ${url}${adminToken ? ' --admin-token <admin token>' : ''})`,
+    `  Sandboxes:     ${url}/__sim/sandboxes   (voxsim sandbox create --url ${url}${adminToken ? ' --admin-token <admin token>' : ''})`,
   ].join('\n');
 }
 
@@ -300,15 +300,12 @@ export function liveLines(url: string, adminToken?: string): string {
 }
 
 /**
- * `voxsim serve`: reads its flags, starts the server and prints the banner; SIGINT,
- * SIGTERM and SIGHUP (and, with `--exit-with-parent`, its parent gone) stop it. Resolves
- * to the exit code once it listens (the running server keeps the process alive).
+ * `voxsim serve` (its `--help` is the main's): reads its flags, starts the server and
+ * prints the banner; SIGINT, SIGTERM and SIGHUP (and, with `--exit-with-parent`, its
+ * parent gone) stop it. Resolves to the exit code once it listens (the running server
+ * keeps the process alive).
  */
 export async function serveCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
-  if (wantsHelp(args)) {
-    out.log(commandHelp('serve'));
-    return 0;
-  }
   let options: ServeOptions;
   try {
     options = parseServeArgs(args);
