@@ -20,6 +20,7 @@
 import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { SANDBOX_ID, SANDBOX_ID_PREFIX, SANDBOX_KEY } from '../core/sandbox-keys.js';
 import { WIRES } from '../core/wire.js';
 import { SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from '../simulator.js';
 import { applyLog, fsReason, logFiles, StateFileError, StateStore } from '../state/persist.js';
@@ -31,10 +32,8 @@ export const SANDBOX_LIST_FORMAT = 'voxsim-sandboxes/1';
 export const SANDBOX_LIST_FILE = 'sandboxes.json';
 /** The directory of the sandboxes' state files. */
 export const SANDBOX_STATE_DIR = 'sandboxes';
-/** A sandbox id as the host mints it (`sbx_<hex>` or `sbx_<shard>_<hex>`): the list's ids name files, so nothing else is taken. */
-const SANDBOX_ID = /^sbx_(?:[a-z0-9][a-z0-9-]{0,31}_)?[0-9a-f]{12}$/;
 /** A file of a sandbox's state (`<id>.json`, its logs and the temp and old files of its StateStore). */
-const SANDBOX_FILE = /^(sbx_[a-z0-9_-]+)\.json(?:\..*)?$/;
+const SANDBOX_FILE = new RegExp(`^(${SANDBOX_ID_PREFIX}[a-z0-9_-]+)\\.json(?:\\..*)?$`);
 
 /** The one-line texts of a directory that cannot be used: `voxsim serve` prints them at start; a sandbox's 503 carries them. */
 export const DURABLE_MESSAGES = {
@@ -54,9 +53,10 @@ export class SandboxDirError extends Error {}
 
 const ms = z.number().int().min(-8.64e15).max(8.64e15);
 const Entry = z.strictObject({
+  // The list's ids name files: only an id as the host mints it is taken.
   id: z.string().regex(SANDBOX_ID, 'not a sandbox id'),
   name: z.string().nullable(),
-  api_key: z.string().regex(/^vsk_[a-z0-9_-]+$/, 'not a sandbox key'),
+  api_key: z.string().regex(SANDBOX_KEY, 'not a sandbox key'),
   ttl_ms: z.number().int().positive(),
   created_at: ms,
   options: z.strictObject({ seed: z.number().int(), start: ms, wire: z.enum(WIRES), catalog: z.record(z.string(), z.unknown()).optional() }),

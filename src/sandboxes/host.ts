@@ -9,9 +9,11 @@
  *   that key or starts with it and `_` (generated keys do), so a key names its sandbox.
  * - `{base}/__sim/*` called with a sandbox's key acts on that sandbox alone: its simulator
  *   holds no admin token, and no other request reaches it.
- * - The list (`/__sim/sandboxes`) is the admin's (the server's admin token, or anyone on a
- *   server without one); with `openSandboxes` anyone may create one; a sandbox's own key
- *   reads and deletes that sandbox.
+ * - The list (`/__sim/sandboxes`) is the admin's (the server's admin token, or any request
+ *   without a sandbox key on a server without one); with `openSandboxes` anyone may create
+ *   one; a sandbox's own key reads and deletes that sandbox and no other, on every server
+ *   (issue 45: a sandbox key is never the admin).
+ * - The key and id format (mint, read, shard) is src/core/sandbox-keys.ts's.
  * - A sandbox idle (no request) for its `ttl` of real time is removed; its keys then answer
  *   401 like any unknown key.
  * - With a `keeper` (`voxsim serve --state-dir`: src/sandboxes/durable.ts) the sandboxes
@@ -22,7 +24,8 @@ import * as z from 'zod';
 import { parseDuration, realNow, SLICE_MS } from '../core/clock.js';
 import { COMMON_MESSAGES, shapeA } from '../core/errors.js';
 import { bearerToken, defineRoute, header, ok, Router, type RouteDef, type SimRequest, type SimResponse } from '../core/http.js';
-import { MAX_SEED, secretHex } from '../core/random.js';
+import { MAX_SEED } from '../core/random.js';
+import { checkShardName, isSandboxToken, mintSandboxId, mintSandboxKey, sandboxKeysOf, SHARD_NAME } from '../core/sandbox-keys.js';
 import { formatControlTime } from '../core/time.js';
 import { int, oneOf, parseControlBody } from '../core/validation.js';
 import { WIRES, type Wire } from '../core/wire.js';
@@ -37,8 +40,7 @@ export const DEFAULT_MAX_SANDBOXES = 100;
 export const DEFAULT_SANDBOX_TTL_MS = 24 * 60 * 60 * 1000;
 /** The shortest and longest idle time a sandbox may be given: a minute, a year. */
 export const SANDBOX_TTL_RANGE = { min: 60 * 1000, max: 365 * 24 * 60 * 60 * 1000 } as const;
-/** What a shard's name may be: it is part of every key the shard mints, and of its sandboxes' ids. */
-export const SHARD_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
+export { SHARD_NAME };
 
 export const SANDBOX_MESSAGES = {
   limit: (max: number) => `The server holds ${max} sandboxes, its limit (--max-sandboxes); delete one before creating another.`,
@@ -182,7 +184,7 @@ export class SandboxHost {
     readonly sim: Simulator,
     private readonly options: SandboxHostOptions = {},
   ) {
-    if (options.shard !== undefined && !SHARD_NAME.test(options.shard)) throw new RangeError(`shard must be 1-32 lowercase letters, digits or dashes, starting with a letter or digit: ${options.shard}`);
+    if (options.shard !== undefined) checkShardName(options.shard);
     this.maxSandboxes = options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES;
     this.ttlMs = options.ttlMs ?? DEFAULT_SANDBOX_TTL_MS;
     this.realTime = options.now ?? realNow;
@@ -204,9 +206,7 @@ export class SandboxHost {
   async handle(request: SimRequest): Promise<SimResponse> {
     this.sweep();
     const authorization = header(request, 'authorization');
-    if (isRegistryPath(request.path)) {
-      return this.router.handle(request, () => ({ host: this, admin: this.sim.isAdmin(authorization), own: this.sandboxOf(bearerToken(authorization)) }));
-    }
+    if (isRegistryPath(request.path)) return this.router.handle(request, () => this.registryCtx(authorization));
     const target = this.target(authorization);
     if ('unknownSandbox' in target) return this.sim.refusal(request, 401, COMMON_MESSAGES.unauthenticated, 'UNAUTHENTICATED');
     let sim = this.sim;
@@ -286,9 +286,8 @@ export class SandboxHost {
     const body = parseControlBody(SandboxBody, input);
     this.sweep();
     if (this.sandboxes.size >= this.maxSandboxes) throw shapeA(403, SANDBOX_MESSAGES.limit(this.maxSandboxes));
-    const prefix = this.options.shard === undefined ? '' : `${this.options.shard}_`;
-    const key = `vsk_${prefix}${secretHex(12)}`;
-    const id = `sbx_${prefix}${secretHex(6)}`;
+    const key = mintSandboxKey(this.options.shard);
+    const id = mintSandboxId(this.options.shard);
     const base = this.options.simulator ?? {};
     // The options are checked by the simulator as createSimulator checks them (a bad catalog: 422 naming its path).
     const sim = createSimulator({
@@ -463,17 +462,32 @@ export class SandboxHost {
     }
   }
 
+  /**
+   * Who calls the registry (issue 45). A request with a sandbox key acts as that sandbox, or
+   * as nothing when it names none, on every server: never as the admin, not even on a server
+   * without an admin token (where any other request is the admin: it listens on loopback
+   * only). A key's holder reaches its own sandbox alone, as docs/sandboxes.md's table says.
+   */
+  private registryCtx(authorization: string | undefined): RegistryCtx {
+    const token = bearerToken(authorization);
+    if (isSandboxToken(token)) return { host: this, admin: false, own: this.sandboxOf(token) };
+    return { host: this, admin: this.sim.isAdmin(authorization), own: undefined };
+  }
+
   /** The sandbox a key names: the sandbox's own key, or an account key of it (`<sandbox key>_…`). */
   private sandboxOf(token: string | undefined): Sandbox | undefined {
-    if (token === undefined || !token.startsWith('vsk_')) return undefined;
-    // vsk_<hex> or vsk_<shard>_<hex>, then perhaps _<account part>: the map tells which prefix is a key.
-    const parts = token.split('_');
-    return this.byKey.get(parts.slice(0, 2).join('_')) ?? this.byKey.get(parts.slice(0, 3).join('_'));
+    if (!isSandboxToken(token)) return undefined;
+    // The keys the token may start with (src/core/sandbox-keys.ts): the map tells which one this host minted.
+    for (const key of sandboxKeysOf(token)) {
+      const sandbox = this.byKey.get(key);
+      if (sandbox) return sandbox;
+    }
+    return undefined;
   }
 
   private target(authorization: string | undefined): Target {
     const token = bearerToken(authorization);
-    if (token === undefined || !token.startsWith('vsk_')) return { sim: this.sim };
+    if (!isSandboxToken(token)) return { sim: this.sim };
     const sandbox = this.sandboxOf(token);
     // A sandbox key that names no sandbox (deleted, expired, another shard's) never reaches the server's own simulator.
     return sandbox ? { sandbox } : { unknownSandbox: true };
