@@ -17,12 +17,13 @@
  * removed after the list stops naming it: a kill between the two leaves files no list
  * names, which the next start removes.
  */
-import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { SANDBOX_ID, SANDBOX_ID_PREFIX, SANDBOX_KEY } from '../core/sandbox-keys.js';
 import { WIRES } from '../core/wire.js';
 import { SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from '../simulator.js';
+import { writeFileAtomically } from '../state/atomic.js';
 import { applyLog, fsReason, logFiles, StateFileError, StateStore } from '../state/persist.js';
 import { VERSION } from '../version.js';
 import type { KeptSandbox, SandboxKeeper } from './host.js';
@@ -181,21 +182,30 @@ export class SandboxDirectory implements SandboxKeeper {
     return sim;
   }
 
-  removed(id: string): void {
-    const held = this.held.get(id);
-    if (!held) return;
-    this.held.delete(id);
+  removed(ids: readonly string[]): void {
+    const gone = ids.flatMap((id) => {
+      const held = this.held.get(id);
+      return held ? [{ id, held }] : [];
+    });
+    if (gone.length === 0) return;
+    // The list first (one write for them all), then their files: a kill between the two leaves files the next start removes.
+    const before = [...this.held];
+    for (const { id } of gone) this.held.delete(id);
     try {
       this.writeList();
     } catch (error) {
-      this.held.set(id, held);
+      // Put back in their places (the list keeps the order of creation).
+      this.held.clear();
+      for (const [id, held] of before) this.held.set(id, held);
       this.events.report?.({ level: 'error', msg: 'sandbox list not saved', file: this.listFile(), error: fsReason(error) });
       throw new Error(`sandbox list ${this.listFile()} cannot be written (${fsReason(error)})`);
     }
-    held.store?.detach();
-    this.removeFiles(id);
-    // A compaction that was running may still be removing or renaming files: once it is done, whatever it left goes too.
-    void held.store?.idle().then(() => this.removeFiles(id));
+    for (const { id, held } of gone) {
+      held.store?.detach();
+      this.removeFiles(id);
+      // A compaction that was running may still be removing or renaming files: once it is done, whatever it left goes too.
+      void held.store?.idle().then(() => this.removeFiles(id));
+    }
   }
 
   flushed(id: string): Promise<void> | undefined {
@@ -236,7 +246,7 @@ export class SandboxDirectory implements SandboxKeeper {
     });
   }
 
-  /** Writes the list atomically: a temp file, flushed to disk, renamed over it. */
+  /** Writes the list atomically and durably (src/state/atomic.ts: a temp file flushed to disk, renamed over it, the directory flushed). */
   private writeList(): void {
     const sandboxes = [...this.held.values()].map(({ kept, sim }) => {
       // A loaded sandbox's values as they are now (the list is written seldom: they may move on after).
@@ -254,21 +264,7 @@ export class SandboxDirectory implements SandboxKeeper {
         exact: shown.exact,
       };
     });
-    const file = this.listFile();
-    const temp = `${file}.${process.pid}.tmp`;
-    const bytes = Buffer.from(`${JSON.stringify({ format: SANDBOX_LIST_FORMAT, version: VERSION, sandboxes }, null, 1)}\n`);
-    const fd = openSync(temp, 'w');
-    try {
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
-      fdatasyncSync(fd);
-    } catch (error) {
-      closeSync(fd);
-      removeQuietly(temp);
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(temp, file);
+    writeFileAtomically(this.listFile(), `${JSON.stringify({ format: SANDBOX_LIST_FORMAT, version: VERSION, sandboxes }, null, 1)}\n`);
   }
 
   private removeFiles(id: string): void {

@@ -21,7 +21,7 @@
  *   simulator on its first use; each change is on disk before its answer (`saved`).
  */
 import * as z from 'zod';
-import { parseDuration, realNow, SLICE_MS } from '../core/clock.js';
+import { afterRealDelay, parseDuration, realNow, SLICE_MS } from '../core/clock.js';
 import { COMMON_MESSAGES, shapeA } from '../core/errors.js';
 import { bearerToken, defineRoute, header, ok, Router, type RouteDef, type SimRequest, type SimResponse } from '../core/http.js';
 import { MAX_SEED } from '../core/random.js';
@@ -118,8 +118,8 @@ export interface SandboxKeeper {
   created(sandbox: KeptSandbox, sim: Simulator): void;
   /** Loads a kept sandbox: reads its state, has `build` restore it, keeps its changes from then on. */
   load(sandbox: KeptSandbox, build: (snapshot: SimulatorSnapshot) => Simulator): Simulator;
-  /** Takes a sandbox off the list (deleted, expired), then removes its files. */
-  removed(id: string): void;
+  /** Takes sandboxes off the list (deleted, expired) in one write of it, then removes their files. */
+  removed(ids: readonly string[]): void;
   /** Resolves once the sandbox's changes so far are on disk; rejects when they cannot be (the answer is 503). */
   flushed(id: string): Promise<void> | undefined;
   /** The server is closing: each loaded sandbox's final state and the list are written. */
@@ -149,6 +149,12 @@ export interface SandboxHostOptions {
   now?: () => number;
   /** Keeps the sandboxes across restarts (`voxsim serve --state-dir`); without it they live as long as the host. */
   keeper?: SandboxKeeper;
+  /**
+   * Runs `run` soon, outside the request at hand: how the keeper is told of expired
+   * sandboxes (one write of its list for all of them). Default: the next turn of the event
+   * loop (a real timer). Answers the function that cancels it.
+   */
+  later?: (run: () => void) => () => void;
 }
 
 /** What a registry route sees: the caller's credentials, read once. */
@@ -178,6 +184,9 @@ export class SandboxHost {
   private readonly maxSandboxes: number;
   private readonly ttlMs: number;
   private readonly realTime: () => number;
+  /** Expired sandboxes the keeper has not taken off its list yet (ids), and the run that will. */
+  private expired: string[] = [];
+  private cancelExpiry: (() => void) | undefined;
 
   constructor(
     /** The server's own simulator: it answers every request that names no sandbox. */
@@ -361,7 +370,7 @@ export class SandboxHost {
   delete(id: string): void {
     const sandbox = this.find(id);
     try {
-      this.options.keeper?.removed(id);
+      this.options.keeper?.removed([id]);
     } catch (error) {
       throw shapeA(503, SANDBOX_MESSAGES.notSaved((error as Error).message));
     }
@@ -370,12 +379,16 @@ export class SandboxHost {
 
   /** Drops every sandbox from memory (the server is closing); a keeper's files stay (see `close`). */
   dispose(): void {
+    this.cancelExpiry?.();
+    this.cancelExpiry = undefined;
     for (const sandbox of [...this.sandboxes.values()]) this.remove(sandbox);
   }
 
-  /** The server is closing: a keeper writes what it keeps (rejects when it cannot), then every sandbox is dropped from memory. */
+  /** The server is closing: expired sandboxes leave the keeper's list, it writes what it keeps (rejects when it cannot), then every sandbox is dropped from memory. */
   async close(): Promise<void> {
     try {
+      this.sweep();
+      this.removeExpired();
       await this.options.keeper?.close();
     } finally {
       this.dispose();
@@ -447,19 +460,37 @@ export class SandboxHost {
     sandbox.sim?.dispose();
   }
 
-  /** Removes the sandboxes idle past their ttl (a few comparisons: the host holds at most `maxSandboxes`). */
+  /**
+   * Removes the sandboxes idle past their ttl (a few comparisons: the host holds at most
+   * `maxSandboxes`). They go from memory at once (their keys answer 401 from this request
+   * on, their clocks stop); the keeper hears of them later, outside the request, all of
+   * them in one write of its list (issue 45: no tenant's request waits for another's expiry).
+   */
   private sweep(): void {
     const now = this.realTime();
     for (const sandbox of this.sandboxes.values()) {
       if (now - sandbox.lastUsedAt < sandbox.ttlMs) continue;
-      try {
-        this.options.keeper?.removed(sandbox.id);
-      } catch {
-        // The list could not be written (the keeper reported it): the sandbox stays until a later sweep can.
-        continue;
-      }
       this.remove(sandbox);
+      if (this.options.keeper) this.expired.push(sandbox.id);
     }
+    if (this.expired.length > 0 && this.cancelExpiry === undefined) {
+      this.cancelExpiry = (this.options.later ?? nextRealTurn)(() => {
+        this.cancelExpiry = undefined;
+        this.removeExpired();
+      });
+    }
+  }
+
+  /** Takes the expired sandboxes off the keeper's list in one write; when it cannot (it reported why), the next sweep tries again. */
+  private removeExpired(): void {
+    if (this.expired.length === 0) return;
+    try {
+      this.options.keeper?.removed(this.expired);
+    } catch {
+      // Still on the list: a restart would bring them back with their idle time counted from it.
+      return;
+    }
+    this.expired = [];
   }
 
   /**
@@ -518,6 +549,11 @@ export class SandboxHost {
   mayCreate(ctx: RegistryCtx): void {
     if (!ctx.admin && this.options.openSandboxes !== true) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
   }
+}
+
+/** The default `later`: the next turn of the event loop, on a real timer (src/core/clock.ts makes them). */
+function nextRealTurn(run: () => void): () => void {
+  return afterRealDelay(0, run);
 }
 
 /** What a keeper is told of a sandbox: its line of the list, without its simulator or its last use. */
