@@ -4,7 +4,7 @@
  * restarts, loads a sandbox on its first use, removes a deleted or expired sandbox's files,
  * and survives `kill -9` with every acknowledged change (a real child process).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -167,6 +167,41 @@ describe('expired sandboxes of a kept host', () => {
     expect(listed()).toEqual([c.id]);
     expect(readdirSync(join(dir, 'sandboxes')).map((name) => name.split('.')[0])).toEqual([c.id]);
     expect((await get(host, c.api_key)).status).toBe(200);
+    await host.close();
+  });
+
+  it('leave the list on a later turn of the event loop when nothing else is said (as voxsim serve runs)', async () => {
+    let now = 0;
+    const host = new SandboxHost(createSimulator({ seed: 1 }), { keeper: SandboxDirectory.open(dir), now: () => now });
+    const a = await host.create({ ttl: '1m' });
+    now = 60_000;
+    expect(host.size).toBe(0);
+    expect(listed()).toEqual([a.id]);
+    await vi.waitFor(() => expect(listed()).toEqual([]));
+    expect(existsSync(join(dir, 'sandboxes', `${a.id}.json`))).toBe(false);
+    await host.close();
+  });
+
+  it('stay on the list when its write fails, and leave it at a later sweep', async () => {
+    let now = 0;
+    const later: (() => void)[] = [];
+    const reports: string[] = [];
+    const host = new SandboxHost(createSimulator({ seed: 1 }), { keeper: SandboxDirectory.open(dir, { report: (r) => reports.push(r.msg) }), now: () => now, later: (run) => (later.push(run), () => undefined) });
+    const a = await host.create({ ttl: '1m' });
+    const b = await host.create({ ttl: '1h' });
+    now = 60_000;
+    expect(host.size).toBe(1);
+    // The list's temp file cannot be made (a directory stands in its place).
+    const blocker = `${join(dir, SANDBOX_LIST_FILE)}.${process.pid}.tmp`;
+    mkdirSync(blocker);
+    later.shift()!();
+    expect([listed(), reports]).toEqual([[a.id, b.id], ['sandbox list not saved']]);
+    rmSync(blocker, { recursive: true });
+    // The next request's sweep tries again.
+    expect((await host.handle({ method: 'GET', path: '/user/me', headers: { authorization: `Bearer ${b.api_key}` }, body: null })).status).toBe(200);
+    expect(later).toHaveLength(1);
+    later.shift()!();
+    expect(listed()).toEqual([b.id]);
     await host.close();
   });
 
