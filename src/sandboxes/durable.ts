@@ -4,8 +4,9 @@
  *
  * - `DIR/sandboxes.json` is the list: each sandbox's id, name, key, ttl, creation time,
  *   what it was made with, and its seed, wire and virtual time when the list was written.
- *   It is replaced atomically (a temp file flushed to disk, renamed over it) when a sandbox
- *   is made, deleted or expires, when a kept one is first loaded, and when the server closes.
+ *   It is replaced atomically and durably (src/state/atomic.ts) when a sandbox is made or
+ *   deleted, when sandboxes expire (all those due in one write, after the request that
+ *   found them: the host's sweep), when a kept one is first loaded, and when the server closes.
  * - `DIR/sandboxes/<id>.json` (+ `.log.N`) is each sandbox's state file, kept by a
  *   `StateStore` exactly as `--state-file` keeps the server's own (src/state/persist.ts):
  *   every change is logged before the answer of the request that made it is sent.
