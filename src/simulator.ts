@@ -22,7 +22,8 @@ import { controlRoutes, type ControlRouteCtx } from './control/routes.js';
 import { OpenApiAnswer } from './control/schema.js';
 import { accountRoutes } from './domain/accounts/routes.js';
 import { AccountInput, DEFAULT_ACCOUNT, type Account } from './domain/accounts/schema.js';
-import { ACCOUNT_MESSAGES, authenticate, createAccount, fitsSandbox } from './domain/accounts/service.js';
+import { ACCOUNT_MESSAGES, authenticate, createAccount } from './domain/accounts/service.js';
+import { inSandbox } from './core/sandbox-keys.js';
 import { assistantRoutes } from './domain/assistants/routes.js';
 import { callEvents, postCallDeliveryFinished } from './domain/calls/events.js';
 import { callRoutes } from './domain/calls/routes.js';
@@ -469,7 +470,7 @@ export class Simulator implements SimState {
     // issue 35: a sandbox keeps only accounts whose keys route to it; one that would not is refused, the state put back.
     const before = this.sandboxKey === null ? undefined : this.snapshot();
     this.randomSource = restoreSnapshot(this, snapshot, options.owned === true);
-    const stray = before && this.db.accounts.all().find((account) => !fitsSandbox(this.sandboxKey, account.api_key));
+    const stray = before && this.db.accounts.all().find((account) => !inSandbox(this.sandboxKey, account.api_key));
     if (stray) {
       this.randomSource = restoreSnapshot(this, before!, true);
       throw new SnapshotError(`db.accounts[${stray.id}].api_key`, ACCOUNT_MESSAGES.snapshotOutsideSandbox(this.sandboxKey!));

@@ -280,6 +280,11 @@ describe('the OpenAPI document', () => {
     form.set('file', new Blob(['%PDF']), 'manual.pdf');
     expect(requestProblems({ method: 'POST', target: '/user/knowledgebases/1/documents', headers: { authorization: 'Bearer k' }, body: form })).toEqual([]);
     expect(requestProblems({ method: 'POST', target: '/user/knowledgebases', headers: { authorization: 'Bearer k' }, body: form })).toEqual(['a multipart/form-data body, which the operation does not take']);
+    // A body to an operation the document gives no requestBody is refused, not read as a body never read: else a
+    // document that lost an operation's body (its schema dropped) would pass every request sent with one (issue 45).
+    expect(doc.paths['/__sim/faults']!.delete.requestBody).toBeUndefined();
+    expect(requestProblems({ method: 'DELETE', target: '/__sim/faults', headers: key, body: '{"rules":[]}' })).toEqual(['a body, which the operation does not take (it has no requestBody)']);
+    expect(requestProblems({ method: 'DELETE', target: '/__sim/faults', headers: key })).toEqual([]);
     // Only an accepted request is held to the document: a refused one may be anything.
     expect(() => checkRequestAgainstOpenApi(reply({ ...valid, assistant_id: true }), 422)).not.toThrow();
     expect(() => checkRequestAgainstOpenApi(reply({ ...valid, assistant_id: true }), 200)).toThrow(/^OpenAPI: POST \/user\/ai\/generate-reply was accepted \(200\), but the document does not allow the request: body: /);

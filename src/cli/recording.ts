@@ -6,10 +6,11 @@
  * prints it with the command's help, exit 2), and reports a file it cannot use as one line
  * naming it (exit 2).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { normaliseBasePath } from '../core/http.js';
 import { parseInstant } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
+import { writeFileAtomically } from '../state/atomic.js';
 import { parseFlags, usageError, usageMessage } from './help.js';
 import { listenMessage, portOption, requireTokenOffLoopback, wireOption } from './options.js';
 import type { DriftReport } from '../recording/drift.js';
@@ -143,10 +144,9 @@ export async function driftCommand(options: DriftArgs, out: Out): Promise<number
   return report.differences.length === 0 ? 0 : 1;
 }
 
+/** Replaces a report file atomically and durably (src/state/atomic.ts). */
 function writeAtomically(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, file);
+  writeFileAtomically(file, text);
 }
 
 export interface FromHarArgs {

@@ -9,6 +9,7 @@ import type { SimEventMap } from '../domain/sim-events.js';
 import { SimError } from '../core/errors.js';
 import type { SimRequest, SimResponse } from '../core/http.js';
 import { formatSqlUtc } from '../core/time.js';
+import { accountKeyOf, inSandbox } from '../core/sandbox-keys.js';
 import type { Wire } from '../core/wire.js';
 import type { Control } from '../control/control.js';
 import { attributeName } from '../core/validation.js';
@@ -124,8 +125,8 @@ class Player {
    */
   keyOf(key: string): string {
     const sandbox = this.sim.sandboxKey;
-    if (sandbox === null || key === sandbox || key.startsWith(`${sandbox}_`)) return key;
-    return key === this.defaultKey ? sandbox : `${sandbox}_${key}`;
+    if (inSandbox(sandbox, key)) return key;
+    return key === this.defaultKey ? sandbox! : accountKeyOf(sandbox!, key);
   }
 
   fail(message: string, path: (string | number)[]): never {

@@ -4,7 +4,8 @@
  * being killed, and saving never holds up request handling for long.
  *
  * - `FILE` is a snapshot in the format of `GET /__sim/state` (`voxsim-snapshot/1`),
- *   replaced atomically (written to a temp file, renamed over it).
+ *   replaced atomically and durably (atomic.ts: a temp file flushed to disk, renamed
+ *   over it, the directory flushed).
  * - `FILE.log.N` (N = 1, 2, ...) are change logs, JSON lines: a header line
  *   `{"format":"voxsim-log/1",...}`, then one record per save point with the rows,
  *   clock events and small parts that changed since the previous one (rows and events
@@ -31,7 +32,7 @@
  * same state. A log's last line without its newline (cut off by a kill) is ignored; any
  * other line that cannot be read refuses the start.
  */
-import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
@@ -40,6 +41,7 @@ import type { ClockEvent, ClockSnapshot } from '../core/clock.js';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import type { SeededRandom } from '../core/random.js';
 import { deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
+import { renameDurably, tempPathOf } from './atomic.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot, type SnapshotParts } from './snapshot.js';
 import { VERSION } from '../version.js';
 
@@ -646,9 +648,9 @@ export class StateStore {
     return `${this.file}.log.${gen}`;
   }
 
-  /** The file a snapshot is written to before it is renamed over the state file. */
+  /** The file a snapshot is written to before it is renamed over the state file (atomic.ts). */
   private tempPath(): string {
-    return `${this.file}.${process.pid}.tmp`;
+    return tempPathOf(this.file);
   }
 
   /** Sends new records to a new log; answers the last generation the next snapshot covers. */
@@ -698,7 +700,8 @@ export class StateStore {
         // No old file yet, or no hard links here: the rename frees the old one itself.
       }
     }
-    renameSync(temp, this.file);
+    // The temp file's data is on disk already (writeSnapshot); the rename is made durable too.
+    renameDurably(temp, this.file);
     if (linked) this.remove(retired);
   }
 
@@ -811,6 +814,8 @@ export class StateStore {
       // the rename: a rename over an existing file makes ext4 allocate and flush the
       // renamed file's delayed blocks in the rename itself (75 ms for 206 MB, in the event loop).
       if (background) yield (pending ?? Promise.resolve()).then(() => datasync(fd));
+      // In one go, the same flush before the rename (atomic.ts: a name never points at blocks not on disk).
+      else fdatasyncSync(fd);
       written = true;
     } finally {
       // A failed or abandoned write (the server closing mid-compaction, a snapshot written at
