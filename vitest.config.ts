@@ -13,6 +13,8 @@ const ISOLATED = [
   'examples/vitest.test.ts',
   // Counts the bytes the HAR writer writes through a vi.mock of node:fs: the writer must load with the mock.
   'test/recording/har-append.test.ts',
+  // Watches the atomic write's calls (temp, flush, rename, directory flush) through a vi.mock of node:fs.
+  'test/state/atomic.test.ts',
 ];
 
 export default defineConfig({

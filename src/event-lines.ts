@@ -62,6 +62,8 @@ export function describeEvent(event: WireEvent): string {
       return `window ${d.recipient_phone} (sender ${d.sender_id}) open until ${time(d.expires_at)} by ${String(d.by).replace(/_/g, ' ')}`;
     case 'msgapp.window_closed':
       return `window ${d.recipient_phone} (sender ${d.sender_id}) closed`;
+    case 'msgapp.message_status':
+      return `message ${d.whatsapp_message_id} to ${d.recipient_phone} (sender ${d.sender_id}) ${d.status}${d.error_code === null ? '' : ` (${d.error_code})`}`;
     case 'conversation.started':
       return `${d.type} conversation ${d.conversation_id} started`;
     case 'conversation.reopened':

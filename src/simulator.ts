@@ -22,7 +22,8 @@ import { controlRoutes, type ControlRouteCtx } from './control/routes.js';
 import { OpenApiAnswer } from './control/schema.js';
 import { accountRoutes } from './domain/accounts/routes.js';
 import { AccountInput, DEFAULT_ACCOUNT, type Account } from './domain/accounts/schema.js';
-import { ACCOUNT_MESSAGES, authenticate, createAccount, fitsSandbox } from './domain/accounts/service.js';
+import { ACCOUNT_MESSAGES, authenticate, createAccount } from './domain/accounts/service.js';
+import { inSandbox } from './core/sandbox-keys.js';
 import { assistantRoutes } from './domain/assistants/routes.js';
 import { callEvents, postCallDeliveryFinished } from './domain/calls/events.js';
 import { callRoutes } from './domain/calls/routes.js';
@@ -42,6 +43,9 @@ import { Database } from './domain/db.js';
 import { leadRoutes } from './domain/leads/routes.js';
 import { msgappEvents } from './domain/msgapp/events.js';
 import { msgappRoutes } from './domain/msgapp/routes.js';
+import { fileRoutes } from './domain/files/routes.js';
+import { DEFAULT_BASE_URL, sandboxFileScope, type FileSpace } from './domain/files/service.js';
+import { MessageOutcomeScript } from './engine/message-outcomes.js';
 import { phoneNumberEvents } from './domain/phone-numbers/events.js';
 import { phoneNumberRoutes } from './domain/phone-numbers/routes.js';
 import { folderRoutes, labelRoutes } from './domain/folders-labels/routes.js';
@@ -131,6 +135,7 @@ export const ROUTES: readonly RouteDef<ControlRouteCtx>[] = [
   ...labelRoutes,
   ...sipTrunkRoutes,
   ...smsRoutes,
+  ...fileRoutes,
   ...controlRoutes,
   openApiRoute,
 ];
@@ -217,6 +222,10 @@ export class Simulator implements SimState {
   readonly replies = new ReplyScript();
   /** Scripted call outcomes (rules, sequences; magic numbers need no setup). */
   readonly outcomes = new OutcomeScript();
+  /** Scripted delivery outcomes of sent messages (live-platform H.4). */
+  readonly messageOutcomes = new MessageOutcomeScript();
+  /** Where the simulator's files (recordings, attachments) are served (live-platform H.7): `setBaseUrl` says where it is reached. */
+  readonly files: FileSpace;
   /** Forced request failures (`/__sim/faults`). */
   readonly faults = new FaultEngine();
   /** Every campaign, lead and call state change, stamped with the clock time. */
@@ -260,6 +269,12 @@ export class Simulator implements SimState {
     this.adminToken = options.adminToken;
     this.journal = new RequestJournal(options.requestJournalLimit ?? 1_000);
     this.clock.onFired(() => this.changed());
+    const sandboxKey = this.sandboxKey;
+    this.files = {
+      baseUrl: DEFAULT_BASE_URL,
+      scope: sandboxKey === null ? 'sim' : sandboxFileScope(sandboxKey),
+      secret: () => sandboxKey ?? `seed|${this.currentSeed}`,
+    };
     this.webhooks = new WebhookEngine({
       clock: this.clock,
       ...(options.deliver && { deliver: options.deliver }),
@@ -280,6 +295,8 @@ export class Simulator implements SimState {
       webhooks: this.webhooks,
       replies: this.replies,
       outcomes: this.outcomes,
+      messageOutcomes: this.messageOutcomes,
+      files: this.files,
       events: this.events,
       scopes: this.scopes,
       sandboxKey: this.sandboxKey,
@@ -303,6 +320,16 @@ export class Simulator implements SimState {
 
   get seed(): number {
     return this.currentSeed;
+  }
+
+  /**
+   * Where clients reach the simulator (`http://127.0.0.1:4010/api` unless told): the links of
+   * its files (recordings, attachments: live-platform H.7) start with it. The MSW handlers
+   * and the server set it.
+   * @example sim.setBaseUrl('https://api.example.test/api')
+   */
+  setBaseUrl(url: string): void {
+    this.files.baseUrl = url.replace(/\/+$/, '');
   }
 
   /** The clock's start (epoch ms): where `reset()` sets it back to. */
@@ -416,6 +443,7 @@ export class Simulator implements SimState {
     this.webhooks.clear();
     this.replies.set([]);
     this.outcomes.clear();
+    this.messageOutcomes.clear();
     this.faults.reset();
     this.events.clear();
     this.journal.clear();
@@ -443,7 +471,7 @@ export class Simulator implements SimState {
     // issue 35: a sandbox keeps only accounts whose keys route to it; one that would not is refused, the state put back.
     const before = this.sandboxKey === null ? undefined : this.snapshot();
     this.randomSource = restoreSnapshot(this, snapshot, options.owned === true);
-    const stray = before && this.db.accounts.all().find((account) => !fitsSandbox(this.sandboxKey, account.api_key));
+    const stray = before && this.db.accounts.all().find((account) => !inSandbox(this.sandboxKey, account.api_key));
     if (stray) {
       this.randomSource = restoreSnapshot(this, before!, true);
       throw new SnapshotError(`db.accounts[${stray.id}].api_key`, ACCOUNT_MESSAGES.snapshotOutsideSandbox(this.sandboxKey!));

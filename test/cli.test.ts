@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { banner, commandHelp, EXIT_USAGE, main, parseServeArgs, serve, type RunningServer } from '../src/cli.js';
+import { banner, commandHelp, COMMANDS, EXIT_USAGE, main, parseServeArgs, serve, USAGE, type CommandName, type RunningServer } from '../src/cli.js';
+import { GROUPS } from '../src/cli/commands.js';
+import { DEFAULT_SERVER_URL } from '../src/control/openapi.js';
 import { VERSION } from '../src/version.js';
 import { pipelineAssistant } from './support/fixtures.js';
 import { startServer, stop, voxsim, within } from './support/processes.js';
@@ -98,7 +100,7 @@ describe('voxsim command', () => {
         '  API base URL:  http://127.0.0.1:4010/api',
         '  API key:       sim_test_key   (Authorization: Bearer sim_test_key)',
         '  Control API:   http://127.0.0.1:4010/api/__sim   (try http://127.0.0.1:4010/api/__sim/health)',
-        '  Sandboxes:     http://127.0.0.1:4010/api/__sim/sandboxes   (voxsim sandbox create --server http://127.0.0.1:4010/api)',
+        '  Sandboxes:     http://127.0.0.1:4010/api/__sim/sandboxes   (voxsim sandbox create --url http://127.0.0.1:4010/api)',
       ].join('\n'),
     );
   });
@@ -207,6 +209,67 @@ describe('voxsim COMMAND --help', () => {
       expect(await main([...args], out)).toBe(0);
       expect(stdout).toEqual([help]);
     }
+  });
+});
+
+describe('help made from the command declarations', () => {
+  const names = Object.keys(COMMANDS) as CommandName[];
+  /** A declaration's flags (`--name`), in order, and their other names. */
+  const declared = (name: CommandName) => Object.entries(COMMANDS[name].flags as Record<string, { also?: readonly string[] }>);
+
+  it.each(names)('voxsim %s --help lists every flag of its declaration, in order, each on one line, and names its other names', async (name) => {
+    const { stdout, stderr, out } = streams();
+    expect(await main([...name.split(' '), '--help'], out)).toBe(0);
+    expect(stderr).toEqual([]);
+    const help = stdout[0]!;
+    expect(help.split('\n')[0]).toMatch(new RegExp(`^Usage: voxsim ${name} `));
+    expect(help).toContain(COMMANDS[name].about);
+    const options = optionLines(help);
+    expect(options.map(([flag]) => flag)).toEqual([...declared(name).map(([flag]) => `--${flag}`), '--help']);
+    for (const [flag, spec] of declared(name)) {
+      const line = options.find(([each]) => each === `--${flag}`)!;
+      for (const other of spec.also ?? []) expect(line[1]).toContain(`--${other}`);
+    }
+  });
+
+  /** A command's lines in the top-level usage: from `  voxsim NAME` to the next command. */
+  function usageBlock(name: CommandName): string {
+    const lines = USAGE.split('\n');
+    const start = lines.findIndex((line) => line === `  voxsim ${name}` || line.startsWith(`  voxsim ${name} `));
+    expect(start, name).toBeGreaterThan(0);
+    return lines.slice(start, lines.findIndex((line, i) => i > start && line.startsWith('  voxsim '))).join('\n');
+  }
+
+  it('lists every flag of every command in the top-level usage, with the command\'s summary', () => {
+    for (const name of names) {
+      const block = usageBlock(name);
+      const { summary } = COMMANDS[name];
+      expect(block).toContain(summary);
+      const required = (f: unknown) => (f as { required?: boolean }).required === true;
+      // Required flags first, as in the command's usage line.
+      const order = [...declared(name).filter(([, f]) => required(f)), ...declared(name).filter(([, f]) => !required(f))].map(([flag]) => flag);
+      expect([...block.replace(summary, '').matchAll(/--([a-z-]+)/g)].map((m) => m[1]), name).toEqual(order);
+    }
+    // The flags it once lacked.
+    expect(usageBlock('sandbox create')).toMatch(/\[--name NAME\][\s\S]*\[--start ISO-8601\][\s\S]*\[--ttl DURATION\]/);
+  });
+
+  it.each(Object.keys(GROUPS) as (keyof typeof GROUPS)[])('voxsim %s --help lists each of its commands with its summary', async (group) => {
+    const { stdout, out } = streams();
+    expect(await main([group, '--help'], out)).toBe(0);
+    const help = stdout[0]!;
+    expect(help.split('\n')[0]).toBe(`Usage: voxsim ${group} ${GROUPS[group].subcommands.join('|')} [options]`);
+    for (const sub of GROUPS[group].subcommands) {
+      expect(help.split('\n')).toContainEqual(expect.stringMatching(new RegExp(`^  ${sub}\\b.* {2}${COMMANDS[`${group} ${sub}` as CommandName].summary.replace(/[()|.$]/g, '\\$&')}$`)));
+    }
+  });
+
+  it("names the server --url on events and sandbox (--server its other name there), and says openapi's --server names the document's URL", async () => {
+    for (const name of ['events', 'sandbox create', 'sandbox list', 'sandbox delete'] as const) {
+      expect(optionLines(commandHelp(name)).find(([flag]) => flag === '--url')?.[1]).toMatch(/^the server's API base URL \(default \$VOXSIM_URL or http:\/\/127\.0\.0\.1:4010\/api\)/);
+    }
+    expect(optionLines(commandHelp('sandbox create')).find(([flag]) => flag === '--url')?.[1]).toContain('--server is another name for it');
+    expect(optionLines(commandHelp('openapi'))[0]).toEqual(['--server', `the URL the document names in its servers list (default ${DEFAULT_SERVER_URL}); nothing is contacted`]);
   });
 });
 

@@ -6,10 +6,16 @@
  * route bodies are built on first use. The time it takes is the bench's
  * (`import.voxsim_msw`); this checks what it is made of, which a change can break without
  * a timed test noticing.
+ *
+ * The same for the `voxsim` command (issue 45): `voxsim --version` and `voxsim sandbox
+ * --help` load the main and the command declarations alone, and a command loads its own
+ * module, not the simulator or another command's.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../src/simulator.js';
 import { KEY, START } from './support/api.js';
@@ -85,5 +91,89 @@ describe('importing the package', () => {
     expect(out.name).toBe(createSimulator({ seed: 1, startAt: START }).control.accounts.list().data[0]!.name);
     expect(out.cjs).toEqual(expect.arrayContaining(['@faker-js', 'luxon']));
     expect(out.cjs).not.toContain('safe-regex2');
+  });
+});
+
+/**
+ * Runs the built `voxsim` with `args` and answers what it loaded: every module URL it
+ * resolved (a resolve hook registered before the bin runs records them), as the source
+ * modules of the package (esbuild marks each one's code `// src/...ts` in the file it
+ * bundles it into), the npm packages and the Node built-ins. The hook is
+ * `module.registerHooks` (Node 22.15 and later; the tests run on the project's Node 24).
+ */
+function loadedBy(args: string[]): { status: number | null; stdout: string; src: string[]; packages: string[]; builtins: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'voxsim-loaded-'));
+  const file = join(dir, 'loaded.json');
+  try {
+    const hook = [
+      "import { registerHooks } from 'node:module';",
+      "import { writeFileSync } from 'node:fs';",
+      'const seen = new Set();',
+      'registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); seen.add(found.url); return found; } });',
+      `process.on('exit', () => writeFileSync(${JSON.stringify(file)}, JSON.stringify([...seen])));`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(ROOT, 'dist/src/bin.js'), ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      // No compile cache: the same modules load with or without it; this keeps the run from writing one.
+      env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' },
+    });
+    const urls = JSON.parse(readFileSync(file, 'utf8')) as string[];
+    const files = urls.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
+    const ours = files.filter((path) => path.startsWith(join(ROOT, 'dist/')));
+    const src = new Set(ours.flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((m) => m[1]!)));
+    const packages = new Set(files.filter((path) => path.includes('/node_modules/')).map((path) => path.replace(/.*\/node_modules\//, '').split('/')[0]!));
+    return {
+      status: run.status,
+      stdout: run.stdout,
+      src: [...src].sort(),
+      packages: [...packages].sort(),
+      builtins: urls.filter((url) => url.startsWith('node:')).sort(),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What every run of the command loads: the Node check, the launcher (with serve's read-ahead of a state file), the main and the declarations. */
+const COMMAND_CORE = [
+  'src/bin.ts',
+  'src/cli/commands.ts',
+  'src/cli/help.ts',
+  'src/cli/launch.ts',
+  'src/cli/main.ts',
+  'src/cli/node-version.ts',
+  'src/cli/options.ts',
+  'src/core/suggest.ts',
+  'src/core/wire.ts',
+  'src/state/read-ahead.ts',
+  'src/version.ts',
+];
+
+describe('the voxsim command', () => {
+  it.each([[['--version']], [['sandbox', '--help']], [['sandbox', 'create', '--help']], [['--help']]])('%j loads the main and the declarations alone: no command, no simulator, no npm package', (args) => {
+    const loaded = loadedBy(args);
+    expect(loaded.status).toBe(0);
+    expect(loaded.stdout.length).toBeGreaterThan(0);
+    expect(loaded.src).toEqual(COMMAND_CORE);
+    expect(loaded.packages).toEqual([]);
+    expect(loaded.builtins).toEqual(['node:buffer', 'node:fs', 'node:module', 'node:path', 'node:util']);
+  });
+
+  it("loads the chosen command's module, and not another's or the simulator", () => {
+    // Port 9 is one fetch will not use (a "bad port"): the list fails at once, exit 2, after its module loaded, with no network.
+    const loaded = loadedBy(['sandbox', 'list', '--url', 'http://127.0.0.1:9/api']);
+    expect(loaded.status).toBe(2);
+    expect(loaded.src).toEqual([...COMMAND_CORE, 'src/cli/sandbox.ts', 'src/core/lazy.ts', 'src/core/random.ts'].sort());
+    const schema = loadedBy(['scenario', 'schema']);
+    expect(schema.status).toBe(0);
+    expect(schema.src).toContain('src/scenario/schema.ts');
+    for (const other of ['src/simulator.ts', 'src/cli/serve.ts', 'src/cli/sandbox.ts', 'src/cli/recording.ts']) expect(schema.src).not.toContain(other);
+  });
+
+  it('refuses a bad flag before it loads the command (one line, the help, exit 2)', () => {
+    const loaded = loadedBy(['serve', '--prot', '5000']);
+    expect(loaded.status).toBe(2);
+    expect(loaded.src).toEqual(COMMAND_CORE);
   });
 });

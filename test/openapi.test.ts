@@ -77,18 +77,30 @@ describe('the OpenAPI document', () => {
 
   it('documents the webhooks the platform sends, their bodies as components that a delivery’s payload references', () => {
     const webhooks = (doc as unknown as { webhooks: Record<string, { post: any }> }).webhooks;
-    expect(Object.keys(webhooks).sort()).toEqual(['conversation_ended', 'post_call']);
-    expect(webhooks.post_call!.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PostCallWebhook' });
-    expect(webhooks.conversation_ended!.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ConversationEndedWebhook' });
+    expect(Object.keys(webhooks).sort()).toEqual(['conversation_ended', 'post_call', 'read_receipt']);
+    expect(webhooks.post_call!.post.requestBody.content['application/json'].schema).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/PostCallWebhook' }, { $ref: '#/components/schemas/LivePostCallWebhook' }],
+    });
+    expect(webhooks.conversation_ended!.post.requestBody.content['application/json'].schema).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/ConversationEndedWebhook' }, { $ref: '#/components/schemas/LiveConversationEndedWebhook' }],
+    });
+    expect(webhooks.read_receipt!.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ReadReceiptWebhook' });
     expect(webhooks.post_call!.post.parameters.map((p: { name: string }) => p.name)).toEqual(['x-voxsim-event', 'x-voxsim-delivery', 'x-voxsim-attempt']);
+    // live-platform H.4: the read receipts are signed, and retry only what a receiver may recover from.
+    expect(webhooks.read_receipt!.post.parameters.map((p: { name: string }) => p.name)).toEqual(['x-voxsim-event', 'x-voxsim-delivery', 'x-voxsim-attempt', 'x-signature-256']);
+    expect(webhooks.read_receipt!.post.description).toContain('another 4xx is not retried');
     const body = doc.components.schemas.PostCallWebhook;
     expect(body.additionalProperties).toBe(false);
     expect(body.required).toEqual(expect.arrayContaining(['id', 'customer_phone', 'transcript', 'lead', 'campaign', 'total_cost']));
     expect(body.required).not.toContain('recording_url');
-    // live-platform H.2: a live post-call delivery carries the reference's body.
     expect(doc.components.schemas.Delivery.properties.payload).toEqual({
-      anyOf: [{ $ref: '#/components/schemas/PostCallWebhook' }, { $ref: '#/components/schemas/LivePostCallWebhook' }, { $ref: '#/components/schemas/ConversationEndedWebhook' }],
+      anyOf: [
+        { anyOf: [{ $ref: '#/components/schemas/PostCallWebhook' }, { $ref: '#/components/schemas/LivePostCallWebhook' }] },
+        { anyOf: [{ $ref: '#/components/schemas/ConversationEndedWebhook' }, { $ref: '#/components/schemas/LiveConversationEndedWebhook' }] },
+        { $ref: '#/components/schemas/ReadReceiptWebhook' },
+      ],
     });
+    // live-platform H.2: a live post-call delivery carries the reference's body.
     const live = doc.components.schemas.LivePostCallWebhook;
     expect(Object.keys(live.properties)).toEqual(['id', 'customer_phone', 'assistant_phone', 'duration', 'status', 'extracted_variables', 'input_variables', 'transcript', 'recording_url', 'created_at', 'finished_at', 'lead', 'campaign']);
     expect(live.required).not.toContain('recording_url');
@@ -129,7 +141,12 @@ describe('the OpenAPI document', () => {
       for (const [method, operation] of Object.entries(operations)) {
         const successes = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status));
         expect(successes.length, `${method} ${path}`).toBeGreaterThan(0);
-        for (const status of successes) expect(operation.responses[status].content['application/json'].schema, `${method} ${path} ${status}`).not.toEqual({});
+        for (const status of successes) {
+          const content = operation.responses[status].content;
+          // A file (live-platform H.7) is documented by its media types, each binary.
+          if (path.startsWith('/files/')) expect(content['image/png'].schema, `${method} ${path} ${status}`).toEqual({ type: 'string', format: 'binary' });
+          else expect(content['application/json'].schema, `${method} ${path} ${status}`).not.toEqual({});
+        }
       }
     }
     // A record is a component, referenced from every answer that carries it, closed and typed.
@@ -269,6 +286,11 @@ describe('the OpenAPI document', () => {
     form.set('file', new Blob(['%PDF']), 'manual.pdf');
     expect(requestProblems({ method: 'POST', target: '/user/knowledgebases/1/documents', headers: { authorization: 'Bearer k' }, body: form })).toEqual([]);
     expect(requestProblems({ method: 'POST', target: '/user/knowledgebases', headers: { authorization: 'Bearer k' }, body: form })).toEqual(['a multipart/form-data body, which the operation does not take']);
+    // A body to an operation the document gives no requestBody is refused, not read as a body never read: else a
+    // document that lost an operation's body (its schema dropped) would pass every request sent with one (issue 45).
+    expect(doc.paths['/__sim/faults']!.delete.requestBody).toBeUndefined();
+    expect(requestProblems({ method: 'DELETE', target: '/__sim/faults', headers: key, body: '{"rules":[]}' })).toEqual(['a body, which the operation does not take (it has no requestBody)']);
+    expect(requestProblems({ method: 'DELETE', target: '/__sim/faults', headers: key })).toEqual([]);
     // Only an accepted request is held to the document: a refused one may be anything.
     expect(() => checkRequestAgainstOpenApi(reply({ ...valid, assistant_id: true }), 422)).not.toThrow();
     expect(() => checkRequestAgainstOpenApi(reply({ ...valid, assistant_id: true }), 200)).toThrow(/^OpenAPI: POST \/user\/ai\/generate-reply was accepted \(200\), but the document does not allow the request: body: /);

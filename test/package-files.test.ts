@@ -32,9 +32,10 @@ describe('package files', () => {
         ours.add(path);
       });
     }
-    // Every module of the package's code is in some map, but those that only declare types (they compile to nothing).
-    const TYPE_ONLY = ['src/domain/state.ts', 'src/types.ts'];
+    // Every module of the package's code is in some map, but those that only declare types (they compile to nothing)
+    // and src/cli.ts, the command line's exports for tests and scripts (the command runs src/cli/main.ts, issue 45).
+    const UNBUNDLED = ['src/cli.ts', 'src/domain/state.ts', 'src/types.ts'];
     const sources = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => `src/${f}`);
-    expect(sources.filter((f) => !ours.has(join(ROOT, f))).sort()).toEqual(TYPE_ONLY);
+    expect(sources.filter((f) => !ours.has(join(ROOT, f))).sort()).toEqual(UNBUNDLED);
   });
 });

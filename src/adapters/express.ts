@@ -11,6 +11,7 @@ import { afterRealDelay } from '../core/clock.js';
 import { COMMON_MESSAGES, errorMessageOf } from '../core/errors.js';
 import { foldQuery, normaliseBasePath, type SimRequest } from '../core/http.js';
 import { answerText } from '../core/json.js';
+import { FileBody } from '../core/files.js';
 import { isMultipart } from '../core/multipart.js';
 import type { Simulator } from '../simulator.js';
 import { DASHBOARD_CSP, dashboardPage } from './dashboard.js';
@@ -268,7 +269,8 @@ export function middleware(sim: Answerer, options: AppOptions = {}): VoxsimMiddl
       let response = await sim.handle(simRequest);
       const saved = options.beforeAnswer?.(simRequest);
       if (saved) response = await saved.then(() => response, (error: unknown) => sim.unavailable(simRequest, (error as Error).message));
-      writeJson(res, response.status, answerText(response.body), response.headers);
+      if (response.body instanceof FileBody) writeFile(res, response.status, response.body, response.headers);
+      else writeJson(res, response.status, answerText(response.body), response.headers);
       logAnswer(req, started, response.status, response.body);
     } catch (failure) {
       next(failure);
@@ -330,6 +332,15 @@ function writeAnswer(res: ServerResponse, status: number, type: string, text: st
   res.setHeader('Content-Type', type);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
+}
+
+/** A file's answer (live-platform H.7): its bytes and media type; a HEAD request gets the headers alone. */
+function writeFile(res: ServerResponse, status: number, file: FileBody, headers?: Record<string, string>): void {
+  res.statusCode = status;
+  if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
+  res.setHeader('Content-Type', file.contentType);
+  res.setHeader('Content-Length', file.bytes.length);
+  res.end(file.bytes);
 }
 
 /** A JSON answer (`writeAnswer`). */

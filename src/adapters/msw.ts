@@ -6,6 +6,7 @@
 // First: it checks Node and msw before msw itself is loaded.
 import './msw-runtime.js';
 import { HttpResponse, http, type HttpHandler } from 'msw';
+import { FileBody } from '../core/files.js';
 import { foldQuery, type SimRequest } from '../core/http.js';
 import { answerText } from '../core/json.js';
 import { isMultipart } from '../core/multipart.js';
@@ -37,6 +38,8 @@ export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[
   const { origin, prefix } = baseOf(options.baseUrl);
   // STYLE: webhook URLs under the simulator's own base URL are refused, not looped back.
   sim.webhooks.refuseUnder(`${origin}${prefix}`);
+  // live-platform H.7: the simulator's files are served under the base URL its client uses.
+  sim.setBaseUrl(`${origin}${prefix}`);
   const inBase = (url: URL) => url.origin === origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
   return [
     http.all(
@@ -58,6 +61,11 @@ export function handlers(sim: Simulator, options: HandlersOptions): HttpHandler[
           encoded: true,
         };
         const response = await sim.handle(simRequest);
+        // A file (a recording, an attachment: live-platform H.7) is sent as its bytes.
+        if (response.body instanceof FileBody) {
+          const { bytes, contentType } = response.body;
+          return new HttpResponse(bytes.slice().buffer, { status: response.status, headers: { ...response.headers, 'content-type': contentType, 'content-length': String(bytes.length) } });
+        }
         return new HttpResponse(answerText(response.body), {
           status: response.status,
           headers: { 'content-type': 'application/json', ...response.headers },

@@ -2,18 +2,14 @@
  * `voxsim events`: follows a server's event stream, one readable line per event (or raw
  * JSON lines), until Ctrl-C or the server stops.
  */
-import { parseArgs } from 'node:util';
 import { SLOW_CONSUMER_CLOSE_CODE } from '../adapters/express.js';
 import { openEventStream } from '../adapters/events-client.js';
 import { formatEventLine } from '../event-lines.js';
-import { commandHelp, usageError, usageMessage, wantsHelp } from './help.js';
+import { DEFAULT_URL } from './commands.js';
+import { parseFlags, usageError, usageMessage } from './help.js';
 
-/** `voxsim events`: reads its flags (and the environment), then follows the stream; resolves to the exit code. */
+/** `voxsim events` (its `--help` is the main's): reads its flags (and the environment), then follows the stream; resolves to the exit code. */
 export function eventsCommand(args: string[], out: Pick<Console, 'log' | 'error'>): number | Promise<number> {
-  if (wantsHelp(args)) {
-    out.log(commandHelp('events'));
-    return 0;
-  }
   let options: EventsOptions;
   try {
     options = parseEventsArgs(args, process.env, process.stdout.isTTY === true);
@@ -38,20 +34,9 @@ export interface EventsOptions {
  * `VOXSIM_ADMIN_TOKEN`; colour follows the terminal, `NO_COLOR`, `FORCE_COLOR` and `--no-color`.
  */
 export function parseEventsArgs(args: string[], env: Record<string, string | undefined> = {}, tty = false): EventsOptions {
-  const { values } = parseArgs({
-    args,
-    options: {
-      url: { type: 'string', default: env.VOXSIM_URL ?? 'http://127.0.0.1:4010/api' },
-      'admin-token': { type: 'string' },
-      type: { type: 'string', multiple: true },
-      account: { type: 'string' },
-      since: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'no-color': { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
-  if (!/^https?:\/\/[^/]/.test(values.url)) throw new Error(`--url must be the server's API base URL, such as http://127.0.0.1:4010/api, got "${values.url}"`);
+  const { values } = parseFlags('events', args);
+  const url = values.url ?? env.VOXSIM_URL ?? DEFAULT_URL;
+  if (!/^https?:\/\/[^/]/.test(url)) throw new Error(`--url must be the server's API base URL, such as http://127.0.0.1:4010/api, got "${url}"`);
   const whole = (flag: string, text: string | undefined, min: number) => {
     if (text === undefined) return undefined;
     const n = Number(text);
@@ -63,8 +48,8 @@ export function parseEventsArgs(args: string[], env: Record<string, string | und
   const adminToken = values['admin-token'] ?? env.VOXSIM_ADMIN_TOKEN;
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
   return {
-    url: values.url.replace(/\/+$/, ''),
-    types: (values.type ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t.length > 0),
+    url: url.replace(/\/+$/, ''),
+    types: values.type.flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t.length > 0),
     json: values.json,
     colour: !values['no-color'] && env.NO_COLOR === undefined && (forced || tty),
     ...(adminToken !== undefined && { adminToken }),

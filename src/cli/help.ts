@@ -1,166 +1,193 @@
 /**
- * The help of the `voxsim` commands and their usage errors: each command's `--help` text
- * (`COMMAND_HELP`), the one line of a bad flag with the closest option, and the
- * subcommands of a command group (`voxsim scenario run`, `voxsim catalog pull`). The
- * commands (src/cli/*.ts) and the main (src/cli.ts) share it; the top-level usage is the
- * main's.
+ * What the command declarations (src/cli/commands.ts) make: each command's flag parser
+ * (`parseFlags`), its `--help` (`commandHelp`), the top-level usage (`usageText`), the one
+ * line of a bad flag with the closest option (`usageMessage`), and the subcommand of a
+ * command group. The main (src/cli/main.ts) and each command (src/cli/*.ts) share it; it
+ * loads no command, so `voxsim --help` and `voxsim COMMAND --help` read only this and the
+ * declarations.
  */
-import { DEFAULT_SERVER_URL } from '../control/openapi.js';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closest, didYouMean } from '../core/suggest.js';
-import { HELP_OPTION, type OptionHelp } from './options.js';
-import { RECORDING_HELP } from './recording.js';
-import { SERVE_HELP } from './serve-options.js';
+import { COMMANDS, GROUPS, type CommandName, type CommandSpec, type FlagSpec, type GroupName } from './commands.js';
+
+export { COMMANDS, GROUPS, type CommandName, type GroupName } from './commands.js';
 
 /** Exit code of a usage error: an unknown command or option, a bad option value, a missing argument. */
 export const EXIT_USAGE = 2;
 
-/** Each of events' options, which the help and a usage error's suggestion list. */
-const EVENTS_HELP: Record<string, OptionHelp> = {
-  url: { value: 'URL', description: "the server's API base URL (default $VOXSIM_URL or http://127.0.0.1:4010/api)" },
-  'admin-token': { value: 'TOKEN', description: "the server's admin token (default $VOXSIM_ADMIN_TOKEN)" },
-  type: { value: 'PREFIX', description: 'only events whose type starts with PREFIX (repeatable, or comma-separated)' },
-  account: { value: 'ID', description: "only this account's events" },
-  since: { value: 'SEQ', description: 'replay the events after SEQ first' },
-  json: { description: 'print raw JSON lines' },
-  'no-color': { description: 'no colours (also NO_COLOR)' },
-  ...HELP_OPTION,
+/** A command or a command group: what `--help` and a usage error describe. */
+export type HelpTopic = CommandName | GroupName;
+
+/** Every command's `--help` flag, which the parsers never see (the main answers it first). */
+const HELP_FLAG = { type: 'boolean', help: 'print this help and exit' } as const satisfies FlagSpec;
+
+/** The values a command's flags parse to: a string (its default when absent, else undefined), a switch's boolean, a repeatable flag's list. */
+export type FlagValues<F> = {
+  -readonly [K in keyof F]: F[K] extends { type: 'boolean' } ? boolean : F[K] extends { multiple: true } ? string[] : F[K] extends { default: string } ? string : string | undefined;
 };
 
-/** The server options every sandbox command takes. */
-const SANDBOX_SERVER_HELP: Record<string, OptionHelp> = {
-  server: { value: 'URL', description: "the server's API base URL (default $VOXSIM_URL or http://127.0.0.1:4010/api)" },
-  'admin-token': { value: 'TOKEN', description: "the server's admin token (default $VOXSIM_ADMIN_TOKEN)" },
-};
-
-/** The help of each command: usage line, what it does, its options. */
-export const COMMAND_HELP = {
-  serve: { usage: 'voxsim serve [options]', about: 'Starts the standalone server (API, control API, event stream and dashboard).', options: SERVE_HELP },
-  events: { usage: 'voxsim events [options]', about: "Follows a server's events, one line each, until Ctrl-C or the server stops.", options: EVENTS_HELP },
-  scenario: {
-    usage: 'voxsim scenario run|list|schema|from-har [options]',
-    about:
-      'Scenario files. Commands:\n  run FILE|NAME...  play scenario files or shipped scenarios by name; exit 1 on a failure\n  list              list the shipped scenarios\n  schema            print the JSON Schema of scenario files\n  from-har FILE     write a scenario that reproduces a recorded session',
-    options: HELP_OPTION,
-  },
-  'scenario run': {
-    usage: 'voxsim scenario run FILE|NAME... [options]',
-    about: 'Plays each scenario on a fresh simulator and prints its timeline; a NAME is a shipped scenario (voxsim scenario list).',
-    options: HELP_OPTION,
-  },
-  'scenario list': { usage: 'voxsim scenario list [options]', about: 'Lists the shipped scenarios: the name to run them by, their name and description.', options: HELP_OPTION },
-  openapi: {
-    usage: 'voxsim openapi [options]',
-    about: 'Prints the OpenAPI 3.1 document of the platform API (spec and live routes) and the control API, as a server serves it at {base_url}/__sim/openapi.json.',
-    options: { server: { value: 'URL', description: `the server URL the document names (default ${DEFAULT_SERVER_URL})` }, ...HELP_OPTION },
-  },
-  'scenario schema': { usage: 'voxsim scenario schema [options]', about: 'Prints the JSON Schema of scenario files (scenario.schema.json).', options: HELP_OPTION },
-  catalog: {
-    usage: 'voxsim catalog pull|schema [options]',
-    about: 'Catalog documents (docs/catalog.md). Commands:\n  pull    read the catalog routes of a running platform and write a catalog document\n  schema  print the JSON Schema of catalog documents',
-    options: HELP_OPTION,
-  },
-  'catalog pull': {
-    usage: 'voxsim catalog pull --from URL --key KEY [--out FILE] [options]',
-    about: "Reads the catalog routes of a running platform (the live one, or another voxsim) with KEY and writes a catalog document that voxsim serve --catalog takes (to stdout without --out). A refusal or a network error is one line and exit 2.",
-    options: {
-      from: { value: 'URL', description: "the platform's API base URL, such as http://127.0.0.1:4010/api" },
-      key: { value: 'KEY', description: 'an API key of an account on that platform' },
-      out: { value: 'FILE', description: 'write the document to FILE instead of stdout' },
-      ...HELP_OPTION,
-    },
-  },
-  'catalog schema': { usage: 'voxsim catalog schema [options]', about: 'Prints the JSON Schema of catalog documents (catalog.schema.json).', options: HELP_OPTION },
-  sandbox: {
-    usage: 'voxsim sandbox create|list|delete [options]',
-    about:
-      "A running server's sandboxes (docs/sandboxes.md). Commands:\n  create  make a sandbox and print its key (--json: the whole sandbox)\n  list    list the server's sandboxes (the admin's)\n  delete  delete a sandbox by its id (the admin's) or by its own --key",
-    options: HELP_OPTION,
-  },
-  'sandbox create': {
-    usage: 'voxsim sandbox create [--server URL] [--admin-token TOKEN] [--seed N] [--wire spec|live] [options]',
-    about: 'Makes a sandbox on a running server and prints its API key alone, for export FAMULOR_API_KEY=$(voxsim sandbox create ...). A refusal or a server it cannot reach is one line and exit 2.',
-    options: {
-      ...SANDBOX_SERVER_HELP,
-      seed: { value: 'N', description: 'seed of its generated data, 0 to 2147483647 (default 1)' },
-      wire: { value: 'spec|live', description: "wire format of its answers (default the server's)" },
-      name: { value: 'NAME', description: 'a name to tell it by in the list' },
-      start: { value: 'ISO-8601', description: "time its clock starts at (default the server's --start, else now)" },
-      ttl: { value: 'DURATION', description: "how long it may stay idle before it is removed, 1m to 365d (default the server's --sandbox-ttl)" },
-      json: { description: 'print the whole sandbox as JSON' },
-      ...HELP_OPTION,
-    },
-  },
-  'sandbox list': {
-    usage: 'voxsim sandbox list [--server URL] [--admin-token TOKEN] [--json]',
-    about: "Lists a running server's sandboxes, oldest first (the admin's).",
-    options: { ...SANDBOX_SERVER_HELP, json: { description: 'print them as JSON' }, ...HELP_OPTION },
-  },
-  'sandbox delete': {
-    usage: 'voxsim sandbox delete ID [--server URL] [--admin-token TOKEN] | voxsim sandbox delete --key KEY [--server URL]',
-    about: 'Deletes a sandbox: by its id with the admin token, or by its own key. Its keys answer 401 from then on.',
-    options: { ...SANDBOX_SERVER_HELP, key: { value: 'KEY', description: "the sandbox's own key (no id needed)" }, json: { description: 'print the answer as JSON' }, ...HELP_OPTION },
-  },
-  ...RECORDING_HELP,
-} as const;
-export type CommandName = keyof typeof COMMAND_HELP;
-
-/**
- * The `--help` text of a command: its usage, what it does and each option on one line.
- * @example commandHelp('serve').split('\n')[0] // 'Usage: voxsim serve [options]'
- */
-export function commandHelp(command: CommandName): string {
-  const { usage, about, options } = COMMAND_HELP[command];
-  const flags = Object.entries(options as Record<string, OptionHelp>).map(([name, o]) => [`${name === 'help' ? '-h, ' : ''}--${name}${o.value ? ` ${o.value}` : ''}`, o.description] as const);
-  const width = Math.max(...flags.map(([flag]) => flag.length)) + 2;
-  return [`Usage: ${usage}`, '', about, '', 'Options:', ...flags.map(([flag, description]) => `  ${flag.padEnd(width)}${description}`)].join('\n');
+/** The parsed command line of `name`: its flags by their first name, and its arguments. */
+export interface ParsedFlags<N extends CommandName> {
+  values: FlagValues<(typeof COMMANDS)[N]['flags']>;
+  positionals: string[];
 }
 
 /**
- * The message of a usage error from `parseArgs`: an unknown option becomes
+ * Parses a command's flags as its declaration says (strict: an unknown flag, a missing
+ * value, an argument to a command that takes none throw); a flag given by another name
+ * (`--server` for `--url`) is read under its declared name. Throws an Error whose message is the
+ * usage error's line (`usageMessage` adds the closest option to an unknown one).
+ * @example parseFlags('sandbox list', ['--server', 'http://h/api']).values.url // 'http://h/api'
+ */
+export function parseFlags<N extends CommandName>(name: N, args: readonly string[]): ParsedFlags<N> {
+  const spec: CommandSpec = COMMANDS[name];
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const [flag, f] of Object.entries(spec.flags)) {
+    for (const each of [flag, ...(f.also ?? [])]) options[each] = { type: f.type, ...(f.multiple && { multiple: true }) };
+  }
+  const { values, positionals } = parseArgs({ args: [...args], options, strict: true, allowPositionals: spec.args !== undefined });
+  const read: Record<string, unknown> = {};
+  for (const [flag, f] of Object.entries(spec.flags)) {
+    const given = [flag, ...(f.also ?? [])].filter((each) => values[each] !== undefined);
+    if (given.length > 1) throw new Error(`--${given[0]} and --${given[1]} are one option; give it once`);
+    const value = given.length === 1 ? values[given[0]!] : undefined;
+    read[flag] = value ?? (f.type === 'boolean' ? false : f.multiple ? [] : f.default);
+  }
+  return { values: read as ParsedFlags<N>['values'], positionals };
+}
+
+/** A command's flags with its `--help`, in the order of its help. */
+function flagsOf(name: CommandName): [string, FlagSpec][] {
+  return [...Object.entries(COMMANDS[name].flags as Record<string, FlagSpec>), ['help', HELP_FLAG]];
+}
+
+/** Every name a topic's flags answer to (their other names included), without the dashes. */
+export function flagNames(topic: HelpTopic): string[] {
+  if (Object.hasOwn(GROUPS, topic)) return ['help'];
+  return flagsOf(topic as CommandName).flatMap(([flag, f]) => [flag, ...(f.also ?? [])]);
+}
+
+/** The usage line of a command: `voxsim NAME ARGS --required VALUE [options]`. */
+function usageLine(name: CommandName): string {
+  const spec: CommandSpec = COMMANDS[name];
+  const required = Object.entries(spec.flags).filter(([, f]) => f.required).map(([flag, f]) => `--${flag} ${f.value}`);
+  return ['voxsim', name, ...(spec.args === undefined ? [] : [spec.args]), ...required, '[options]'].join(' ');
+}
+
+/** Lines of two columns, the second aligned two spaces after the widest first one. */
+function columns(rows: (readonly [string, string])[], indent = '  '): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return rows.map(([left, right]) => `${indent}${left.padEnd(width)}${right}`);
+}
+
+/**
+ * The `--help` text of a command or a command group: its usage, what it does and each
+ * option on one line (a group: each of its commands on one line).
+ * @example commandHelp('serve').split('\n')[0] // 'Usage: voxsim serve [options]'
+ */
+export function commandHelp(topic: HelpTopic): string {
+  const flagRows = (name: CommandName | undefined) =>
+    columns(
+      (name === undefined ? [['help', HELP_FLAG] as [string, FlagSpec]] : flagsOf(name)).map(([flag, f]) => {
+        const others = (f.also ?? []).map((other) => `--${other}`);
+        const description = others.length === 0 || f.help.includes(others[0]!) ? f.help : `${f.help} (also ${others.join(', ')})`;
+        return [`${flag === 'help' ? '-h, ' : ''}--${flag}${f.value ? ` ${f.value}` : ''}`, description] as const;
+      }),
+    );
+  if (Object.hasOwn(GROUPS, topic)) {
+    const group = GROUPS[topic as GroupName];
+    const subs = group.subcommands.map((sub) => {
+      const spec: CommandSpec = COMMANDS[`${topic} ${sub}` as CommandName];
+      return [spec.args === undefined ? sub : `${sub} ${spec.args}`, spec.summary] as const;
+    });
+    const about = [`${group.about} Commands:`, ...columns(subs)].join('\n');
+    return [`Usage: voxsim ${topic} ${group.subcommands.join('|')} [options]`, '', about, '', 'Options:', ...flagRows(undefined)].join('\n');
+  }
+  const name = topic as CommandName;
+  return [`Usage: ${usageLine(name)}`, '', COMMANDS[name].about, '', 'Options:', ...flagRows(name)].join('\n');
+}
+
+/** Where the top-level usage wraps a command's flags. */
+const USAGE_WIDTH = 112;
+/** The column of a command's summary in the top-level usage. */
+const SUMMARY_COLUMN = 34;
+
+/** A flag in the top-level usage: `[--port 4010]` (its default), `[--start ISO-8601]`, `[--quiet]`, `[--type PREFIX]...`, `--from URL` (required). */
+function synopsisFlag(flag: string, f: FlagSpec): string {
+  const text = `--${flag}${f.type === 'string' ? ` ${f.default ?? f.value}` : ''}`;
+  return f.required ? text : `[${text}]${f.multiple ? '...' : ''}`;
+}
+
+/**
+ * The top-level usage (`voxsim --help`): each command with every flag of its declaration
+ * (required ones first, then the others), wrapped, and its summary.
+ * @example usageText('0.1.0').split('\n')[0] // 'voxsim 0.1.0: a local simulator of the Voice and Chat Assistant Platform API'
+ */
+export function usageText(version: string): string {
+  const lines: string[] = [];
+  for (const [name, spec] of Object.entries(COMMANDS) as [CommandName, CommandSpec][]) {
+    const head = `  voxsim ${name}${spec.args === undefined ? '' : ` ${spec.args}`}`;
+    const flags = Object.entries(spec.flags).sort(([, a], [, b]) => Number(b.required ?? false) - Number(a.required ?? false));
+    const words = flags.map(([flag, f]) => synopsisFlag(flag, f));
+    const synopsis = [head];
+    for (const word of words) {
+      if (synopsis.at(-1)!.length + 1 + word.length > USAGE_WIDTH) synopsis.push(' '.repeat(head.length));
+      synopsis[synopsis.length - 1] += ` ${word}`;
+    }
+    // The summary goes beside a synopsis of one short line, else under it.
+    if (synopsis.length === 1 && synopsis[0]!.length < SUMMARY_COLUMN - 1) lines.push(`${synopsis[0]!.padEnd(SUMMARY_COLUMN)}${spec.summary}`);
+    else lines.push(...synopsis, `${' '.repeat(SUMMARY_COLUMN)}${spec.summary}`);
+  }
+  return [
+    `voxsim ${version}: a local simulator of the Voice and Chat Assistant Platform API`,
+    '',
+    'Usage:',
+    ...lines,
+    `${'  voxsim COMMAND --help'.padEnd(SUMMARY_COLUMN)}describe a command and its options`,
+    '  voxsim --help | --version',
+    '',
+    'Exit codes: 0 done, 1 a failed scenario, a drift or a stopped stream, 2 a usage error, a file that cannot be used or a failed start-up check.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The message of a usage error from `parseFlags`: an unknown option becomes
  * `unknown option --prot; did you mean --port?` (when one is close); others keep their text.
  * @example usageMessage(error, 'serve') // 'unknown option --prot; did you mean --port?'
  */
-export function usageMessage(error: Error, command: CommandName): string {
+export function usageMessage(error: Error, topic: HelpTopic): string {
   const unknown = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '([^']+)'/.exec(error.message) : null;
   if (!unknown) return error.message;
   const option = unknown[1]!;
-  return `unknown option ${option}${didYouMean(option.replace(/^-+/, ''), Object.keys(COMMAND_HELP[command].options), (name) => `--${name}`)}`;
+  return `unknown option ${option}${didYouMean(option.replace(/^-+/, ''), flagNames(topic), (name) => `--${name}`)}`;
 }
 
 /** Whether the arguments ask for the command's help (`--help` or `-h` anywhere). */
-export const wantsHelp = (args: string[]) => args.some((arg) => arg === '--help' || arg === '-h');
+export const wantsHelp = (args: readonly string[]) => args.some((arg) => arg === '--help' || arg === '-h');
 
-/** A usage error: the message, a blank line, the command's usage; exit 2. */
-export function usageError(out: Pick<Console, 'error'>, message: string, command: CommandName): number {
-  out.error(`${message}\n\n${commandHelp(command)}`);
+/** A usage error: the message, a blank line, the command's help; exit 2. */
+export function usageError(out: Pick<Console, 'error'>, message: string, topic: HelpTopic): number {
+  out.error(`${message}\n\n${commandHelp(topic)}`);
   return EXIT_USAGE;
 }
 
 /**
- * The subcommand of a command group (`voxsim catalog pull ...`) with the arguments after it,
- * or the exit code once the group's or the subcommand's help, or a usage error for a missing
- * or unknown subcommand (with the closest one), has been printed.
+ * The command a group's arguments name (`voxsim catalog pull ...` is `catalog pull`) with
+ * the arguments after it, or the exit code once the group's help, or a usage error for a
+ * missing or unknown subcommand (with the closest one), has been printed.
  */
-export function subcommand<G extends 'catalog' | 'scenario' | 'sandbox', S extends string>(
-  group: G,
-  subs: readonly S[],
-  args: string[],
-  out: Pick<Console, 'log' | 'error'>,
-): number | { sub: S; rest: string[]; command: `${G} ${S}` & CommandName } {
+export function subcommand(group: GroupName, args: readonly string[], out: Pick<Console, 'log' | 'error'>): number | { command: CommandName; rest: string[] } {
   const [sub, ...rest] = args;
+  const subs: readonly string[] = GROUPS[group].subcommands;
   if (sub === undefined || sub === '--help' || sub === '-h') {
     if (sub === undefined) return usageError(out, `No ${group} command given.`, group);
     out.log(commandHelp(group));
     return 0;
   }
-  if (!(subs as readonly string[]).includes(sub)) {
+  if (!subs.includes(sub)) {
     const near = closest(sub, subs);
     return usageError(out, `Unknown ${group} command "${sub}".${near === undefined ? '' : ` Did you mean ${near}?`}`, group);
   }
-  const command = `${group} ${sub}` as `${G} ${S}` & CommandName;
-  if (wantsHelp(rest)) {
-    out.log(commandHelp(command));
-    return 0;
-  }
-  return { sub: sub as S, rest, command };
+  return { command: `${group} ${sub}` as CommandName, rest };
 }

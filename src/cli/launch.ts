@@ -12,7 +12,8 @@ import { readAhead } from '../state/read-ahead.js';
 const argv = process.argv.slice(2);
 const stateFile = serveStateFile(argv);
 if (stateFile !== undefined) readAhead(stateFile);
-const { main } = await import('../cli.js');
+// The main alone (not src/cli.ts, which gathers every command for tests): it loads the chosen command's module.
+const { main } = await import('./main.js');
 main(argv).then(
   (code) => {
     if (code !== 0) process.exit(code);

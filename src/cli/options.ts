@@ -3,17 +3,8 @@
  * from-har`): each throws an Error whose message is the one line the command prints.
  */
 import { join } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { WIRES, type Wire } from '../core/wire.js';
-
-/** One option of a command in its `--help`: its value's name (none for a switch) and a one-line description. */
-export interface OptionHelp {
-  value?: string;
-  description: string;
-}
-
-/** Every command's `--help` option. */
-export const HELP_OPTION: Record<'help', OptionHelp> = { help: { description: 'print this help and exit' } };
+import { parseFlags } from './help.js';
 
 /** The names of this machine alone: a server bound to another must be guarded by an admin token. */
 export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -43,30 +34,6 @@ export function requireTokenOffLoopback(host: string, adminToken: string | undef
   if (!LOOPBACK.has(host) && !adminToken) throw new Error(`--admin-token is required when binding to ${host} (not a loopback address)`);
 }
 
-/** The options of `voxsim serve` (src/cli/serve-options.ts parseServeArgs checks their values; SERVE_HELP there describes them). */
-export const SERVE_OPTIONS = {
-  port: { type: 'string', default: '4010' },
-  host: { type: 'string', default: '127.0.0.1' },
-  seed: { type: 'string', default: '1' },
-  'base-path': { type: 'string', default: '/api' },
-  start: { type: 'string' },
-  speed: { type: 'string' },
-  'state-file': { type: 'string' },
-  'state-dir': { type: 'string' },
-  scenario: { type: 'string' },
-  'admin-token': { type: 'string' },
-  wire: { type: 'string' },
-  catalog: { type: 'string' },
-  quiet: { type: 'boolean', default: false },
-  'stream-buffer': { type: 'string' },
-  'compact-after': { type: 'string' },
-  'exit-with-parent': { type: 'boolean', default: false },
-  'max-sandboxes': { type: 'string' },
-  'sandbox-ttl': { type: 'string' },
-  'open-sandboxes': { type: 'boolean', default: false },
-  shard: { type: 'string' },
-} as const satisfies ParseArgsConfig['options'];
-
 /**
  * The state file a `voxsim` command line serves from: its `--state-file` when the command
  * is `serve` and its options read as `serve` reads them; undefined otherwise (a usage error
@@ -76,7 +43,7 @@ export const SERVE_OPTIONS = {
 export function serveStateFile(argv: readonly string[]): string | undefined {
   if (argv[0] !== 'serve') return undefined;
   try {
-    const { values } = parseArgs({ args: argv.slice(1), options: SERVE_OPTIONS, strict: true });
+    const { values } = parseFlags('serve', argv.slice(1));
     // --state-dir keeps the server's own state in DIR/server.json (docs/sandboxes.md: durable sandboxes).
     return values['state-file'] ?? (values['state-dir'] === undefined ? undefined : serverStateFile(values['state-dir']));
   } catch {

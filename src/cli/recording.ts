@@ -2,15 +2,17 @@
  * The recording commands (issue 28): `voxsim record` (a recording proxy in front of the real
  * platform), `voxsim drift` (a recording replayed on a fresh simulator, differences
  * reported) and `voxsim scenario from-har` (a recording written as a scenario). Each parses
- * its flags (a bad one throws, and the main CLI prints it with the command's usage, exit 2),
- * and reports a file it cannot use as one line naming it (exit 2).
+ * its flags as its declaration says (src/cli/commands.ts; a bad one throws, and its entry
+ * prints it with the command's help, exit 2), and reports a file it cannot use as one line
+ * naming it (exit 2).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { normaliseBasePath } from '../core/http.js';
 import { parseInstant } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
-import { HELP_OPTION, listenMessage, portOption, requireTokenOffLoopback, wireOption } from './options.js';
+import { writeFileAtomically } from '../state/atomic.js';
+import { parseFlags, usageError, usageMessage } from './help.js';
+import { listenMessage, portOption, requireTokenOffLoopback, wireOption } from './options.js';
 import type { DriftReport } from '../recording/drift.js';
 import { HarError } from '../recording/har.js';
 import type { RecordingProxy } from '../recording/proxy.js';
@@ -28,50 +30,28 @@ type Out = Pick<Console, 'log' | 'error'>;
 /** Exit code of a file that cannot be used, an upstream that cannot be reached, a port that cannot be bound. */
 export const EXIT_INPUT = 2;
 
-export const RECORDING_HELP = {
-  record: {
-    usage: 'voxsim record --upstream URL --out FILE.har [options]',
-    about:
-      "Records a session with the real platform: point your client at the printed URL with your own key; every request under the base path goes to URL unchanged and its answer comes back unchanged, and each exchange is written to FILE.har (valid after each one; Authorization, cookies and keys in query strings redacted). Ctrl-C stops.",
-    options: {
-      upstream: { value: 'URL', description: "the platform's base URL, e.g. https://api.example.com/api" },
-      out: { value: 'FILE', description: 'the HAR 1.2 file to write (each exchange appended; a valid HAR after each one)' },
-      port: { value: 'N', description: 'port to listen on (default 4011; 0 picks a free one)' },
-      host: { value: 'HOST', description: 'address to bind (default 127.0.0.1; others need --admin-token)' },
-      'base-path': { value: 'PATH', description: 'path the client uses under the proxy (default /api)' },
-      'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on {base}/__record (the status of the recording)' },
-      quiet: { description: 'no line per exchange' },
-      ...HELP_OPTION,
-    },
-  },
-  drift: {
-    usage: 'voxsim drift FILE.har [options]',
-    about:
-      'Replays a recorded session (HAR 1.2 from voxsim record, a browser, Playwright or mitmproxy) on a fresh simulator, in recorded order on its virtual clock, and reports where the answers differ: status, the body shape at every depth, closed-set values and echoes. Exit 0 when nothing differs, 1 when something does, 2 for a file that cannot be read.',
-    options: {
-      wire: { value: 'spec|live', description: 'wire format voxsim answers in (default spec; live for the live platform)' },
-      given: { value: 'SCENARIO', description: "seed what the session used but did not create from the scenario's given" },
-      catalog: { value: 'FILE', description: "a catalog document (JSON or YAML, docs/catalog.md) of the recorded account's own, as voxsim serve --catalog takes it" },
-      json: { description: 'print the report as one JSON document' },
-      html: { value: 'FILE', description: 'also write the report as a self-contained HTML page' },
-      'base-path': { value: 'PATH', description: "the platform's base path in the recorded URLs (default /api)" },
-      start: { value: 'ISO-8601', description: "where the replay's clock starts (default: the upstream's clock when the session read it, else the first entry's time)" },
-      ...HELP_OPTION,
-    },
-  },
-  'scenario from-har': {
-    usage: 'voxsim scenario from-har FILE.har [options]',
-    about:
-      "Writes a scenario that reproduces a recorded session: request steps with $refs for the ids it created, advance_to between them as recorded, and expect with each answer's status and closed-set values.",
-    options: {
-      wire: { value: 'spec|live', description: 'the wire the scenario runs on (default the simulator\'s, spec)' },
-      out: { value: 'FILE', description: 'write the scenario to FILE (default: print it)' },
-      'base-path': { value: 'PATH', description: "the platform's base path in the recorded URLs (default /api)" },
-      ...HELP_OPTION,
-    },
-  },
-} as const;
+/**
+ * A recording command's entry from the main: its flags read by `parse` (a bad one is a
+ * usage error with the command's help, exit 2), then the command run on them.
+ */
+function entry<A>(command: 'record' | 'drift' | 'scenario from-har', parse: (args: string[]) => A, run: (options: A, out: Out) => Promise<number>) {
+  return (args: string[], out: Out): number | Promise<number> => {
+    let options: A;
+    try {
+      options = parse(args);
+    } catch (error) {
+      return usageError(out, usageMessage(error as Error, command), command);
+    }
+    return run(options, out);
+  };
+}
 
+/** `voxsim record` from the main (its `--help` is the main's). */
+export const recordMain = entry('record', parseRecordArgs, recordCommand);
+/** `voxsim drift` from the main. */
+export const driftMain = entry('drift', parseDriftArgs, driftCommand);
+/** `voxsim scenario from-har` from the main. */
+export const fromHarMain = entry('scenario from-har', parseFromHarArgs, fromHarCommand);
 
 /** The one HAR file a command takes. */
 function oneFile(positionals: string[]): string {
@@ -102,12 +82,7 @@ export interface DriftArgs {
 }
 
 export function parseDriftArgs(args: string[]): DriftArgs {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { wire: { type: 'string' }, given: { type: 'string' }, catalog: { type: 'string' }, json: { type: 'boolean', default: false }, html: { type: 'string' }, 'base-path': { type: 'string', default: '/api' }, start: { type: 'string' } },
-    strict: true,
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags('drift', args);
   if (values.start !== undefined && parseInstant(values.start) === undefined) throw new Error(`--start must be an ISO 8601 time, got "${values.start}"`);
   const wire = wireOption(values.wire);
   return {
@@ -169,10 +144,9 @@ export async function driftCommand(options: DriftArgs, out: Out): Promise<number
   return report.differences.length === 0 ? 0 : 1;
 }
 
+/** Replaces a report file atomically and durably (src/state/atomic.ts). */
 function writeAtomically(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, file);
+  writeFileAtomically(file, text);
 }
 
 export interface FromHarArgs {
@@ -183,7 +157,7 @@ export interface FromHarArgs {
 }
 
 export function parseFromHarArgs(args: string[]): FromHarArgs {
-  const { values, positionals } = parseArgs({ args, options: { wire: { type: 'string' }, out: { type: 'string' }, 'base-path': { type: 'string', default: '/api' } }, strict: true, allowPositionals: true });
+  const { values, positionals } = parseFlags('scenario from-har', args);
   const wire = wireOption(values.wire);
   return { file: oneFile(positionals), basePath: normaliseBasePath(values['base-path']), ...(wire && { wire }), ...(values.out !== undefined && { out: values.out }) };
 }
@@ -227,19 +201,7 @@ export interface RecordArgs {
 }
 
 export function parseRecordArgs(args: string[]): RecordArgs {
-  const { values } = parseArgs({
-    args,
-    options: {
-      upstream: { type: 'string' },
-      out: { type: 'string' },
-      port: { type: 'string', default: '4011' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'base-path': { type: 'string', default: '/api' },
-      'admin-token': { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
+  const { values } = parseFlags('record', args);
   if (values.upstream === undefined) throw new Error('--upstream is required: the platform\'s base URL, such as https://api.example.com/api');
   const upstream = parseUpstream(values.upstream);
   if (values.out === undefined) throw new Error('--out is required: the HAR file to write, such as session.har');

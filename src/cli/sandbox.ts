@@ -2,15 +2,15 @@
  * `voxsim sandbox create|list|delete` (issue 35): a running server's sandboxes from the
  * command line. `create` prints the new sandbox's key alone (for
  * `export FAMULOR_API_KEY=$(voxsim sandbox create …)`), or the whole sandbox with `--json`.
- * A refusal or a server it cannot reach is one line on stderr and exit 2.
+ * A refusal or a server it cannot reach is one line on stderr and exit 2. The server is
+ * `--url`, as `voxsim events` names it (`--server`, its name before, still works).
  */
-import { parseArgs } from 'node:util';
 import { MAX_SEED } from '../core/random.js';
-import { EXIT_USAGE, subcommand, usageError, usageMessage } from './help.js';
+import { DEFAULT_URL } from './commands.js';
+import { EXIT_USAGE, parseFlags, usageError, usageMessage } from './help.js';
 import { wireOption } from './options.js';
 
-/** The server's API base URL when `--server` is not given. */
-const DEFAULT_SERVER = 'http://127.0.0.1:4010/api';
+type Out = Pick<Console, 'log' | 'error'>;
 
 /** The lines of a sandbox command that did not get its answer. */
 export const SANDBOX_CLI_MESSAGES = {
@@ -62,78 +62,90 @@ async function request(command: string, server: string, method: string, path: st
   return parsed;
 }
 
-/** `voxsim sandbox create|list|delete`, each with `--help`. */
-export async function sandboxCommand(args: string[], out: Pick<Console, 'log' | 'error'>, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const chosen = subcommand('sandbox', ['create', 'list', 'delete'] as const, args, out);
-  if (typeof chosen === 'number') return chosen;
-  const { sub, rest, command } = chosen;
-  const common = { server: { type: 'string' }, 'admin-token': { type: 'string' }, json: { type: 'boolean', default: false } } as const;
+/** The server a sandbox command talks to: its `--url` (or `--server`), else `$VOXSIM_URL`, else `voxsim serve`'s default. */
+const serverOf = (url: string | undefined, env: NodeJS.ProcessEnv) => url ?? env.VOXSIM_URL ?? DEFAULT_URL;
+
+/** Runs a sandbox command's request; a refusal or a server it cannot reach is its one line on stderr and exit 2. */
+async function answering(out: Out, send: () => Promise<void>): Promise<number> {
   try {
-    if (sub === 'create') {
-      let values;
-      let body: Record<string, unknown>;
-      try {
-        ({ values } = parseArgs({
-          args: rest,
-          options: { ...common, seed: { type: 'string' }, wire: { type: 'string' }, name: { type: 'string' }, start: { type: 'string' }, ttl: { type: 'string' } },
-          strict: true,
-          allowPositionals: false,
-        }));
-        const seed = values.seed === undefined ? undefined : Number(values.seed);
-        if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED)) throw new Error(`--seed must be a whole number from 0 to ${MAX_SEED}, got "${values.seed}"`);
-        const wire = wireOption(values.wire);
-        body = {
-          ...(values.name !== undefined && { name: values.name }),
-          ...(seed !== undefined && { seed }),
-          ...(wire !== undefined && { wire }),
-          ...(values.start !== undefined && { start: values.start }),
-          ...(values.ttl !== undefined && { ttl: values.ttl }),
-        };
-      } catch (error) {
-        return usageError(out, usageMessage(error as Error, command), command);
-      }
-      const server = values.server ?? env.VOXSIM_URL ?? DEFAULT_SERVER;
-      const made = (await request('create', server, 'POST', '/__sim/sandboxes', values['admin-token'] ?? env.VOXSIM_ADMIN_TOKEN, body)) as SandboxRecord;
-      out.log(values.json ? JSON.stringify(made, null, 2) : made.api_key);
-      return 0;
-    }
-    if (sub === 'list') {
-      let values;
-      try {
-        ({ values } = parseArgs({ args: rest, options: common, strict: true, allowPositionals: false }));
-      } catch (error) {
-        return usageError(out, usageMessage(error as Error, command), command);
-      }
-      const server = values.server ?? env.VOXSIM_URL ?? DEFAULT_SERVER;
-      const { data } = (await request('list', server, 'GET', '/__sim/sandboxes', values['admin-token'] ?? env.VOXSIM_ADMIN_TOKEN)) as { data: SandboxRecord[] };
-      if (values.json) out.log(JSON.stringify(data, null, 2));
-      else out.log(table(data));
-      return 0;
-    }
-    let values;
-    let positionals: string[];
-    try {
-      ({ values, positionals } = parseArgs({ args: rest, options: { ...common, key: { type: 'string' } }, strict: true, allowPositionals: true }));
-      if (positionals.length > 1) throw new Error(`give one sandbox id, got ${positionals.length}`);
-      if ((positionals[0] === undefined) === (values.key === undefined)) throw new Error('give the sandbox id (with the admin token) or --key KEY (the sandbox\'s own key)');
-    } catch (error) {
-      return usageError(out, usageMessage(error as Error, command), command);
-    }
-    const server = values.server ?? env.VOXSIM_URL ?? DEFAULT_SERVER;
-    // With its own key a sandbox ends itself (/__sim/sandbox); by id it is the admin's.
-    const id = positionals[0];
-    const done = (
-      id === undefined
-        ? await request('delete', server, 'DELETE', '/__sim/sandbox', values.key)
-        : await request('delete', server, 'DELETE', `/__sim/sandboxes/${encodeURIComponent(id)}`, values['admin-token'] ?? env.VOXSIM_ADMIN_TOKEN)
-    ) as { id: string };
-    out.log(values.json ? JSON.stringify(done, null, 2) : `deleted ${done.id}`);
+    await send();
     return 0;
   } catch (error) {
     if (!(error instanceof SandboxRequestError)) throw error;
     out.error(error.message);
     return EXIT_USAGE;
   }
+}
+
+/** `voxsim sandbox create` (its `--help` is the main's): prints the new sandbox's key, or the whole sandbox with `--json`. */
+export async function sandboxCreateCommand(args: string[], out: Out, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const command = 'sandbox create';
+  let values;
+  let body: Record<string, unknown>;
+  try {
+    ({ values } = parseFlags(command, args));
+    const seed = values.seed === undefined ? undefined : Number(values.seed);
+    if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED)) throw new Error(`--seed must be a whole number from 0 to ${MAX_SEED}, got "${values.seed}"`);
+    const wire = wireOption(values.wire);
+    body = {
+      ...(values.name !== undefined && { name: values.name }),
+      ...(seed !== undefined && { seed }),
+      ...(wire !== undefined && { wire }),
+      ...(values.start !== undefined && { start: values.start }),
+      ...(values.ttl !== undefined && { ttl: values.ttl }),
+    };
+  } catch (error) {
+    return usageError(out, usageMessage(error as Error, command), command);
+  }
+  const { url, json } = values;
+  const token = values['admin-token'] ?? env.VOXSIM_ADMIN_TOKEN;
+  return answering(out, async () => {
+    const made = (await request('create', serverOf(url, env), 'POST', '/__sim/sandboxes', token, body)) as SandboxRecord;
+    out.log(json ? JSON.stringify(made, null, 2) : made.api_key);
+  });
+}
+
+/** `voxsim sandbox list`: the server's sandboxes as a table, or as JSON with `--json` (the admin's). */
+export async function sandboxListCommand(args: string[], out: Out, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const command = 'sandbox list';
+  let values;
+  try {
+    ({ values } = parseFlags(command, args));
+  } catch (error) {
+    return usageError(out, usageMessage(error as Error, command), command);
+  }
+  const { url, json } = values;
+  const token = values['admin-token'] ?? env.VOXSIM_ADMIN_TOKEN;
+  return answering(out, async () => {
+    const { data } = (await request('list', serverOf(url, env), 'GET', '/__sim/sandboxes', token)) as { data: SandboxRecord[] };
+    out.log(json ? JSON.stringify(data, null, 2) : table(data));
+  });
+}
+
+/** `voxsim sandbox delete ID | --key KEY`: by id it is the admin's; with its own key a sandbox ends itself. */
+export async function sandboxDeleteCommand(args: string[], out: Out, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const command = 'sandbox delete';
+  let values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseFlags(command, args));
+    if (positionals.length > 1) throw new Error(`give one sandbox id, got ${positionals.length}`);
+    if ((positionals[0] === undefined) === (values.key === undefined)) throw new Error("give the sandbox id (with the admin token) or --key KEY (the sandbox's own key)");
+  } catch (error) {
+    return usageError(out, usageMessage(error as Error, command), command);
+  }
+  const { url, json, key } = values;
+  const token = values['admin-token'] ?? env.VOXSIM_ADMIN_TOKEN;
+  const id = positionals[0];
+  return answering(out, async () => {
+    const server = serverOf(url, env);
+    const done = (
+      id === undefined
+        ? await request('delete', server, 'DELETE', '/__sim/sandbox', key)
+        : await request('delete', server, 'DELETE', `/__sim/sandboxes/${encodeURIComponent(id)}`, token)
+    ) as { id: string };
+    out.log(json ? JSON.stringify(done, null, 2) : `deleted ${done.id}`);
+  });
 }
 
 /** The sandboxes as an aligned table: id, name, key, virtual time, wire, expiry; a line saying none when empty. */

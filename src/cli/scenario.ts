@@ -1,43 +1,45 @@
 /**
- * `voxsim scenario run|list|schema|from-har`: plays scenario files (or the shipped ones by
- * name), lists the shipped scenarios, prints the scenario format's JSON Schema; `from-har`
- * is src/cli/recording.ts.
+ * `voxsim scenario run|list|schema`: plays scenario files (or the shipped ones by name),
+ * lists the shipped scenarios, prints the scenario format's JSON Schema; `from-har` is
+ * src/cli/recording.ts. Their `--help` is the main's (src/cli/main.ts). The simulator and
+ * the scenario runner load when `run` plays, the schema when `schema` prints it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { didYouMean } from '../core/suggest.js';
 import { formatSqlUtc } from '../core/time.js';
 import { ScenarioError, loadScenario } from '../scenario/load.js';
-import { formatStep, playScenario } from '../scenario/runner.js';
-import { scenarioJsonSchema } from '../scenario/schema.js';
-import { createSimulator } from '../simulator.js';
-import { subcommand, usageError, usageMessage } from './help.js';
-import { fromHarCommand, parseFromHarArgs } from './recording.js';
+import { parseFlags, usageError, usageMessage, type CommandName } from './help.js';
 
-/** `voxsim scenario run|list|schema|from-har`, each with `--help`. */
-export async function scenarioCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
-  const chosen = subcommand('scenario', ['run', 'list', 'schema', 'from-har'] as const, args, out);
-  if (typeof chosen === 'number') return chosen;
-  const { sub, rest, command } = chosen;
-  if (sub === 'from-har') {
-    let options: ReturnType<typeof parseFromHarArgs>;
-    try {
-      options = parseFromHarArgs(rest);
-    } catch (error) {
-      return usageError(out, usageMessage(error as Error, command), command);
-    }
-    return fromHarCommand(options, out);
-  }
-  let positionals: string[];
+type Out = Pick<Console, 'log' | 'error'>;
+
+/** The arguments of a scenario command with its flags checked, or the exit code of a usage error. */
+function positionalsOf(command: CommandName, args: string[], out: Out): string[] | number {
   try {
-    ({ positionals } = parseArgs({ args: rest, options: {}, strict: true, allowPositionals: sub === 'run' }));
+    return parseFlags(command, args).positionals;
   } catch (error) {
     return usageError(out, usageMessage(error as Error, command), command);
   }
-  if (sub === 'run') return runScenarios(positionals, out, { progress: process.stderr.isTTY === true });
-  if (sub === 'list') return listScenarios(out);
+}
+
+/** `voxsim scenario run FILE|NAME...`. */
+export async function scenarioRunCommand(args: string[], out: Out): Promise<number> {
+  const files = positionalsOf('scenario run', args, out);
+  return typeof files === 'number' ? files : runScenarios(files, out, { progress: process.stderr.isTTY === true });
+}
+
+/** `voxsim scenario list`. */
+export function scenarioListCommand(args: string[], out: Out): number {
+  const none = positionalsOf('scenario list', args, out);
+  return typeof none === 'number' ? none : listScenarios(out);
+}
+
+/** `voxsim scenario schema`. */
+export async function scenarioSchemaCommand(args: string[], out: Out): Promise<number> {
+  const none = positionalsOf('scenario schema', args, out);
+  if (typeof none === 'number') return none;
+  const { scenarioJsonSchema } = await import('../scenario/schema.js');
   out.log(JSON.stringify(scenarioJsonSchema(), null, 2));
   return 0;
 }
@@ -106,6 +108,7 @@ export async function runScenarios(files: string[], out: Pick<Console, 'log' | '
       return usageError(out, (error as Error).message, 'scenario run');
     }
   }
+  const [{ createSimulator }, { formatStep, playScenario }] = await Promise.all([import('../simulator.js'), import('../scenario/runner.js')]);
   let failed = 0;
   for (const [index, file] of resolved.entries()) {
     if (options.progress) out.error(`[${index + 1}/${files.length}] ${files[index]}`);

@@ -1,42 +1,17 @@
 /**
- * The flags of `voxsim serve`: each one's help line (`SERVE_HELP`), the options they make
- * (`ServeOptions`) and their checks (`parseServeArgs`). The flags themselves are
- * `SERVE_OPTIONS` (src/cli/options.ts), which the bin also reads before the command loads
- * (its `--state-file` is read ahead). A new flag goes in all four.
+ * The flags of `voxsim serve` as options (`ServeOptions`) and their checks
+ * (`parseServeArgs`). The flags themselves, their defaults and help lines are serve's
+ * declaration (src/cli/commands.ts), which the bin also reads before the command loads
+ * (its `--state-file` is read ahead).
  */
-import { parseArgs } from 'node:util';
 import { normaliseBasePath } from '../adapters/express.js';
 import { parseDuration, SPEED_RANGE } from '../core/clock.js';
 import { SANDBOX_TTL_RANGE, SHARD_NAME } from '../adapters/express.js';
 import { MAX_SEED } from '../core/random.js';
 import { CLOCK_RANGE_TEXT, isClockTime, parseInstant } from '../core/time.js';
 import type { Wire } from '../core/wire.js';
-import { HELP_OPTION, portOption, requireTokenOffLoopback, SERVE_OPTIONS, wireOption, type OptionHelp } from './options.js';
-
-/** Each of serve's options (`SERVE_OPTIONS`), which the help and a usage error's suggestion list. */
-export const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS | 'help', OptionHelp> = {
-  port: { value: 'N', description: 'port to listen on (default 4010; 0 picks a free one)' },
-  host: { value: 'HOST', description: 'address to bind (default 127.0.0.1; others need --admin-token)' },
-  seed: { value: 'N', description: 'seed of the generated data, 0 to 2147483647 (default 1)' },
-  'base-path': { value: 'PATH', description: 'path the API is served under (default /api; / for the root)' },
-  start: { value: 'ISO-8601', description: 'time the simulated clock starts at, 1970-01-01T00:00:00Z to 9999-01-01T00:00:00Z (default now)' },
-  speed: { value: 'N', description: 'run the clock in real time, N times as fast, 0.001 to 1000000 (default: moves only when told)' },
-  'state-file': { value: 'FILE', description: 'load the state from FILE (and its FILE.log.N change logs) at start; log every change there before answering' },
-  'state-dir': { value: 'DIR', description: 'keep the server\'s state (DIR/server.json) and every sandbox (DIR/sandboxes.json, DIR/sandboxes/) in DIR across restarts' },
-  'compact-after': { value: 'SIZE', description: 'fold the change logs into a new FILE once they reach SIZE (default 64mb, at least 1kb)' },
-  scenario: { value: 'FILE', description: "start in a scenario's state (its given and scripts, not its steps)" },
-  'admin-token': { value: 'TOKEN', description: 'require Authorization: Bearer TOKEN on the control API' },
-  wire: { value: 'spec|live', description: 'wire format of the answers (default spec)' },
-  catalog: { value: 'FILE', description: "a catalog document (JSON or YAML) that replaces or extends the wire's catalog (docs/catalog.md)" },
-  quiet: { description: 'no request log lines' },
-  'stream-buffer': { value: 'SIZE', description: 'bytes that may wait for one event-stream consumer (default 4mb, at least 1kb)' },
-  'exit-with-parent': { description: 'stop once the process that started the server is gone (npm start sets it)' },
-  'max-sandboxes': { value: 'N', description: 'sandboxes the server holds at most, 0 to 10000 (default 100; 0: none)' },
-  'sandbox-ttl': { value: 'DURATION', description: 'how long a sandbox may stay idle before it is removed, 1m to 365d (default 24h)' },
-  'open-sandboxes': { description: 'anyone who reaches the server may create a sandbox (listing and deleting others stay the admin\'s)' },
-  shard: { value: 'NAME', description: "this shard's name, carried by every sandbox key it mints (docs/sandboxes.md: sharding)" },
-  ...HELP_OPTION,
-};
+import { parseFlags } from './help.js';
+import { portOption, requireTokenOffLoopback, wireOption } from './options.js';
 
 export interface ServeOptions {
   port: number;
@@ -88,7 +63,7 @@ export function parseSize(text: string): number | undefined {
 
 /** Reads `serve` flags; throws an Error with a readable message on bad input. */
 export function parseServeArgs(args: string[]): ServeOptions {
-  const { values } = parseArgs({ args, options: SERVE_OPTIONS, strict: true });
+  const { values } = parseFlags('serve', args);
   const port = portOption(values.port);
   const streamBuffer = values['stream-buffer'] === undefined ? undefined : parseSize(values['stream-buffer']);
   if (streamBuffer !== undefined && !(streamBuffer >= 1024)) throw new Error(`--stream-buffer must be a size of at least 1kb (bytes, or with kb / mb), got "${values['stream-buffer']}"`);

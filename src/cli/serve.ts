@@ -13,7 +13,7 @@ import { DEFAULT_API_KEY } from '../domain/accounts/schema.js';
 import { createSimulator, simulatorToRestore, type Simulator, type SimulatorSnapshot } from '../simulator.js';
 import { fsReason, StateNotSavedError, StateStore } from '../state/persist.js';
 import { VERSION } from '../version.js';
-import { commandHelp, usageError, usageMessage, wantsHelp } from './help.js';
+import { usageError, usageMessage } from './help.js';
 import { listenMessage, LOOPBACK, serverStateFile } from './options.js';
 import { parseServeArgs, type ServeOptions } from './serve-options.js';
 import { checkStateDirectory, EXIT_STARTUP, loadStartCatalog, loadStartScenario, oneLine, readState, StartupError, STARTUP_MESSAGES } from './serve-startup.js';
@@ -137,6 +137,7 @@ async function serveWith(options: ServeOptions, keeper: SandboxDirectory | undef
   logProgress(sim, options.progressEvery ?? PROGRESS_EVERY, log);
   // Sandboxes (issue 35) start as the server's own simulator does (its start, wire and catalog), with its webhook guard.
   const loopbackUrls: string[] = [];
+  let serverUrl = '';
   const sandboxes = new SandboxHost(sim, {
     ...(options.maxSandboxes !== undefined && { maxSandboxes: options.maxSandboxes }),
     ...(options.sandboxTtlMs !== undefined && { ttlMs: options.sandboxTtlMs }),
@@ -150,6 +151,7 @@ async function serveWith(options: ServeOptions, keeper: SandboxDirectory | undef
     },
     configure: (sandbox) => {
       for (const url of loopbackUrls) sandbox.webhooks.refuseUnder(url);
+      if (loopbackUrls.length > 0) sandbox.setBaseUrl(serverUrl);
       logProgress(sandbox, options.progressEvery ?? PROGRESS_EVERY, log);
     },
   });
@@ -185,6 +187,9 @@ async function serveWith(options: ServeOptions, keeper: SandboxDirectory | undef
       const names = LOOPBACK_HOSTS.has(options.host) ? [...LOOPBACK] : [host];
       loopbackUrls.push(...names.map((name) => `http://${name.includes(':') ? `[${name}]` : name}:${port}${options.basePath}`));
       for (const url of loopbackUrls) sim.webhooks.refuseUnder(url);
+      // live-platform H.7: the links of files (recordings, attachments) name the server's own URL.
+      serverUrl = url;
+      for (const each of sandboxes.simulators()) each.setBaseUrl(url);
       resolve({
         sim,
         sandboxes,
@@ -281,7 +286,7 @@ export function banner(url: string, adminToken?: string): string {
     `  API base URL:  ${url}`,
     `  API key:       ${DEFAULT_API_KEY}   (Authorization: Bearer ${DEFAULT_API_KEY})`,
     `  Control API:   ${url}/__sim   (try ${url}/__sim/health)${adminToken ? '   (Authorization: Bearer <admin token>)' : ''}`,
-    `  Sandboxes:     ${url}/__sim/sandboxes   (voxsim sandbox create --server ${url}${adminToken ? ' --admin-token <admin token>' : ''})`,
+    `  Sandboxes:     ${url}/__sim/sandboxes   (voxsim sandbox create --url ${url}${adminToken ? ' --admin-token <admin token>' : ''})`,
   ].join('\n');
 }
 
@@ -295,15 +300,12 @@ export function liveLines(url: string, adminToken?: string): string {
 }
 
 /**
- * `voxsim serve`: reads its flags, starts the server and prints the banner; SIGINT,
- * SIGTERM and SIGHUP (and, with `--exit-with-parent`, its parent gone) stop it. Resolves
- * to the exit code once it listens (the running server keeps the process alive).
+ * `voxsim serve` (its `--help` is the main's): reads its flags, starts the server and
+ * prints the banner; SIGINT, SIGTERM and SIGHUP (and, with `--exit-with-parent`, its
+ * parent gone) stop it. Resolves to the exit code once it listens (the running server
+ * keeps the process alive).
  */
 export async function serveCommand(args: string[], out: Pick<Console, 'log' | 'error'>): Promise<number> {
-  if (wantsHelp(args)) {
-    out.log(commandHelp('serve'));
-    return 0;
-  }
   let options: ServeOptions;
   try {
     options = parseServeArgs(args);

@@ -22,8 +22,19 @@ import { InsertCallBody, serialiseCall } from '../domain/calls/schema.js';
 import { insertCall, ringInbound } from '../domain/calls/service.js';
 import { resumeAfterTopUp } from '../domain/campaigns/service.js';
 import type { AccountCtx } from '../domain/context.js';
-import { InboundBody, SenderPatchBody, serialiseSender } from '../domain/msgapp/schema.js';
-import { patchSender, receiveCustomerMessage } from '../domain/msgapp/service.js';
+import {
+  ChannelMessagesQuery,
+  CreateSenderBody,
+  CreateTemplateBody,
+  InboundBody,
+  SenderPatchBody,
+  TemplatePatchBody,
+  serialiseControlSender,
+  serialiseControlTemplate,
+} from '../domain/msgapp/schema.js';
+import { createSender, createTemplate, listChannelMessages, patchSender, patchTemplate, receiveCustomerMessage, sendTestReceipt } from '../domain/msgapp/service.js';
+import { MessageOutcomeRulesBody } from '../engine/message-outcomes.js';
+import { shapeA } from '../core/errors.js';
 import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../domain/phone-numbers/schema.js';
 import { serialiseStoredDocument } from '../domain/knowledgebases/schema.js';
 import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
@@ -340,6 +351,15 @@ export class Control {
         this.sim.webhooks.clearFailures();
         return { ok: true };
       },
+      /**
+       * `POST /__sim/webhooks/deliveries/{id}/resend`: the delivery's body again, byte-identical,
+       * to the same URL with the same headers, as a new delivery (live-platform H.11); 404 for an id the journal does not hold.
+       */
+      resend: (id: number) => {
+        const delivery = this.sim.webhooks.resend(id);
+        if (!delivery) throw shapeA(404, 'Delivery not found.');
+        return serialiseDelivery(delivery);
+      },
       /** `GET /__sim/webhooks/deliveries?kind&state`: the journal, oldest first, with how many were evicted. */
       deliveries: (input: In<typeof DeliveriesQuery> = {}) => {
         const query = parseInput(DeliveriesQuery, input, 'control');
@@ -363,12 +383,46 @@ export class Control {
 
   get msgapp() {
     return this.once('msgapp', () => ({
-      /** `POST /__sim/msgapp/inbound`: a customer message to a sender. */
+      /** `POST /__sim/msgapp/inbound`: a customer message to a sender: `text`, `media` or `voice_note` (live-platform H.6). */
       inbound: (input: In<typeof InboundBody>) => receiveCustomerMessage(this.sim, parseControlBody(InboundBody, input)),
-      /** `PATCH /__sim/msgapp/senders/{id}`: `{online?, assistant_id?}`. */
-      patchSender: (id: number, input: In<typeof SenderPatchBody>) => {
-        const sender = patchSender(this.sim, id, parseControlBody(SenderPatchBody, input));
-        return { ...serialiseSender(sender), assistant_id: sender.assistant_id };
+      /**
+       * `PATCH /__sim/msgapp/senders/{id}`: `{online?, assistant_id?, messaging_limit?, read_receipts_webhook_url?, regenerate_signing_secret?}`;
+       * the answer shows the read-receipts URL and signing secret (live-platform H.4).
+       * @example sim.control.msgapp.patchSender(1, { read_receipts_webhook_url: 'http://127.0.0.1:3000/receipts' }).read_receipts_signing_secret
+       */
+      patchSender: (id: number, input: In<typeof SenderPatchBody>) => serialiseControlSender(patchSender(this.sim, id, parseControlBody(SenderPatchBody, input))),
+      /** `GET /__sim/msgapp/senders?account_id`: every sender with its assistant and read-receipts webhook. Reads only. */
+      senders: (input: In<typeof ChargesQuery> = {}) => {
+        const { account_id } = parseInput(ChargesQuery, input, 'control');
+        return { data: this.sim.db.senders.all().filter((s) => account_id === undefined || s.account_id === account_id).map(serialiseControlSender) };
+      },
+      /** `POST /__sim/msgapp/senders`: a sender of one's own (live-platform H.5). */
+      createSender: (input: In<typeof CreateSenderBody>) => serialiseControlSender(createSender(this.sim, parseControlBody(CreateSenderBody, input))),
+      /** `POST /__sim/msgapp/senders/{id}/test-receipt`: one signed test event to the sender's read-receipts URL (live-platform H.4). */
+      testReceipt: (id: number) => sendTestReceipt(this.sim, id),
+      /** `POST /__sim/msgapp/templates`: a template of one's own, `{{1}}` or `{{name}}` placeholders (live-platform H.5). */
+      createTemplate: (input: In<typeof CreateTemplateBody>) => serialiseControlTemplate(createTemplate(this.sim, parseControlBody(CreateTemplateBody, input))),
+      /** `PATCH /__sim/msgapp/templates/{id}`: `{status}` (pending, approved, rejected, disabled). */
+      patchTemplate: (id: number, input: In<typeof TemplatePatchBody>) => serialiseControlTemplate(patchTemplate(this.sim, id, parseControlBody(TemplatePatchBody, input).status)),
+      /** `GET /__sim/msgapp/messages?account_id&sender_id&recipient_phone`: the channel's messages with their status history. Reads only. */
+      messages: (input: In<typeof ChannelMessagesQuery> = {}) => ({ data: listChannelMessages(this.sim, parseInput(ChannelMessagesQuery, input, 'control')) }),
+      /** `PUT` and `GET /__sim/msgapp/outcomes`: what the recipients' side does with sent messages (live-platform H.4). */
+      outcomes: {
+        set: (input: In<typeof MessageOutcomeRulesBody>) => {
+          closed(MessageOutcomeRulesBody, input);
+          this.sim.messageOutcomes.set(input.rules);
+          return { rules: this.sim.messageOutcomes.list() };
+        },
+        list: () => ({ rules: this.sim.messageOutcomes.list() }),
+        /**
+         * What messages to one recipient do, in order (the last repeats).
+         * @example sim.control.msgapp.outcomes.forRecipient('+1234567890', ['failed'])
+         */
+        forRecipient: (recipient_phone: string, outcomes: In<typeof MessageOutcomeRulesBody>['rules'][number]['outcomes']) => {
+          const rules = [...this.sim.messageOutcomes.list(), { match: { recipient_phone }, outcomes }];
+          this.sim.messageOutcomes.set(rules);
+          return { rules: this.sim.messageOutcomes.list() };
+        },
       },
     }));
   }

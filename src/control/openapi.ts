@@ -170,11 +170,15 @@ function webhooks(components: Record<string, Schema>): Schema {
         post: {
           operationId: `webhook_${kind}`,
           summary: `The ${kind.replace('_', '-')} webhook`,
-          description: 'Retried 30, 60 and 120 seconds of clock time after a non-2xx answer, a timeout or a refused connection (spec: Events > Retry).',
+          description:
+            kind === 'read_receipt'
+              ? 'Signed (x-signature-256: sha256= and the hex HMAC-SHA256 of the raw body with the sender\'s signing secret). Retried 30, 60 and 120 seconds of clock time after a 5xx, a 429, a timeout or a refused connection; another 4xx is not retried (live-platform H.4).'
+              : 'Retried 30, 60 and 120 seconds of clock time after a non-2xx answer, a timeout or a refused connection (spec: Events > Retry).',
           parameters: [
             { name: 'x-voxsim-event', in: 'header', required: true, ...header(`The webhook's kind: ${kind}.`) },
             { name: 'x-voxsim-delivery', in: 'header', required: true, ...header('The delivery id (GET /__sim/webhooks/deliveries).') },
             { name: 'x-voxsim-attempt', in: 'header', required: true, ...header('1 for the first attempt, 2 to 4 for the retries.') },
+            ...(kind === 'read_receipt' ? [{ name: 'x-signature-256', in: 'header', required: true, ...header('sha256= and the hex HMAC-SHA256 of the raw body with the sender\'s signing secret.') }] : []),
           ],
           requestBody: { required: true, content: { 'application/json': { schema: answerSchema(body, components) } } },
           responses: { '2XX': { description: 'Received: no further attempt.' } },
@@ -237,7 +241,13 @@ function buildDocument(routes: readonly RouteDef<never>[]): Schema {
         ...Object.fromEntries(
           Object.entries(route.responses?.() ?? {}).map(([status, schema]) => [
             status,
-            { description: STATUS_TEXTS[Number(status)] ?? 'Success', content: { 'application/json': { schema: answerSchema(schema, records) } } },
+            {
+              description: STATUS_TEXTS[Number(status)] ?? 'Success',
+              // A file's answer (live-platform H.7) names the media types it is served as, each binary.
+              content: inputDoc(schema)?.media
+                ? Object.fromEntries(inputDoc(schema)!.media!.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+                : { 'application/json': { schema: answerSchema(schema, records) } },
+            },
           ]),
         ),
         '4XX': { description: 'Refused: one of the error shapes of the specification.', content: { 'application/json': { schema: ERROR } } },

@@ -10,7 +10,19 @@ import type { Control } from './control.js';
 import { AccountInput, AccountPatch, AccountRecord } from '../domain/accounts/schema.js';
 import { CallRecord, InsertCallBody } from '../domain/calls/schema.js';
 import { StoredDocumentRecord } from '../domain/knowledgebases/schema.js';
-import { InboundAnswer, InboundBody, SenderPatchBody, SenderRecord } from '../domain/msgapp/schema.js';
+import {
+  ChannelMessageRecord,
+  ChannelMessagesQuery,
+  ControlSenderRecord,
+  ControlTemplateRecord,
+  CreateSenderBody,
+  CreateTemplateBody,
+  InboundAnswer,
+  InboundBody,
+  SenderPatchBody,
+  TemplatePatchBody,
+} from '../domain/msgapp/schema.js';
+import { MessageOutcomeRulesBody } from '../engine/message-outcomes.js';
 import { ChargeRecord, InsertNumberBody, PhoneNumberRecord } from '../domain/phone-numbers/schema.js';
 import { SmsRecord } from '../domain/sms/schema.js';
 import { OutcomeRulesBody } from '../engine/outcomes.js';
@@ -127,11 +139,20 @@ export const controlRoutes = [
   controlRoute('POST', '/webhooks/failures', { body: WebhookFailureBody, responses: () => ({ 201: FailureRuleRecord }) }, ({ ctx, body }) => ok(ctx.control.webhooks.failNext(body), 201)),
   controlRoute('GET', '/webhooks/failures', { responses: () => ({ 200: dataList(FailureRuleRecord) }) }, ({ ctx }) => ok(ctx.control.webhooks.failures())),
   controlRoute('DELETE', '/webhooks/failures', { responses: () => ({ 200: OkAnswer }) }, ({ ctx }) => ok(ctx.control.webhooks.clearFailures())),
+  controlRoute('POST', '/webhooks/deliveries/:id/resend', { responses: () => ({ 201: DeliveryRecord }) }, ({ ctx, params }) => ok(ctx.control.webhooks.resend(pathId(params.id)), 201)),
   controlRoute('GET', '/webhooks/deliveries', { query: DeliveriesQuery, responses: () => ({ 200: z.object({ data: z.array(DeliveryRecord), evicted: integer() }) }) }, ({ ctx, query }) => ok(ctx.control.webhooks.deliveries(query))),
   controlRoute('PUT', '/replies', { body: ReplyRulesBody, responses: () => ({ 200: ReplyRulesBody }) }, ({ ctx, body }) => ok(ctx.control.replies.set(body))),
   controlRoute('GET', '/replies', { responses: () => ({ 200: ReplyRulesBody }) }, ({ ctx }) => ok(ctx.control.replies.list())),
   controlRoute('POST', '/msgapp/inbound', { body: InboundBody, responses: () => ({ 201: InboundAnswer }) }, ({ ctx, body }) => ok(ctx.control.msgapp.inbound(body), 201)),
-  controlRoute('PATCH', '/msgapp/senders/:id', { body: SenderPatchBody, responses: () => ({ 200: SenderRecord.unwrap().extend({ assistant_id: integer().nullable() }) }) }, ({ ctx, body, params }) => ok(ctx.control.msgapp.patchSender(pathId(params.id), body))),
+  controlRoute('PATCH', '/msgapp/senders/:id', { body: SenderPatchBody, responses: () => ({ 200: ControlSenderRecord }) }, ({ ctx, body, params }) => ok(ctx.control.msgapp.patchSender(pathId(params.id), body))),
+  controlRoute('GET', '/msgapp/senders', { query: ChargesQuery, responses: () => ({ 200: dataList(ControlSenderRecord) }) }, ({ ctx, query }) => ok(ctx.control.msgapp.senders(query))),
+  controlRoute('POST', '/msgapp/senders', { body: CreateSenderBody, responses: () => ({ 201: ControlSenderRecord }) }, ({ ctx, body }) => ok(ctx.control.msgapp.createSender(body), 201)),
+  controlRoute('POST', '/msgapp/senders/:id/test-receipt', { responses: () => ({ 201: z.object({ delivery_id: integer() }) }) }, ({ ctx, params }) => ok(ctx.control.msgapp.testReceipt(pathId(params.id)), 201)),
+  controlRoute('POST', '/msgapp/templates', { body: CreateTemplateBody, responses: () => ({ 201: ControlTemplateRecord }) }, ({ ctx, body }) => ok(ctx.control.msgapp.createTemplate(body), 201)),
+  controlRoute('PATCH', '/msgapp/templates/:id', { body: TemplatePatchBody, responses: () => ({ 200: ControlTemplateRecord }) }, ({ ctx, body, params }) => ok(ctx.control.msgapp.patchTemplate(pathId(params.id), body))),
+  controlRoute('GET', '/msgapp/messages', { query: ChannelMessagesQuery, responses: () => ({ 200: dataList(ChannelMessageRecord) }) }, ({ ctx, query }) => ok(ctx.control.msgapp.messages(query))),
+  controlRoute('PUT', '/msgapp/outcomes', { body: MessageOutcomeRulesBody, responses: () => ({ 200: MessageOutcomeRulesBody }) }, ({ ctx, body }) => ok(ctx.control.msgapp.outcomes.set(body))),
+  controlRoute('GET', '/msgapp/outcomes', { responses: () => ({ 200: MessageOutcomeRulesBody }) }, ({ ctx }) => ok(ctx.control.msgapp.outcomes.list())),
   controlRoute('GET', '/catalog', { responses: () => ({ 200: CatalogDocument }) }, ({ ctx }) => ok(ctx.control.catalog.get())),
   controlRoute('PUT', '/catalog', { body: CatalogDocument, responses: () => ({ 200: CatalogDocument }) }, ({ ctx, body }) => ok(ctx.control.catalog.set(body))),
   controlRoute('GET', '/faults', { responses: () => ({ 200: dataList(FaultRuleRecord) }) }, ({ ctx }) => ok(ctx.control.faults.list())),

@@ -9,13 +9,17 @@ import { WIRES } from '../core/wire.js';
 import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type WebhookKind } from '../engine/webhooks.js';
 import { DEFAULT_RETRY_AFTER, FAULT_STATUSES } from '../engine/faults.js';
 import { LivePostCallWebhookBody, PostCallWebhookBody } from '../domain/calls/schema.js';
-import { ConversationEndedWebhookBody } from '../domain/conversations/schema.js';
+import { ConversationEndedWebhookBody, LiveConversationEndedWebhookBody } from '../domain/conversations/schema.js';
+import { ReadReceiptWebhookBody } from '../domain/msgapp/schema.js';
 import { lazySchema } from '../core/lazy-schema.js';
 
 /** The body of each webhook the platform sends, by kind (the OpenAPI document's `webhooks`, a delivery's `payload`). */
 export const WEBHOOK_BODIES = {
-  post_call: PostCallWebhookBody,
-  conversation_ended: ConversationEndedWebhookBody,
+  // live-platform H.2: the live wire's post-call body is the reference's.
+  post_call: lazySchema(() => z.union([PostCallWebhookBody, LivePostCallWebhookBody])),
+  // live-platform H.3: the live wire's payload has the integer id, timed items and attachments.
+  conversation_ended: lazySchema(() => z.union([ConversationEndedWebhookBody, LiveConversationEndedWebhookBody])),
+  read_receipt: ReadReceiptWebhookBody,
 } as const satisfies Record<WebhookKind, z.ZodType>;
 
 /** A duration: milliseconds, or text with units (`90s`, `15m`, `2h`, `3d`). */
@@ -102,8 +106,11 @@ export const DeliveryRecord = lazySchema(() => z
     next_attempt_at: controlTimestamp().nullable(),
     response: z.object({ status: integer(), body: z.string(), truncated: z.literal(true).optional() }).nullable(),
     created_at: controlTimestamp(),
-    // live-platform H.2: a post-call delivery of the live wire carries the reference's body.
-    payload: z.union([WEBHOOK_BODIES.post_call, LivePostCallWebhookBody, WEBHOOK_BODIES.conversation_ended]),
+    payload: z.union([WEBHOOK_BODIES.post_call, WEBHOOK_BODIES.conversation_ended, WEBHOOK_BODIES.read_receipt]),
+    /** Headers of its own sent with every attempt (a read receipt's `x-signature-256`). */
+    headers: z.record(z.string(), z.string()).optional(),
+    /** The delivery this one re-sends (`POST /__sim/webhooks/deliveries/{id}/resend`). */
+    resent_from: integer().optional(),
   })
   .meta({ id: 'Delivery' }));
 export type DeliveryRecord = z.output<typeof DeliveryRecord>;
@@ -179,6 +186,8 @@ export function serialiseDelivery(d: Delivery): DeliveryRecord {
     created_at: formatControlTime(d.created_at),
     // The engine carries payloads it does not read; the domains hand it only these bodies (postCallPayload, endedPayload, typed by them).
     payload: d.payload as DeliveryRecord['payload'],
+    ...(d.headers && { headers: { ...d.headers } }),
+    ...(d.resent_from !== undefined && { resent_from: d.resent_from }),
   };
 }
 

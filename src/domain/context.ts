@@ -11,6 +11,8 @@ import type { SubstringCounts } from '../core/substrings.js';
 import type { DialContext, Outcome, OutcomeSource } from '../engine/outcomes.js';
 import type { ScriptedReply } from '../engine/replies.js';
 import type { WebhookKind } from '../engine/webhooks.js';
+import type { DeliveryPlan } from '../engine/message-outcomes.js';
+import type { FileSpace } from '../core/files.js';
 import type { Account } from './accounts/schema.js';
 import type { Assistant } from './assistants/schema.js';
 import type { Catalog } from './catalog/data.js';
@@ -200,8 +202,12 @@ export interface AccountCtx {
   readonly sms: Scoped<Sms>;
   /** Every number in use on the platform, of any account (numbers are unique platform-wide). */
   numberInUse(e164: string): boolean;
-  /** Hands a webhook to the delivery engine (ARCHITECTURE §4 Webhook delivery). */
-  sendWebhook(kind: WebhookKind, url: string, payload: unknown): void;
+  /** Hands a webhook to the delivery engine (ARCHITECTURE §4 Webhook delivery), signed with `signWith` when given (live-platform H.4). */
+  sendWebhook(kind: WebhookKind, url: string, payload: unknown, signWith?: string): void;
+  /** What the recipient's side of the next message from a sender does (live-platform H.4 scripted outcomes). */
+  nextMessagePlan(senderId: number, recipient: string): DeliveryPlan;
+  /** Where the simulator's files are served (live-platform H.7). */
+  readonly files: FileSpace;
   /** The scripted outcome of the next attempt to a number (ARCHITECTURE §4 Scripted outcomes). */
   nextOutcome(dial: DialContext): { readonly outcome: Outcome; readonly source: OutcomeSource };
   /**
@@ -280,7 +286,9 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     labels: new Scoped(db.labels, account.id),
     sms: new Scoped(db.sms, account.id),
     numberInUse: (e164) => db.phoneNumbers.first('number', e164) !== undefined,
-    sendWebhook: (kind, url, payload) => void webhooks.send({ account_id: account.id, kind, url, payload }),
+    sendWebhook: (kind, url, payload, signWith) => void webhooks.send({ account_id: account.id, kind, url, payload, signWith }),
+    nextMessagePlan: (senderId, recipient) => state.messageOutcomes.next(senderId, recipient),
+    files: state.files,
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
     nextOutcome: (dial) => outcomes.next(dial),
     emit: (type, data) => events.emit(type, clock.now(), (data.account_id === account.id ? data : { account_id: account.id, ...data }) as SimEventMap[typeof type]),

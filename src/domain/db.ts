@@ -96,7 +96,7 @@ export class Database {
   readonly sessions = new Table<Session>('msgapp_sessions')
     .index('account', (s) => s.account_id)
     .index('pair', (s) => `${s.sender_id}:${s.recipient_phone}`);
-  readonly channelMessages = new Table<ChannelMessage>('msgapp_messages').index('account', (m) => m.account_id);
+  readonly channelMessages = new Table<ChannelMessage>('msgapp_messages').index('account', (m) => m.account_id).index('sender', (m) => m.sender_id);
   readonly folders = new Table<Folder>('folders').index('account', (f) => f.account_id);
   readonly labels = new Table<Label>('labels').index('account', (l) => l.account_id);
   readonly sms = new Table<Sms>('sms').index('account', (m) => m.account_id);

@@ -80,6 +80,18 @@ export const SIM_EVENT_SCHEMAS = {
     })
     .strict()),
   'msgapp.window_closed': lazySchema(() => z.object({ ...account, session_id: id, sender_id: id, recipient_phone: z.string() }).strict()),
+  /** A sent message's delivery status moved (live-platform H.4). */
+  'msgapp.message_status': lazySchema(() => z
+    .object({
+      ...account,
+      whatsapp_message_id: id,
+      sender_id: id,
+      recipient_phone: z.string(),
+      status: z.enum(['sent', 'delivered', 'read', 'failed', 'undelivered']),
+      /** The failure's code (failed, undelivered), else null. */
+      error_code: z.number().int().nullable(),
+    })
+    .strict()),
   'conversation.started': lazySchema(() => z.object(conversation).strict()),
   'conversation.ended': lazySchema(() => z
     .object({

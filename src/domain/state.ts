@@ -8,11 +8,13 @@ import type { VirtualClock } from '../core/clock.js';
 import type { SeededRandom } from '../core/random.js';
 import type { Wire } from '../core/wire.js';
 import type { EventBus } from '../core/events.js';
+import type { MessageOutcomeScript } from '../engine/message-outcomes.js';
 import type { OutcomeScript } from '../engine/outcomes.js';
 import type { ReplyScript } from '../engine/replies.js';
 import type { WebhookEngine } from '../engine/webhooks.js';
 import type { CatalogSetting } from './catalog/setting.js';
 import type { Database } from './db.js';
+import type { FileSpace } from '../core/files.js';
 import type { SimEventMap } from './sim-events.js';
 
 export interface SimState {
@@ -27,6 +29,10 @@ export interface SimState {
   readonly webhooks: WebhookEngine;
   readonly replies: ReplyScript;
   readonly outcomes: OutcomeScript;
+  /** Scripted delivery outcomes of sent messages (live-platform H.4). */
+  readonly messageOutcomes: MessageOutcomeScript;
+  /** Where the simulator's files are served (live-platform H.7). */
+  readonly files: FileSpace;
   readonly events: EventBus<SimEventMap>;
   /** Account scopes already built, by account row (rows are replaced on reset and restore). */
   readonly scopes: WeakMap<object, unknown>;

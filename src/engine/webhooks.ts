@@ -3,13 +3,17 @@
  * Every delivery is a record with its attempts: the first at the trigger time, then
  * after a non-2xx, a timeout or a refused connection, retries 30, 60 and 120 s of clock
  * time after the previous attempt; after the third failed retry the delivery is
- * `failed`. Nothing is sent again once a 2xx was received. Of each answer, at most
+ * `failed`. Nothing is sent again once a 2xx was received. A kind declares which
+ * failures it retries (KIND_RULES: the read receipts retry only a 5xx, a 429, a timeout
+ * or a refusal, live-platform H.4) and a delivery may carry headers of its own (a
+ * signature, made once from the body it is sent with). Of each answer, at most
  * RECEIVER_BODY_LIMIT bytes of body are read and kept (the journal, the call's
  * `webhook_response` and snapshots hold nothing larger).
  */
 import type { ClockEvent, VirtualClock } from '../core/clock.js';
 import { CountedRules } from '../core/counted-rules.js';
 import { id, record } from '../core/fields.js';
+import { hmacSha256Hex } from '../core/signing.js';
 import { Table, type TableObserver } from '../core/store.js';
 import type { DeliveryState, WebhookKind } from '../core/vocabulary.js';
 
@@ -35,6 +39,38 @@ export interface Delivery {
   /** The answer that ended it (the 2xx), or the last answer of a failed delivery. */
   response: ReceiverResponse | null;
   created_at: number;
+  /** Headers of its own sent with every attempt (a read receipt's `x-signature-256`); absent when none. */
+  headers?: Record<string, string>;
+  /** The delivery this one re-sends (`resend`); absent for a first send. */
+  resent_from?: number;
+}
+
+/** What a kind retries: a status (null: no answer came, a timeout or a refusal) is retried when `retries` says so. */
+export interface KindRule {
+  retries: (status: number | null) => boolean;
+}
+
+/**
+ * Each kind's retry rule. The post-call and conversation-ended webhooks retry any
+ * non-2xx, a timeout and a refusal (spec: Events > Retry); a read receipt retries a 5xx,
+ * a 429, a timeout and a refusal only: another 4xx means a misconfigured endpoint and
+ * fails at once (live-platform H.4).
+ */
+export const KIND_RULES: Readonly<Record<WebhookKind, KindRule>> = {
+  post_call: { retries: () => true },
+  conversation_ended: { retries: () => true },
+  read_receipt: { retries: (status) => status === null || status === 429 || status >= 500 },
+};
+
+/** The header of a signed delivery (live-platform H.4). */
+export const SIGNATURE_HEADER = 'x-signature-256';
+
+/**
+ * The signature header's value: `sha256=` and the hex HMAC-SHA256 of the raw body.
+ * @example signatureOf('{"a":1}', 'secret') // 'sha256=…'
+ */
+export function signatureOf(body: string, secret: string): string {
+  return `sha256=${hmacSha256Hex(secret, body)}`;
 }
 
 /** A forced failure: `with` a status code (the receiver is not called), "timeout" or "refused". */
@@ -212,20 +248,37 @@ export class WebhookEngine {
     options.clock.on(ATTEMPT_EVENT, (event) => this.attempt(event as ClockEvent<AttemptPayload>), record<AttemptPayload>({ delivery_id: id }));
   }
 
-  /** Records a delivery and schedules its first attempt at the current clock time. */
-  send(input: { account_id: number; kind: WebhookKind; url: string; payload: unknown }): Delivery {
-    const now = this.options.clock.now();
-    const delivery = this.table.insert({
-      account_id: input.account_id,
-      kind: input.kind,
-      url: input.url,
-      payload: structuredClone(input.payload),
-      state: 'pending',
-      attempts: [],
-      next_attempt_at: now,
-      response: null,
-      created_at: now,
+  /**
+   * Records a delivery and schedules its first attempt at the current clock time. With
+   * `signWith`, every attempt carries `x-signature-256` made from the body it sends.
+   */
+  send(input: { account_id: number; kind: WebhookKind; url: string; payload: unknown; signWith?: string | undefined }): Delivery {
+    const payload = structuredClone(input.payload);
+    const headers = input.signWith === undefined ? undefined : { [SIGNATURE_HEADER]: signatureOf(JSON.stringify(payload), input.signWith) };
+    return this.queue({ account_id: input.account_id, kind: input.kind, url: input.url, payload, ...(headers && { headers }) });
+  }
+
+  /**
+   * Delivers a delivery's body again as a new delivery, to the same URL with the same
+   * headers (the platform's "resend webhook", live-platform H.11): the body is byte-identical.
+   * Undefined when the journal holds no such delivery.
+   */
+  resend(id: number): Delivery | undefined {
+    const original = this.table.get(id);
+    if (!original) return undefined;
+    return this.queue({
+      account_id: original.account_id,
+      kind: original.kind,
+      url: original.url,
+      payload: structuredClone(original.payload),
+      ...(original.headers && { headers: { ...original.headers } }),
+      resent_from: original.id,
     });
+  }
+
+  private queue(input: Pick<Delivery, 'account_id' | 'kind' | 'url' | 'payload' | 'headers' | 'resent_from'>): Delivery {
+    const now = this.options.clock.now();
+    const delivery = this.table.insert({ ...input, state: 'pending', attempts: [], next_attempt_at: now, response: null, created_at: now });
     this.options.clock.schedule(now, ATTEMPT_EVENT, { delivery_id: delivery.id });
     this.evict();
     for (const listener of this.queuedListeners) listener(delivery);
@@ -372,6 +425,7 @@ export class WebhookEngine {
           'x-voxsim-delivery': String(delivery.id),
           'x-voxsim-event': delivery.kind,
           'x-voxsim-attempt': String(delivery.attempts.length + 1),
+          ...delivery.headers,
         },
         timeoutMs: this.timeoutMs,
       });
@@ -393,7 +447,7 @@ export class WebhookEngine {
     const response: ReceiverResponse | null =
       attempt.status === null ? delivery.response : { status: attempt.status, body: body ?? '', ...(truncated === true && { truncated: true as const }) };
     const succeeded = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-    const retry = RETRY_DELAYS_MS[attempts.length - 1];
+    const retry = KIND_RULES[delivery.kind].retries(attempt.status) ? RETRY_DELAYS_MS[attempts.length - 1] : undefined;
     if (succeeded || retry === undefined) {
       const done = this.table.update(delivery.id, { attempts, response, state: succeeded ? 'delivered' : 'failed', next_attempt_at: null });
       for (const listener of this.attemptListeners) listener(done, attempt);

@@ -6,9 +6,10 @@
  * `<redacted>`, and so does every bearer token seen, wherever else it appears (an answer
  * that shows an account's key).
  */
-import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { bearerToken } from '../core/http.js';
+import { writeFileAtomically } from '../state/atomic.js';
 import type { HarEntry, HarLog } from './har.js';
 
 export const REDACTED = '<redacted>';
@@ -179,9 +180,8 @@ export class HarWriter {
     if (this.file === '') return;
     this.release();
     const text = this.text();
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, text);
-    renameSync(temp, this.file);
+    // Replaced whole atomically and durably (src/state/atomic.ts); appends go to it after.
+    writeFileAtomically(this.file, text);
     this.fd = openSync(this.file, 'r+');
     this.size = Buffer.byteLength(text);
     this.listAt = Buffer.byteLength(this.head());

@@ -4,8 +4,9 @@
  *
  * - `DIR/sandboxes.json` is the list: each sandbox's id, name, key, ttl, creation time,
  *   what it was made with, and its seed, wire and virtual time when the list was written.
- *   It is replaced atomically (a temp file flushed to disk, renamed over it) when a sandbox
- *   is made, deleted or expires, when a kept one is first loaded, and when the server closes.
+ *   It is replaced atomically and durably (src/state/atomic.ts) when a sandbox is made or
+ *   deleted, when sandboxes expire (all those due in one write, after the request that
+ *   found them: the host's sweep), when a kept one is first loaded, and when the server closes.
  * - `DIR/sandboxes/<id>.json` (+ `.log.N`) is each sandbox's state file, kept by a
  *   `StateStore` exactly as `--state-file` keeps the server's own (src/state/persist.ts):
  *   every change is logged before the answer of the request that made it is sent.
@@ -17,11 +18,13 @@
  * removed after the list stops naming it: a kill between the two leaves files no list
  * names, which the next start removes.
  */
-import { closeSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { SANDBOX_ID, SANDBOX_ID_PREFIX, SANDBOX_KEY } from '../core/sandbox-keys.js';
 import { WIRES } from '../core/wire.js';
 import { SNAPSHOT_FORMAT, type Simulator, type SimulatorSnapshot } from '../simulator.js';
+import { writeFileAtomically } from '../state/atomic.js';
 import { applyLog, fsReason, logFiles, StateFileError, StateStore } from '../state/persist.js';
 import { VERSION } from '../version.js';
 import type { KeptSandbox, SandboxKeeper } from './host.js';
@@ -31,10 +34,8 @@ export const SANDBOX_LIST_FORMAT = 'voxsim-sandboxes/1';
 export const SANDBOX_LIST_FILE = 'sandboxes.json';
 /** The directory of the sandboxes' state files. */
 export const SANDBOX_STATE_DIR = 'sandboxes';
-/** A sandbox id as the host mints it (`sbx_<hex>` or `sbx_<shard>_<hex>`): the list's ids name files, so nothing else is taken. */
-const SANDBOX_ID = /^sbx_(?:[a-z0-9][a-z0-9-]{0,31}_)?[0-9a-f]{12}$/;
 /** A file of a sandbox's state (`<id>.json`, its logs and the temp and old files of its StateStore). */
-const SANDBOX_FILE = /^(sbx_[a-z0-9_-]+)\.json(?:\..*)?$/;
+const SANDBOX_FILE = new RegExp(`^(${SANDBOX_ID_PREFIX}[a-z0-9_-]+)\\.json(?:\\..*)?$`);
 
 /** The one-line texts of a directory that cannot be used: `voxsim serve` prints them at start; a sandbox's 503 carries them. */
 export const DURABLE_MESSAGES = {
@@ -54,9 +55,10 @@ export class SandboxDirError extends Error {}
 
 const ms = z.number().int().min(-8.64e15).max(8.64e15);
 const Entry = z.strictObject({
+  // The list's ids name files: only an id as the host mints it is taken.
   id: z.string().regex(SANDBOX_ID, 'not a sandbox id'),
   name: z.string().nullable(),
-  api_key: z.string().regex(/^vsk_[a-z0-9_-]+$/, 'not a sandbox key'),
+  api_key: z.string().regex(SANDBOX_KEY, 'not a sandbox key'),
   ttl_ms: z.number().int().positive(),
   created_at: ms,
   options: z.strictObject({ seed: z.number().int(), start: ms, wire: z.enum(WIRES), catalog: z.record(z.string(), z.unknown()).optional() }),
@@ -181,21 +183,30 @@ export class SandboxDirectory implements SandboxKeeper {
     return sim;
   }
 
-  removed(id: string): void {
-    const held = this.held.get(id);
-    if (!held) return;
-    this.held.delete(id);
+  removed(ids: readonly string[]): void {
+    const gone = ids.flatMap((id) => {
+      const held = this.held.get(id);
+      return held ? [{ id, held }] : [];
+    });
+    if (gone.length === 0) return;
+    // The list first (one write for them all), then their files: a kill between the two leaves files the next start removes.
+    const before = [...this.held];
+    for (const { id } of gone) this.held.delete(id);
     try {
       this.writeList();
     } catch (error) {
-      this.held.set(id, held);
+      // Put back in their places (the list keeps the order of creation).
+      this.held.clear();
+      for (const [id, held] of before) this.held.set(id, held);
       this.events.report?.({ level: 'error', msg: 'sandbox list not saved', file: this.listFile(), error: fsReason(error) });
       throw new Error(`sandbox list ${this.listFile()} cannot be written (${fsReason(error)})`);
     }
-    held.store?.detach();
-    this.removeFiles(id);
-    // A compaction that was running may still be removing or renaming files: once it is done, whatever it left goes too.
-    void held.store?.idle().then(() => this.removeFiles(id));
+    for (const { id, held } of gone) {
+      held.store?.detach();
+      this.removeFiles(id);
+      // A compaction that was running may still be removing or renaming files: once it is done, whatever it left goes too.
+      void held.store?.idle().then(() => this.removeFiles(id));
+    }
   }
 
   flushed(id: string): Promise<void> | undefined {
@@ -236,7 +247,7 @@ export class SandboxDirectory implements SandboxKeeper {
     });
   }
 
-  /** Writes the list atomically: a temp file, flushed to disk, renamed over it. */
+  /** Writes the list atomically and durably (src/state/atomic.ts: a temp file flushed to disk, renamed over it, the directory flushed). */
   private writeList(): void {
     const sandboxes = [...this.held.values()].map(({ kept, sim }) => {
       // A loaded sandbox's values as they are now (the list is written seldom: they may move on after).
@@ -254,21 +265,7 @@ export class SandboxDirectory implements SandboxKeeper {
         exact: shown.exact,
       };
     });
-    const file = this.listFile();
-    const temp = `${file}.${process.pid}.tmp`;
-    const bytes = Buffer.from(`${JSON.stringify({ format: SANDBOX_LIST_FORMAT, version: VERSION, sandboxes }, null, 1)}\n`);
-    const fd = openSync(temp, 'w');
-    try {
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
-      fdatasyncSync(fd);
-    } catch (error) {
-      closeSync(fd);
-      removeQuietly(temp);
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(temp, file);
+    writeFileAtomically(this.listFile(), `${JSON.stringify({ format: SANDBOX_LIST_FORMAT, version: VERSION, sandboxes }, null, 1)}\n`);
   }
 
   private removeFiles(id: string): void {

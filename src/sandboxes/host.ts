@@ -9,9 +9,11 @@
  *   that key or starts with it and `_` (generated keys do), so a key names its sandbox.
  * - `{base}/__sim/*` called with a sandbox's key acts on that sandbox alone: its simulator
  *   holds no admin token, and no other request reaches it.
- * - The list (`/__sim/sandboxes`) is the admin's (the server's admin token, or anyone on a
- *   server without one); with `openSandboxes` anyone may create one; a sandbox's own key
- *   reads and deletes that sandbox.
+ * - The list (`/__sim/sandboxes`) is the admin's (the server's admin token, or any request
+ *   without a sandbox key on a server without one); with `openSandboxes` anyone may create
+ *   one; a sandbox's own key reads and deletes that sandbox and no other, on every server
+ *   (issue 45: a sandbox key is never the admin).
+ * - The key and id format (mint, read, shard) is src/core/sandbox-keys.ts's.
  * - A sandbox idle (no request) for its `ttl` of real time is removed; its keys then answer
  *   401 like any unknown key.
  * - With a `keeper` (`voxsim serve --state-dir`: src/sandboxes/durable.ts) the sandboxes
@@ -19,16 +21,18 @@
  *   simulator on its first use; each change is on disk before its answer (`saved`).
  */
 import * as z from 'zod';
-import { parseDuration, realNow, SLICE_MS } from '../core/clock.js';
+import { afterRealDelay, parseDuration, realNow, SLICE_MS } from '../core/clock.js';
 import { COMMON_MESSAGES, shapeA } from '../core/errors.js';
 import { bearerToken, defineRoute, header, ok, Router, type RouteDef, type SimRequest, type SimResponse } from '../core/http.js';
-import { MAX_SEED, secretHex } from '../core/random.js';
+import { MAX_SEED } from '../core/random.js';
+import { checkShardName, isSandboxToken, mintSandboxId, mintSandboxKey, sandboxKeysOf, SHARD_NAME } from '../core/sandbox-keys.js';
 import { formatControlTime } from '../core/time.js';
 import { int, oneOf, parseControlBody } from '../core/validation.js';
 import { WIRES, type Wire } from '../core/wire.js';
 import { AnyObject, clockTime, duration } from '../control/schema.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import { openApiDocument } from '../control/openapi.js';
+import { FILES_PREFIX, sandboxFileScope } from '../domain/files/service.js';
 import { createSimulator, ROUTES, simulatorToRestore, type Simulator, type SimulatorOptions, type SimulatorSnapshot } from '../simulator.js';
 
 /** Sandboxes a server holds at most, unless told otherwise (`--max-sandboxes`). */
@@ -37,8 +41,7 @@ export const DEFAULT_MAX_SANDBOXES = 100;
 export const DEFAULT_SANDBOX_TTL_MS = 24 * 60 * 60 * 1000;
 /** The shortest and longest idle time a sandbox may be given: a minute, a year. */
 export const SANDBOX_TTL_RANGE = { min: 60 * 1000, max: 365 * 24 * 60 * 60 * 1000 } as const;
-/** What a shard's name may be: it is part of every key the shard mints, and of its sandboxes' ids. */
-export const SHARD_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
+export { SHARD_NAME };
 
 export const SANDBOX_MESSAGES = {
   limit: (max: number) => `The server holds ${max} sandboxes, its limit (--max-sandboxes); delete one before creating another.`,
@@ -116,8 +119,8 @@ export interface SandboxKeeper {
   created(sandbox: KeptSandbox, sim: Simulator): void;
   /** Loads a kept sandbox: reads its state, has `build` restore it, keeps its changes from then on. */
   load(sandbox: KeptSandbox, build: (snapshot: SimulatorSnapshot) => Simulator): Simulator;
-  /** Takes a sandbox off the list (deleted, expired), then removes its files. */
-  removed(id: string): void;
+  /** Takes sandboxes off the list (deleted, expired) in one write of it, then removes their files. */
+  removed(ids: readonly string[]): void;
   /** Resolves once the sandbox's changes so far are on disk; rejects when they cannot be (the answer is 503). */
   flushed(id: string): Promise<void> | undefined;
   /** The server is closing: each loaded sandbox's final state and the list are written. */
@@ -147,6 +150,12 @@ export interface SandboxHostOptions {
   now?: () => number;
   /** Keeps the sandboxes across restarts (`voxsim serve --state-dir`); without it they live as long as the host. */
   keeper?: SandboxKeeper;
+  /**
+   * Runs `run` soon, outside the request at hand: how the keeper is told of expired
+   * sandboxes (one write of its list for all of them). Default: the next turn of the event
+   * loop (a real timer). Answers the function that cancels it.
+   */
+  later?: (run: () => void) => () => void;
 }
 
 /** What a registry route sees: the caller's credentials, read once. */
@@ -172,17 +181,22 @@ class SandboxUnavailable extends Error {}
 export class SandboxHost {
   private readonly sandboxes = new Map<string, Sandbox>();
   private readonly byKey = new Map<string, Sandbox>();
+  /** Sandboxes by the scope of their file links (live-platform H.7: a link carries no key). */
+  private readonly byFileScope = new Map<string, Sandbox>();
   private readonly router: Router<RegistryCtx>;
   private readonly maxSandboxes: number;
   private readonly ttlMs: number;
   private readonly realTime: () => number;
+  /** Expired sandboxes the keeper has not taken off its list yet (ids), and the run that will. */
+  private expired: string[] = [];
+  private cancelExpiry: (() => void) | undefined;
 
   constructor(
     /** The server's own simulator: it answers every request that names no sandbox. */
     readonly sim: Simulator,
     private readonly options: SandboxHostOptions = {},
   ) {
-    if (options.shard !== undefined && !SHARD_NAME.test(options.shard)) throw new RangeError(`shard must be 1-32 lowercase letters, digits or dashes, starting with a letter or digit: ${options.shard}`);
+    if (options.shard !== undefined) checkShardName(options.shard);
     this.maxSandboxes = options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES;
     this.ttlMs = options.ttlMs ?? DEFAULT_SANDBOX_TTL_MS;
     this.realTime = options.now ?? realNow;
@@ -204,10 +218,10 @@ export class SandboxHost {
   async handle(request: SimRequest): Promise<SimResponse> {
     this.sweep();
     const authorization = header(request, 'authorization');
-    if (isRegistryPath(request.path)) {
-      return this.router.handle(request, () => ({ host: this, admin: this.sim.isAdmin(authorization), own: this.sandboxOf(bearerToken(authorization)) }));
-    }
-    const target = this.target(authorization);
+    if (isRegistryPath(request.path)) return this.router.handle(request, () => this.registryCtx(authorization));
+    // A file link (live-platform H.7) names its sandbox by its scope, not by a key.
+    const fileSandbox = request.path.startsWith(FILES_PREFIX) ? this.byFileScope.get(request.path.slice(FILES_PREFIX.length).split('/')[0]!) : undefined;
+    const target: Target = fileSandbox ? { sandbox: fileSandbox } : this.target(authorization);
     if ('unknownSandbox' in target) return this.sim.refusal(request, 401, COMMON_MESSAGES.unauthenticated, 'UNAUTHENTICATED');
     let sim = this.sim;
     if (target.sandbox) {
@@ -286,9 +300,8 @@ export class SandboxHost {
     const body = parseControlBody(SandboxBody, input);
     this.sweep();
     if (this.sandboxes.size >= this.maxSandboxes) throw shapeA(403, SANDBOX_MESSAGES.limit(this.maxSandboxes));
-    const prefix = this.options.shard === undefined ? '' : `${this.options.shard}_`;
-    const key = `vsk_${prefix}${secretHex(12)}`;
-    const id = `sbx_${prefix}${secretHex(6)}`;
+    const key = mintSandboxKey(this.options.shard);
+    const id = mintSandboxId(this.options.shard);
     const base = this.options.simulator ?? {};
     // The options are checked by the simulator as createSimulator checks them (a bad catalog: 422 naming its path).
     const sim = createSimulator({
@@ -362,7 +375,7 @@ export class SandboxHost {
   delete(id: string): void {
     const sandbox = this.find(id);
     try {
-      this.options.keeper?.removed(id);
+      this.options.keeper?.removed([id]);
     } catch (error) {
       throw shapeA(503, SANDBOX_MESSAGES.notSaved((error as Error).message));
     }
@@ -371,12 +384,16 @@ export class SandboxHost {
 
   /** Drops every sandbox from memory (the server is closing); a keeper's files stay (see `close`). */
   dispose(): void {
+    this.cancelExpiry?.();
+    this.cancelExpiry = undefined;
     for (const sandbox of [...this.sandboxes.values()]) this.remove(sandbox);
   }
 
-  /** The server is closing: a keeper writes what it keeps (rejects when it cannot), then every sandbox is dropped from memory. */
+  /** The server is closing: expired sandboxes leave the keeper's list, it writes what it keeps (rejects when it cannot), then every sandbox is dropped from memory. */
   async close(): Promise<void> {
     try {
+      this.sweep();
+      this.removeExpired();
       await this.options.keeper?.close();
     } finally {
       this.dispose();
@@ -386,6 +403,7 @@ export class SandboxHost {
   private add(sandbox: Sandbox): void {
     this.sandboxes.set(sandbox.id, sandbox);
     this.byKey.set(sandbox.key, sandbox);
+    this.byFileScope.set(sandboxFileScope(sandbox.key), sandbox);
   }
 
   /** A sandbox's simulator, loaded from the keeper on first use; throws SandboxUnavailable when it cannot be. */
@@ -445,35 +463,69 @@ export class SandboxHost {
   private remove(sandbox: Sandbox): void {
     this.sandboxes.delete(sandbox.id);
     this.byKey.delete(sandbox.key);
+    this.byFileScope.delete(sandboxFileScope(sandbox.key));
     sandbox.sim?.dispose();
   }
 
-  /** Removes the sandboxes idle past their ttl (a few comparisons: the host holds at most `maxSandboxes`). */
+  /**
+   * Removes the sandboxes idle past their ttl (a few comparisons: the host holds at most
+   * `maxSandboxes`). They go from memory at once (their keys answer 401 from this request
+   * on, their clocks stop); the keeper hears of them later, outside the request, all of
+   * them in one write of its list (issue 45: no tenant's request waits for another's expiry).
+   */
   private sweep(): void {
     const now = this.realTime();
     for (const sandbox of this.sandboxes.values()) {
       if (now - sandbox.lastUsedAt < sandbox.ttlMs) continue;
-      try {
-        this.options.keeper?.removed(sandbox.id);
-      } catch {
-        // The list could not be written (the keeper reported it): the sandbox stays until a later sweep can.
-        continue;
-      }
       this.remove(sandbox);
+      if (this.options.keeper) this.expired.push(sandbox.id);
     }
+    if (this.expired.length > 0 && this.cancelExpiry === undefined) {
+      this.cancelExpiry = (this.options.later ?? nextRealTurn)(() => {
+        this.cancelExpiry = undefined;
+        this.removeExpired();
+      });
+    }
+  }
+
+  /** Takes the expired sandboxes off the keeper's list in one write; when it cannot (it reported why), the next sweep tries again. */
+  private removeExpired(): void {
+    if (this.expired.length === 0) return;
+    try {
+      this.options.keeper?.removed(this.expired);
+    } catch {
+      // Still on the list: a restart would bring them back with their idle time counted from it.
+      return;
+    }
+    this.expired = [];
+  }
+
+  /**
+   * Who calls the registry (issue 45). A request with a sandbox key acts as that sandbox, or
+   * as nothing when it names none, on every server: never as the admin, not even on a server
+   * without an admin token (where any other request is the admin: it listens on loopback
+   * only). A key's holder reaches its own sandbox alone, as docs/sandboxes.md's table says.
+   */
+  private registryCtx(authorization: string | undefined): RegistryCtx {
+    const token = bearerToken(authorization);
+    if (isSandboxToken(token)) return { host: this, admin: false, own: this.sandboxOf(token) };
+    return { host: this, admin: this.sim.isAdmin(authorization), own: undefined };
   }
 
   /** The sandbox a key names: the sandbox's own key, or an account key of it (`<sandbox key>_…`). */
   private sandboxOf(token: string | undefined): Sandbox | undefined {
-    if (token === undefined || !token.startsWith('vsk_')) return undefined;
-    // vsk_<hex> or vsk_<shard>_<hex>, then perhaps _<account part>: the map tells which prefix is a key.
-    const parts = token.split('_');
-    return this.byKey.get(parts.slice(0, 2).join('_')) ?? this.byKey.get(parts.slice(0, 3).join('_'));
+    if (!isSandboxToken(token)) return undefined;
+    // The keys the token may start with (src/core/sandbox-keys.ts): the map tells which one this host minted.
+    for (const key of sandboxKeysOf(token)) {
+      const sandbox = this.byKey.get(key);
+      if (sandbox) return sandbox;
+    }
+    return undefined;
   }
 
   private target(authorization: string | undefined): Target {
     const token = bearerToken(authorization);
-    if (token === undefined || !token.startsWith('vsk_')) return { sim: this.sim };
+    if (!isSandboxToken(token)) return { sim: this.sim };
     const sandbox = this.sandboxOf(token);
     // A sandbox key that names no sandbox (deleted, expired, another shard's) never reaches the server's own simulator.
     return sandbox ? { sandbox } : { unknownSandbox: true };
@@ -504,6 +556,11 @@ export class SandboxHost {
   mayCreate(ctx: RegistryCtx): void {
     if (!ctx.admin && this.options.openSandboxes !== true) throw shapeA(401, COMMON_MESSAGES.unauthenticated);
   }
+}
+
+/** The default `later`: the next turn of the event loop, on a real timer (src/core/clock.ts makes them). */
+function nextRealTurn(run: () => void): () => void {
+  return afterRealDelay(0, run);
 }
 
 /** What a keeper is told of a sandbox: its line of the list, without its simulator or its last use. */

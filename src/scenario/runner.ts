@@ -9,6 +9,7 @@ import type { SimEventMap } from '../domain/sim-events.js';
 import { SimError } from '../core/errors.js';
 import type { SimRequest, SimResponse } from '../core/http.js';
 import { formatSqlUtc } from '../core/time.js';
+import { accountKeyOf, inSandbox } from '../core/sandbox-keys.js';
 import type { Wire } from '../core/wire.js';
 import type { Control } from '../control/control.js';
 import { attributeName } from '../core/validation.js';
@@ -124,8 +125,8 @@ class Player {
    */
   keyOf(key: string): string {
     const sandbox = this.sim.sandboxKey;
-    if (sandbox === null || key === sandbox || key.startsWith(`${sandbox}_`)) return key;
-    return key === this.defaultKey ? sandbox : `${sandbox}_${key}`;
+    if (inSandbox(sandbox, key)) return key;
+    return key === this.defaultKey ? sandbox! : accountKeyOf(sandbox!, key);
   }
 
   fail(message: string, path: (string | number)[]): never {
@@ -289,11 +290,34 @@ class Player {
     for (const [i, s] of (given.senders ?? []).entries()) {
       const at = ['given', 'senders', i];
       const assistant = s.assistant === undefined ? undefined : s.assistant === null ? null : this.refId(s.assistant, [...at, 'assistant']);
+      const fields = {
+        ...(assistant !== undefined && { assistant_id: assistant }),
+        ...(s.messaging_limit !== undefined && { messaging_limit: s.messaging_limit }),
+        ...(s.read_receipts_webhook_url !== undefined && { read_receipts_webhook_url: s.read_receipts_webhook_url }),
+      };
       try {
-        this.sim.control.msgapp.patchSender(Number(this.refId(s.id, [...at, 'id'])), asInput({ ...(s.online !== undefined && { online: s.online }), ...(assistant !== undefined && { assistant_id: assistant }) }));
+        if (s.id !== undefined) {
+          this.sim.control.msgapp.patchSender(Number(this.refId(s.id, [...at, 'id'])), asInput({ ...(s.online !== undefined && { online: s.online }), ...fields }));
+        } else {
+          // live-platform H.5: a sender of one's own.
+          const { id: _id, ref: name, online, assistant: _assistant, ...own } = s;
+          const created = this.sim.control.msgapp.createSender(asInput({ ...own, ...fields, ...(online !== undefined && { status: online ? 'online' : 'offline' }) }));
+          if (typeof name === 'string') this.refs[name] = { id: created.id, phone_number: created.phone_number };
+        }
       } catch (error) {
         const names = { assistant_id: 'assistant' };
         this.fail(`The sender was refused: ${inScenarioWords(error, names)}`, this.refusedAt((error as SimError).body, at, names));
+      }
+    }
+    for (const [i, t] of (given.templates ?? []).entries()) {
+      const at = ['given', 'templates', i];
+      const { ref: name, sender, ...rest } = t;
+      try {
+        const created = this.sim.control.msgapp.createTemplate(asInput({ ...rest, sender_id: this.refId(sender, [...at, 'sender']) }));
+        if (typeof name === 'string') this.refs[name] = { id: created.id };
+      } catch (error) {
+        const names = { sender_id: 'sender' };
+        this.fail(`The template was refused: ${inScenarioWords(error, names)}`, this.refusedAt((error as SimError).body, at, names));
       }
     }
     for (const [i, item] of (given.campaigns ?? []).entries()) {
@@ -316,6 +340,12 @@ class Player {
         ? scenario.outcomes
         : Object.entries(scenario.outcomes).map(([phone_number, outcomes]) => ({ match: { phone_number }, outcomes }));
       this.sim.control.outcomes.set({ rules: asInput(this.resolve(rules, ['outcomes'])) });
+    }
+    if (scenario.msgapp_outcomes) {
+      const rules = Array.isArray(scenario.msgapp_outcomes)
+        ? scenario.msgapp_outcomes
+        : Object.entries(scenario.msgapp_outcomes).map(([recipient_phone, outcomes]) => ({ match: { recipient_phone }, outcomes }));
+      this.sim.control.msgapp.outcomes.set({ rules: asInput(this.resolve(rules, ['msgapp_outcomes'])) });
     }
     if (scenario.replies) this.sim.control.replies.set({ rules: asInput(this.resolve(scenario.replies, ['replies'])) });
     for (const [i, rule] of (scenario.webhook_failures ?? []).entries()) this.sim.control.webhooks.failNext(asInput(this.resolve(rule, ['webhook_failures', i])));
@@ -389,7 +419,8 @@ class Player {
       case 'customer_message': {
         const sender = this.refId(arg.sender ?? 1, [...at, 'sender']);
         const res = await underStepKeys({ sender_id: 'sender' }, () => this.sim.control.msgapp.inbound(asInput({ ...arg, sender_id: sender, sender: undefined })));
-        return { summary: `${arg.from}: ${JSON.stringify(arg.text)} → conversation ${res.conversation_id}`, mismatches: [], expectation: false };
+        const said = arg.text ?? (arg.voice_note ? 'voice note' : `[${String((arg.media as { type?: unknown } | undefined)?.type ?? "media")}]`);
+        return { summary: `${arg.from}: ${JSON.stringify(said)} → conversation ${res.conversation_id}`, mismatches: [], expectation: false };
       }
       case 'inbound_call': {
         const res = this.sim.control.calls.inbound(asInput(arg));

@@ -22,6 +22,8 @@ import { SendSmsBody } from '../domain/sms/schema.js';
 import { CreateToolBody } from '../domain/tools/schema.js';
 import { Outcome, OutcomeRuleSchema } from '../engine/outcomes.js';
 import { ReplyRuleSchema } from '../engine/replies.js';
+import { MessageOutcome, MessageOutcomeRule } from '../engine/message-outcomes.js';
+import { CreateTemplateBody, MEDIA_TYPES } from '../domain/msgapp/schema.js';
 import { CLOCK_MESSAGES, WebhookFailureBody } from '../control/schema.js';
 import { EXPECTATION_SCHEMAS, type ExpectationKind } from './expectations.js';
 import { firstUnknown, schemasAt, type UnknownKey, type UnknownWord } from './shapes.js';
@@ -76,7 +78,27 @@ const resource = (route: z.ZodType, extra: string[] = []) =>
     ref: ref.optional(),
     key: z.string().optional(),
   }) as unknown as z.ZodObject<Record<string, z.ZodType> & { ref: z.ZodOptional<typeof ref>; key: z.ZodOptional<z.ZodString> }, z.core.$strict>;
-export const GivenSender = lazySchema(() => z.strictObject({ id: z.union([z.number().int(), z.string()]), online: z.boolean().optional(), assistant: z.string().nullable().optional() }));
+/**
+ * A sender: a fixture changed (`id`), or one of one's own made (`display_name`, live-platform
+ * H.5) and named by `ref`; either may set its limit and read-receipts URL (H.4).
+ */
+export const GivenSender = lazySchema(() => z
+  .strictObject({
+    id: z.union([z.number().int(), z.string()]).optional(),
+    ref: ref.optional(),
+    display_name: z.string().optional(),
+    phone_number: z.string().optional(),
+    account_id: z.number().int().optional(),
+    online: z.boolean().optional(),
+    assistant: z.string().nullable().optional(),
+    messaging_limit: z.number().int().nullable().optional(),
+    read_receipts_webhook_url: z.string().nullable().optional(),
+  })
+  .refine((s) => (s.id === undefined) !== (s.display_name === undefined), { error: 'A sender names an existing one by id, or makes one with display_name: one of the two.' }));
+/** A template of one's own (live-platform H.5): `sender` is a ref or an id. */
+export const GivenTemplate = lazySchema(() => CreateTemplateBody.unwrap().omit({ sender_id: true }).extend({ ref: ref.optional(), sender: z.union([z.number().int(), z.string()]) }).strict());
+/** `msgapp_outcomes`: `{recipient: [outcome...]}` or a list of rules (live-platform H.4). */
+export const ScenarioMessageOutcomes = lazySchema(() => z.union([z.array(MessageOutcomeRule), z.record(z.string(), z.array(MessageOutcome).min(1))]));
 export const GivenConversation = lazySchema(() => z.strictObject({
   ref: ref.optional(),
   assistant: z.string(),
@@ -133,6 +155,7 @@ export const Given = lazySchema(() => z.strictObject({
   leads: z.array(resource(BODIES.leads, ['campaign'])).optional(),
   conversations: z.array(GivenConversation).optional(),
   senders: z.array(GivenSender).optional(),
+  templates: z.array(GivenTemplate).optional(),
 }));
 
 /** The first key nested in a resource's fields that `body` does not have where it stands. */
@@ -186,7 +209,17 @@ export const STEP_SCHEMAS = {
   advance: lazySchema(() => z.strictObject({ advance: duration })),
   advance_to: lazySchema(() => z.strictObject({ advance_to: instant })),
   run_until_idle: lazySchema(() => z.strictObject({ run_until_idle: z.union([z.literal(true), z.strictObject({ max_events: z.number().int().min(1) })]) })),
-  customer_message: lazySchema(() => z.strictObject({ customer_message: z.strictObject({ sender: z.union([z.number().int(), z.string()]).default(1), from: z.string(), text: z.string(), name: z.string().optional() }) })),
+  customer_message: lazySchema(() => z.strictObject({
+    customer_message: z.strictObject({
+      sender: z.union([z.number().int(), z.string()]).default(1),
+      from: z.string(),
+      text: z.string().optional(),
+      name: z.string().optional(),
+      // live-platform H.6: media with an optional caption, or a voice note.
+      media: z.strictObject({ type: z.enum(MEDIA_TYPES), filename: z.string().optional(), caption: z.string().optional() }).optional(),
+      voice_note: z.strictObject({ transcription: z.string() }).optional(),
+    }),
+  })),
   inbound_call: lazySchema(() => z.strictObject({ inbound_call: z.strictObject({ to: z.string(), from: z.string() }) })),
   ...(Object.fromEntries(Object.entries(EXPECTATION_SCHEMAS).map(([kind, schema]) => [kind, lazySchema(() => z.strictObject({ [kind]: schema }))])) as Record<ExpectationKind, z.ZodLazy<z.ZodObject>>),
 } as const;
@@ -206,6 +239,7 @@ export const Scenario = lazySchema(() => z.strictObject({
   accounts: z.array(ScenarioAccount).optional(),
   given: Given.optional(),
   outcomes: ScenarioOutcomes.optional(),
+  msgapp_outcomes: ScenarioMessageOutcomes.optional(),
   replies: z.array(ReplyRuleSchema).optional(),
   webhook_failures: z.array(WebhookFailureBody.unwrap().strict()).optional(),
   steps: z.array(Step).default([]),

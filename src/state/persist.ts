@@ -4,7 +4,8 @@
  * being killed, and saving never holds up request handling for long.
  *
  * - `FILE` is a snapshot in the format of `GET /__sim/state` (`voxsim-snapshot/1`),
- *   replaced atomically (written to a temp file, renamed over it).
+ *   replaced atomically and durably (atomic.ts: a temp file flushed to disk, renamed
+ *   over it, the directory flushed).
  * - `FILE.log.N` (N = 1, 2, ...) are change logs, JSON lines: a header line
  *   `{"format":"voxsim-log/1",...}`, then one record per save point with the rows,
  *   clock events and small parts that changed since the previous one (rows and events
@@ -31,7 +32,7 @@
  * same state. A log's last line without its newline (cut off by a kill) is ignored; any
  * other line that cannot be read refuses the start.
  */
-import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, write, writeSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
@@ -40,6 +41,7 @@ import type { ClockEvent, ClockSnapshot } from '../core/clock.js';
 import { COMMON_MESSAGES } from '../core/errors.js';
 import type { SeededRandom } from '../core/random.js';
 import { deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
+import { renameDurably, tempPathOf } from './atomic.js';
 import { SNAPSHOT_FORMAT, type SimulatorSnapshot, type SnapshotParts } from './snapshot.js';
 import { VERSION } from '../version.js';
 
@@ -73,6 +75,7 @@ export interface LogRecord {
   webhooks?: Omit<SimulatorSnapshot['webhooks'], 'deliveries'>;
   replies?: SimulatorSnapshot['replies'];
   outcomes?: SimulatorSnapshot['outcomes'];
+  message_outcomes?: SimulatorSnapshot['message_outcomes'];
   faults?: SimulatorSnapshot['faults'];
   /** The catalog document in force (null: each wire's own), written when it changed. */
   catalog?: SimulatorSnapshot['catalog'];
@@ -231,6 +234,7 @@ export function applyLog(snapshot: SimulatorSnapshot, path: string): void {
     if (r.webhooks) Object.assign(snapshot.webhooks, r.webhooks);
     if (r.replies) snapshot.replies = r.replies;
     if (r.outcomes) snapshot.outcomes = r.outcomes;
+    if (r.message_outcomes) snapshot.message_outcomes = r.message_outcomes;
     if (r.faults) snapshot.faults = r.faults;
     if (r.catalog !== undefined) snapshot.catalog = r.catalog;
   }
@@ -298,7 +302,7 @@ export class StateStore {
   private readonly compactAfter: number;
   private readonly events: StateStoreEvents;
   /** What the last record (or snapshot) held of the small parts, to write them only when they changed. */
-  private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; faults: number; catalog: number };
+  private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; message_outcomes: number; faults: number; catalog: number };
   /** The trackers with changes since the last record (most records touch one or two of some thirty). */
   private readonly changed = new Set<Tracker>();
   /** The save point at the end of this turn of the event loop that answers wait for (see `flushed`). */
@@ -362,6 +366,7 @@ export class StateStore {
     if (small.webhooks !== this.last.webhooks) record.webhooks = this.sim.webhooks.head();
     if (small.replies !== this.last.replies) record.replies = this.sim.replies.list();
     if (small.outcomes !== this.last.outcomes) record.outcomes = this.sim.outcomes.snapshot();
+    if (small.message_outcomes !== this.last.message_outcomes) record.message_outcomes = this.sim.messageOutcomes.snapshot();
     if (small.faults !== this.last.faults) record.faults = this.sim.faults.snapshot();
     if (small.catalog !== this.last.catalog) record.catalog = this.sim.catalogs.document;
     if (Object.keys(record).length === 0) {
@@ -567,6 +572,7 @@ export class StateStore {
       webhooks: this.sim.webhooks.headRevision,
       replies: this.sim.replies.revision,
       outcomes: this.sim.outcomes.revision,
+      message_outcomes: this.sim.messageOutcomes.revision,
       faults: this.sim.faults.revision,
       catalog: this.sim.catalogs.revision,
     };
@@ -642,9 +648,9 @@ export class StateStore {
     return `${this.file}.log.${gen}`;
   }
 
-  /** The file a snapshot is written to before it is renamed over the state file. */
+  /** The file a snapshot is written to before it is renamed over the state file (atomic.ts). */
   private tempPath(): string {
-    return `${this.file}.${process.pid}.tmp`;
+    return tempPathOf(this.file);
   }
 
   /** Sends new records to a new log; answers the last generation the next snapshot covers. */
@@ -694,7 +700,8 @@ export class StateStore {
         // No old file yet, or no hard links here: the rename frees the old one itself.
       }
     }
-    renameSync(temp, this.file);
+    // The temp file's data is on disk already (writeSnapshot); the rename is made durable too.
+    renameDurably(temp, this.file);
     if (linked) this.remove(retired);
   }
 
@@ -801,12 +808,14 @@ export class StateStore {
           sliceStart = performance.now();
         }
       }
-      out(`}},"faults":${JSON.stringify(sim.faults.snapshot())},"catalog":${JSON.stringify(sim.catalogs.document)}}`);
+      out(`}},"message_outcomes":${JSON.stringify(sim.messageOutcomes.snapshot())},"faults":${JSON.stringify(sim.faults.snapshot())},"catalog":${JSON.stringify(sim.catalogs.document)}}`);
       drain();
       // In the background the new file's data goes to disk on a thread of the pool before
       // the rename: a rename over an existing file makes ext4 allocate and flush the
       // renamed file's delayed blocks in the rename itself (75 ms for 206 MB, in the event loop).
       if (background) yield (pending ?? Promise.resolve()).then(() => datasync(fd));
+      // In one go, the same flush before the rename (atomic.ts: a name never points at blocks not on disk).
+      else fdatasyncSync(fd);
       written = true;
     } finally {
       // A failed or abandoned write (the server closing mid-compaction, a snapshot written at

@@ -55,15 +55,16 @@ import { CALL_TYPES, type Call, type CallPlan } from '../domain/calls/schema.js'
 import { DIAL_EVENT, LEAD_RETRY_EVENT } from '../domain/campaigns/dialer.js';
 import { CAMPAIGN_STATUSES, DAYS, IDLE_REASONS, RETRY_INTERVAL, type Campaign } from '../domain/campaigns/schema.js';
 import { MODES } from '../domain/catalog/data.js';
-import { CONVERSATION_TYPES, type ChatMessage, type Conversation, type FunctionCall } from '../domain/conversations/schema.js';
+import { CONVERSATION_TYPES, type ChatMessage, type Conversation, type FunctionCall, type SystemNote } from '../domain/conversations/schema.js';
 import { INACTIVITY_EVENT } from '../domain/conversations/service.js';
 import type { Database } from '../domain/db.js';
 import { FOLDER_LABEL_COLORS, type FolderOrLabel } from '../domain/folders-labels/schema.js';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, type Knowledgebase, type KnowledgebaseDocument } from '../domain/knowledgebases/schema.js';
 import { DOCUMENT_PROCESSED_EVENT } from '../domain/knowledgebases/service.js';
 import { LEAD_STATUSES, type Lead, type SecondaryContact } from '../domain/leads/schema.js';
-import type { ChannelMessage, Sender, Session, Template } from '../domain/msgapp/schema.js';
-import { SESSION_CLOSE_EVENT } from '../domain/msgapp/service.js';
+import { MEDIA_TYPES, MESSAGE_STATUSES, TEMPLATE_STATUSES, type ChannelMessage, type InboundMedia, type MessageStatusChange, type Sender, type Session, type Template } from '../domain/msgapp/schema.js';
+import { MESSAGE_STATUS_EVENT, SESSION_CLOSE_EVENT } from '../domain/msgapp/service.js';
+import { DELIVERY_OUTCOMES, type DeliveryPlan } from '../engine/message-outcomes.js';
 import {
   ADDRESS_REQUIREMENTS,
   LIVE_SEARCH_COUNTRIES,
@@ -407,9 +408,12 @@ const conversation = record<Conversation>({
   inactivity_event_id: ref,
   created_at: time,
   updated_at: time,
+  system_notes: optional(list(record<SystemNote>({ content: string, at: time, after: count }))),
 });
 
 const functionCall = record<FunctionCall>({ name: string, arguments: json, result: json });
+
+const inboundMedia = record<InboundMedia>({ type: oneOf(MEDIA_TYPES), filename: string, caption: nullable(string), voice_note: boolean });
 
 const message = record<ChatMessage>({
   id,
@@ -419,6 +423,7 @@ const message = record<ChatMessage>({
   content: string,
   function_calls: nullable(list(functionCall)),
   created_at: time,
+  media: optional(inboundMedia),
 });
 
 const sender = record<Sender>({
@@ -430,6 +435,8 @@ const sender = record<Sender>({
   quality_rating: oneOf(['high', 'medium', 'low']),
   messaging_limit: nullable(count),
   assistant_id: ref,
+  read_receipts_webhook_url: optional(nullable(string)),
+  read_receipts_signing_secret: optional(nullable(string)),
 });
 
 const template = record<Template>({
@@ -439,7 +446,7 @@ const template = record<Template>({
   name: string,
   language: string,
   category: string,
-  status: oneOf(['approved', 'pending', 'rejected']),
+  status: oneOf(TEMPLATE_STATUSES),
   body_text: string,
   variables: list(string),
 });
@@ -467,6 +474,10 @@ const channelMessage = record<ChannelMessage>({
   status: string,
   cost_micros: int,
   created_at: time,
+  status_history: optional(list(record<MessageStatusChange>({ status: oneOf(MESSAGE_STATUSES), at: time }))),
+  plan: optional(record<DeliveryPlan>({ kind: oneOf(DELIVERY_OUTCOMES), error_code: nullable(int), after_ms: count })),
+  status_event_id: optional(ref),
+  error_code: optional(nullable(int)),
 });
 
 const folderOrLabel = record<FolderOrLabel>({ id, account_id: id, name: string, color: nullable(oneOf(FOLDER_LABEL_COLORS)), created_at: time, updated_at: time });
@@ -564,6 +575,7 @@ export const ROW_EVENTS: { readonly [K in TableKey]?: RowEvent<RowOf<K>> } = {
   documents: { field: 'processed_event_id', of: (d) => d.processed_event_id, types: [DOCUMENT_PROCESSED_EVENT], names: 'document_id' },
   conversations: { field: 'inactivity_event_id', of: (c) => c.inactivity_event_id, types: [INACTIVITY_EVENT], names: 'conversation_id' },
   sessions: { field: 'close_event_id', of: (s) => s.close_event_id, types: [SESSION_CLOSE_EVENT], names: 'session_id' },
+  channelMessages: { field: 'status_event_id', of: (m) => m.status_event_id, types: [MESSAGE_STATUS_EVENT], names: 'message_id' },
   phoneNumbers: { field: 'subscription.event_id', of: (n) => n.subscription?.event_id, types: [PERIOD_END_EVENT], names: 'phone_number_id' },
 };
 
@@ -579,6 +591,8 @@ export const DELIVERY_KIND = record<Delivery>({
   next_attempt_at: nullable(time),
   response: nullable(record<ReceiverResponse>({ status: int, body: string, truncated: optional(exactly(true)) })),
   created_at: time,
+  headers: optional(mapOf(string)),
+  resent_from: optional(id),
 });
 
 /** A forced webhook failure (`POST /__sim/webhooks/failures`). */

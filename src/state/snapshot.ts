@@ -14,6 +14,7 @@ import { CLOCK_RANGE, CLOCK_RANGE_TEXT } from '../core/time.js';
 import { deepPathText, MAX_SNAPSHOT_DEPTH, tooDeepAt } from '../core/validation.js';
 import type { FaultEngine, FaultSnapshot } from '../engine/faults.js';
 import { OutcomeRuleSchema, type OutcomeScript, type OutcomeState } from '../engine/outcomes.js';
+import { MessageOutcomeRule, type MessageOutcomeScript, type MessageOutcomeState } from '../engine/message-outcomes.js';
 import { ReplyRuleSchema, type ReplyRule, type ReplyScript } from '../engine/replies.js';
 import type { WebhookEngine, WebhookSnapshot } from '../engine/webhooks.js';
 import type { Database } from '../domain/db.js';
@@ -40,6 +41,8 @@ export interface SimulatorSnapshot {
   webhooks: WebhookSnapshot;
   replies: ReplyRule[];
   outcomes: OutcomeState;
+  /** Scripted delivery outcomes of sent messages (live-platform H.4); absent in an older snapshot: none. */
+  message_outcomes?: MessageOutcomeState;
   faults: FaultSnapshot;
   /** The catalog document in force (issue 27); null or absent (an older snapshot): each wire's own catalog. */
   catalog?: CatalogDocument | null;
@@ -52,6 +55,7 @@ export interface SnapshotParts {
   readonly webhooks: WebhookEngine;
   readonly replies: ReplyScript;
   readonly outcomes: OutcomeScript;
+  readonly messageOutcomes: MessageOutcomeScript;
   readonly faults: FaultEngine;
   readonly catalogs: CatalogSetting;
   /** The wire a restored catalog document is checked against (the one it replaces or extends). */
@@ -178,6 +182,7 @@ function snapshotKind(db: Database, clock: VirtualClock): FieldKind<SimulatorSna
     webhooks: sequenced(record<WebhookSnapshot>({ deliveries: table(DELIVERY_KIND), rules: byId(FAILURE_RULE_KIND, 'ascending'), ruleSeq: count, evicted: count }), 'ruleSeq', (w) => w.rules),
     replies: list(parsedBy(ReplyRuleSchema)),
     outcomes: record<OutcomeState>({ rules: list(parsedBy(OutcomeRuleSchema)), attempts: mapOf(count) }),
+    message_outcomes: optional(record<MessageOutcomeState>({ rules: list(parsedBy(MessageOutcomeRule)), attempts: mapOf(count) })),
     faults: sequenced(record<FaultSnapshot>({ rules: byId(FAULT_RULE_KIND, 'ascending'), seq: count }), 'seq', (f) => f.rules),
     catalog: optional(nullable(parsedBy(CatalogDocument))),
   });
@@ -319,6 +324,7 @@ export function takeSnapshot(parts: SnapshotParts, meta: { seed: number; start: 
     webhooks: parts.webhooks.snapshot(),
     replies: parts.replies.list(),
     outcomes: parts.outcomes.snapshot(),
+    message_outcomes: parts.messageOutcomes.snapshot(),
     faults: parts.faults.snapshot(),
     catalog: parts.catalogs.document,
   };
@@ -356,6 +362,7 @@ export function restoreSnapshot(parts: SnapshotParts, snapshot: SimulatorSnapsho
   parts.replies.set(copy.replies);
   // The rules as `PUT /__sim/outcomes` stores them (defaults filled in), not as written.
   parts.outcomes.restore({ rules: z.array(OutcomeRuleSchema).parse(copy.outcomes.rules), attempts: copy.outcomes.attempts });
+  parts.messageOutcomes.restore(copy.message_outcomes ? { rules: z.array(MessageOutcomeRule).parse(copy.message_outcomes.rules), attempts: copy.message_outcomes.attempts } : { rules: [], attempts: {} });
   parts.faults.restore(copy.faults);
   parts.catalogs.set(copy.catalog ?? null, parts.wire);
   return random;

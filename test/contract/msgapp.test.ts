@@ -587,7 +587,7 @@ contract('msgapp: send freeform', (api) => {
     await inbound(api());
     const patched = await api().patch('/__sim/msgapp/senders/1', { online: false });
     expect(patched.status).toBe(200);
-    expect(patched.body).toStrictEqual({ ...ONLINE_SENDER, status: 'offline', assistant_id: null });
+    expect(patched.body).toStrictEqual({ ...ONLINE_SENDER, status: 'offline', assistant_id: null, read_receipts_webhook_url: null, read_receipts_signing_secret: null });
     expectD(await sendFreeform(api()), 503, 'SENDER_OFFLINE', 'The sender is offline and cannot send messages.');
   });
 
@@ -764,7 +764,7 @@ contract('msgapp: customer messages and the assistant', (api) => {
     await createAssistant(api());
     const res = await api().patch('/__sim/msgapp/senders/1', { assistant_id: 1 });
     expect(res.status).toBe(200);
-    expect(res.body).toStrictEqual({ ...ONLINE_SENDER, assistant_id: 1 });
+    expect(res.body).toStrictEqual({ ...ONLINE_SENDER, assistant_id: 1, read_receipts_webhook_url: null, read_receipts_signing_secret: null });
   });
 
   it('answers a customer message with the scripted reply when the sender has an assistant', async () => {
@@ -835,7 +835,7 @@ contract('msgapp: customer messages and the assistant', (api) => {
   it('rejects a customer message without text with 422 on text', async () => {
     const res = await api().post('/__sim/msgapp/inbound', { sender_id: 1, from: CUSTOMER });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toStrictEqual({ text: ['The text field is required.'] });
+    expect(res.body.errors).toStrictEqual({ text: ['The text field is required when neither media nor voice_note is present.'] });
   });
 
   it('creates nothing when the customer message is rejected', async () => {
@@ -866,7 +866,7 @@ contract('msgapp: customer messages and the assistant', (api) => {
   it('detaches the assistant with assistant_id null', async () => {
     await attachAssistant();
     const res = await api().patch('/__sim/msgapp/senders/1', { assistant_id: null });
-    expect(res.body).toStrictEqual({ ...ONLINE_SENDER, assistant_id: null });
+    expect(res.body).toStrictEqual({ ...ONLINE_SENDER, assistant_id: null, read_receipts_webhook_url: null, read_receipts_signing_secret: null });
     await inbound(api(), { text: 'Anyone?' });
     const [conversation] = await msgappConversations(api());
     expect(await history(api(), conversation.id)).toStrictEqual([{ role: 'user', content: 'Anyone?' }]);

@@ -30,7 +30,7 @@ describe('voxsim serve banner', () => {
       `  API base URL:  ${server.url}`,
       '  API key:       sim_test_key   (Authorization: Bearer sim_test_key)',
       `  Control API:   ${server.url}/__sim   (try ${server.url}/__sim/health)`,
-      `  Sandboxes:     ${server.url}/__sim/sandboxes   (voxsim sandbox create --server ${server.url})`,
+      `  Sandboxes:     ${server.url}/__sim/sandboxes   (voxsim sandbox create --url ${server.url})`,
       `  Dashboard:     ${server.url}/__sim/ui`,
       `  Event stream:  ${server.url.replace('http', 'ws')}/__sim/events   (voxsim events --url ${server.url})`,
     ]);

@@ -11,24 +11,30 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { harEntry, HarWriter, REDACTED, type RecordedExchange } from '../../src/recording/har-writer.js';
 import { readHar } from '../../src/recording/har.js';
 
-/** Bytes node:fs wrote for the writer, by call: appends (writeSync) and whole files (writeFileSync). */
-const written = vi.hoisted(() => ({ appended: 0, whole: 0, failNext: false }));
+/**
+ * Bytes node:fs wrote for the writer, by call: appends (writeSync to the file) and whole
+ * files (writeSync to the temp file the whole file is written to: src/state/atomic.ts).
+ */
+const written = vi.hoisted(() => ({ appended: 0, whole: 0, failNext: false, temps: new Set<number>() }));
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>();
   return {
     ...real,
+    openSync: (...args: Parameters<typeof real.openSync>) => {
+      const fd = real.openSync(...args);
+      if (String(args[0]).endsWith('.tmp')) written.temps.add(fd);
+      else written.temps.delete(fd);
+      return fd;
+    },
     writeSync: (...args: Parameters<typeof real.writeSync>) => {
       if (written.failNext) {
         written.failNext = false;
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       }
       const count = (real.writeSync as (...a: unknown[]) => number)(...args);
-      written.appended += count;
+      if (written.temps.has(args[0])) written.whole += count;
+      else written.appended += count;
       return count;
-    },
-    writeFileSync: (...args: Parameters<typeof real.writeFileSync>) => {
-      written.whole += typeof args[1] === 'string' ? Buffer.byteLength(args[1]) : (args[1] as Uint8Array).byteLength;
-      real.writeFileSync(...args);
     },
   };
 });

@@ -1,14 +1,17 @@
 /**
  * `voxsim sandbox create|list|delete` and serve's sandbox flags (issue 35), against a real
- * `serve()` in this process.
+ * `serve()` in this process; the server is `--url` (issue 45), `--server` its other name.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, parseServeArgs, serve, type RunningServer } from '../../src/cli.js';
+import { commandHelp, main, parseServeArgs, serve, type RunningServer } from '../../src/cli.js';
 import { SANDBOX_CLI_MESSAGES } from '../../src/cli/sandbox.js';
+import { DEFAULT_API_KEY } from '../../src/domain/accounts/schema.js';
 import { SANDBOX_MESSAGES } from '../../src/sandboxes/host.js';
+import { createSimulator } from '../../src/simulator.js';
 import { captureConsole } from '../support/console.js';
+import { voxsim, within } from '../support/processes.js';
 
 const ADMIN = 'admin-secret';
 let running: RunningServer;
@@ -24,25 +27,81 @@ async function run(...argv: string[]) {
   return { code, lines: console.lines };
 }
 
+/** A sandbox's answer to `method path` with its own key. */
+async function asSandbox(key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${running.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** The same request on a fresh simulator made as the server makes a sandbox (its start), with `seed` and `wire`. */
+async function onFresh(options: { seed: number; wire: 'spec' | 'live' }, method: string, path: string, body?: unknown) {
+  const sim = createSimulator({ ...options, startAt: '2026-03-02T09:00:00Z' });
+  const res = await sim.handle({ method, path, headers: { authorization: `Bearer ${DEFAULT_API_KEY}` }, body: body === undefined ? null : JSON.stringify(body) });
+  sim.dispose();
+  return { status: res.status, body: res.body as Record<string, unknown> };
+}
+
 describe('voxsim sandbox', () => {
-  it('creates a sandbox and prints its key alone, which the server then answers', async () => {
-    const { code, lines } = await run('sandbox', 'create', '--server', running.url, '--seed', '7', '--wire', 'live');
+  it('creates a sandbox with --url and prints its key alone, which the server then answers', async () => {
+    const { code, lines } = await run('sandbox', 'create', '--url', running.url);
     expect(code).toBe(0);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^vsk_[0-9a-f]{24}$/);
-    const me = await fetch(`${running.url}/user/me`, { headers: { authorization: `Bearer ${lines[0]}` } });
+    const me = await asSandbox(lines[0]!, 'GET', '/user/me');
     expect(me.status).toBe(200);
     // The server's own start: a sandbox starts where the server's clock started.
-    const clock = await (await fetch(`${running.url}/__sim/clock`, { headers: { authorization: `Bearer ${lines[0]}` } })).json();
-    expect(clock.now).toBe('2026-03-02T09:00:00Z');
-    expect((await run('sandbox', 'delete', '--key', lines[0]!, '--server', running.url)).code).toBe(0);
+    expect((await asSandbox(lines[0]!, 'GET', '/__sim/clock')).body.now).toBe('2026-03-02T09:00:00Z');
+    expect((await run('sandbox', 'delete', '--key', lines[0]!, '--url', running.url)).code).toBe(0);
+  });
+
+  it('gives the sandbox the --seed and --wire it was created with: its record says so and its answers are those of that seed and wire', async () => {
+    const key = (await run('sandbox', 'create', '--url', running.url, '--seed', '7', '--wire', 'live')).lines[0]!;
+    try {
+      expect((await asSandbox(key, 'GET', '/__sim/sandbox')).body).toMatchObject({ seed: 7, wire: 'live' });
+      // An account made without a name gets a generated name and email: the seed's (its key carries the sandbox's prefix).
+      const generated = ({ body }: { body: unknown }) => ({ name: (body as { name: string }).name, email: (body as { email: string }).email });
+      const account = await asSandbox(key, 'POST', '/__sim/accounts', {});
+      expect(account.status).toBe(201);
+      expect(generated(account)).toStrictEqual(generated(await onFresh({ seed: 7, wire: 'live' }, 'POST', '/__sim/accounts', {})));
+      expect(generated(account)).not.toStrictEqual(generated(await onFresh({ seed: 1, wire: 'live' }, 'POST', '/__sim/accounts', {})));
+      // An invalid assistant is refused in the wire's words ("Validation failed" on the live one).
+      const refused = await asSandbox(key, 'POST', '/user/assistant', {});
+      expect(refused).toStrictEqual(await onFresh({ seed: 7, wire: 'live' }, 'POST', '/user/assistant', {}));
+      expect(refused.body.message).toBe('Validation failed');
+      expect((await onFresh({ seed: 7, wire: 'spec' }, 'POST', '/user/assistant', {})).body.message).not.toBe('Validation failed');
+    } finally {
+      expect((await run('sandbox', 'delete', '--key', key, '--url', running.url)).code).toBe(0);
+    }
+  });
+
+  it('takes --server, the first name of --url, on create, list and delete', async () => {
+    const key = (await run('sandbox', 'create', '--server', running.url, '--name', 'old-flag')).lines[0]!;
+    const listed = await run('sandbox', 'list', '--server', running.url, '--admin-token', ADMIN, '--json');
+    const [sandbox] = JSON.parse(listed.lines[0]!) as { id: string; name: string; api_key: string }[];
+    expect(sandbox).toMatchObject({ name: 'old-flag', api_key: key });
+    expect(await run('sandbox', 'delete', sandbox!.id, '--server', running.url, '--admin-token', ADMIN)).toStrictEqual({ code: 0, lines: [`deleted ${sandbox!.id}`] });
+  });
+
+  it('refuses --url and --server together in one line with the usage, exit 2', async () => {
+    const both = await run('sandbox', 'list', '--url', running.url, '--server', running.url);
+    expect(both).toStrictEqual({ code: 2, lines: [`--url and --server are one option; give it once\n\n${commandHelp('sandbox list')}`] });
+  });
+
+  it('prints a key from the built command too: voxsim sandbox create --url URL', async () => {
+    const proc = voxsim(['sandbox', 'create', '--url', running.url, '--seed', '3']);
+    expect(await within(proc.closed, 'exit')).toEqual({ code: 0, signal: null });
+    expect(proc.stderr()).toBe('');
+    const key = proc.stdout().trim();
+    expect(key).toMatch(/^vsk_[0-9a-f]{24}$/);
+    expect((await asSandbox(key, 'GET', '/__sim/sandbox')).body).toMatchObject({ seed: 3, wire: 'spec' });
+    expect((await run('sandbox', 'delete', '--key', key, '--url', running.url)).code).toBe(0);
   });
 
   it('prints the whole sandbox with --json, lists it for the admin, and deletes it by id', async () => {
-    const made = await run('sandbox', 'create', '--server', running.url, '--name', 'ci-7', '--json');
+    const made = await run('sandbox', 'create', '--url', running.url, '--name', 'ci-7', '--json');
     const sandbox = JSON.parse(made.lines[0]!);
     expect(sandbox).toMatchObject({ name: 'ci-7', seed: 1, wire: 'spec', now: '2026-03-02T09:00:00Z' });
-    const listed = await run('sandbox', 'list', '--server', running.url, '--admin-token', ADMIN);
+    const listed = await run('sandbox', 'list', '--url', running.url, '--admin-token', ADMIN);
     expect(listed.code).toBe(0);
     expect(listed.lines[0]!.split('\n')[0]).toMatch(/^ID\s+NAME\s+KEY\s+NOW\s+WIRE\s+EXPIRES$/);
     expect(listed.lines[0]).toContain(`${sandbox.id}  ci-7`);

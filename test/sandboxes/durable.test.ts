@@ -4,10 +4,10 @@
  * restarts, loads a sandbox on its first use, removes a deleted or expired sandbox's files,
  * and survives `kill -9` with every acknowledged change (a real child process).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_MESSAGES, SandboxHost } from '../../src/adapters/express.js';
 import { main, parseServeArgs, serve, type RunningServer } from '../../src/cli.js';
 import { errorMessageOf } from '../../src/core/errors.js';
@@ -140,17 +140,103 @@ describe('a server with --state-dir, closed and started again', () => {
   });
 });
 
-describe('an expired sandbox of a kept host', () => {
-  it('has its files removed and leaves the list', async () => {
+describe('expired sandboxes of a kept host', () => {
+  const listed = () => (JSON.parse(readFileSync(join(dir, SANDBOX_LIST_FILE), 'utf8')) as { sandboxes: { id: string }[] }).sandboxes.map((s) => s.id);
+  const get = (host: SandboxHost, key: string) => host.handle({ method: 'GET', path: '/user/me', headers: { authorization: `Bearer ${key}` }, body: null });
+
+  it('leave the list all at once, in one write after the request that saw them due, and their files go', async () => {
+    let now = 0;
+    const later: (() => void)[] = [];
+    const keeper = SandboxDirectory.open(dir);
+    const host = new SandboxHost(createSimulator({ seed: 1 }), { keeper, now: () => now, later: (run) => (later.push(run), () => undefined) });
+    const a = await host.create({ ttl: '1m' });
+    const b = await host.create({ ttl: '1m' });
+    const c = await host.create({ ttl: '2m' });
+    const writes = vi.spyOn(keeper as unknown as { writeList: () => void }, 'writeList');
+    now = 60_000;
+    // The request that finds them due answers at once (their keys are unknown from now on) and writes nothing.
+    expect((await get(host, a.api_key)).status).toBe(401);
+    expect((await get(host, b.api_key)).status).toBe(401);
+    expect(host.size).toBe(1);
+    expect(writes).not.toHaveBeenCalled();
+    expect(listed()).toEqual([a.id, b.id, c.id]);
+    // Then, outside any request, one write of the list for both.
+    expect(later).toHaveLength(1);
+    later.shift()!();
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(listed()).toEqual([c.id]);
+    expect(readdirSync(join(dir, 'sandboxes')).map((name) => name.split('.')[0])).toEqual([c.id]);
+    expect((await get(host, c.api_key)).status).toBe(200);
+    await host.close();
+  });
+
+  it('leave the list on a later turn of the event loop when nothing else is said (as voxsim serve runs)', async () => {
     let now = 0;
     const host = new SandboxHost(createSimulator({ seed: 1 }), { keeper: SandboxDirectory.open(dir), now: () => now });
-    const made = await host.create({ ttl: '1m' });
-    expect(existsSync(join(dir, 'sandboxes', `${made.id}.json`))).toBe(true);
+    const a = await host.create({ ttl: '1m' });
     now = 60_000;
     expect(host.size).toBe(0);
-    expect(existsSync(join(dir, 'sandboxes', `${made.id}.json`))).toBe(false);
-    expect(JSON.parse(readFileSync(join(dir, SANDBOX_LIST_FILE), 'utf8')).sandboxes).toEqual([]);
+    expect(listed()).toEqual([a.id]);
+    await vi.waitFor(() => expect(listed()).toEqual([]));
+    expect(existsSync(join(dir, 'sandboxes', `${a.id}.json`))).toBe(false);
     await host.close();
+  });
+
+  it('stay on the list when its write fails, and leave it at a later sweep', async () => {
+    let now = 0;
+    const later: (() => void)[] = [];
+    const reports: string[] = [];
+    const host = new SandboxHost(createSimulator({ seed: 1 }), { keeper: SandboxDirectory.open(dir, { report: (r) => reports.push(r.msg) }), now: () => now, later: (run) => (later.push(run), () => undefined) });
+    const a = await host.create({ ttl: '1m' });
+    const b = await host.create({ ttl: '1h' });
+    now = 60_000;
+    expect(host.size).toBe(1);
+    // The list's temp file cannot be made (a directory stands in its place).
+    const blocker = `${join(dir, SANDBOX_LIST_FILE)}.${process.pid}.tmp`;
+    mkdirSync(blocker);
+    later.shift()!();
+    expect([listed(), reports]).toEqual([[a.id, b.id], ['sandbox list not saved']]);
+    rmSync(blocker, { recursive: true });
+    // The next request's sweep tries again.
+    expect((await host.handle({ method: 'GET', path: '/user/me', headers: { authorization: `Bearer ${b.api_key}` }, body: null })).status).toBe(200);
+    expect(later).toHaveLength(1);
+    later.shift()!();
+    expect(listed()).toEqual([b.id]);
+    await host.close();
+  });
+
+  it('are taken off the list when the host closes before the write came', async () => {
+    let now = 0;
+    const host = new SandboxHost(createSimulator({ seed: 1 }), { keeper: SandboxDirectory.open(dir), now: () => now, later: () => () => undefined });
+    const a = await host.create({ ttl: '1m' });
+    now = 60_000;
+    expect(host.size).toBe(0);
+    expect(listed()).toEqual([a.id]);
+    await host.close();
+    expect(listed()).toEqual([]);
+    expect(existsSync(join(dir, 'sandboxes', `${a.id}.json`))).toBe(false);
+  });
+});
+
+describe("a kept sandbox's idle time", () => {
+  it('counts from the restart, not from its last use before it: the time the server was down is no idleness', async () => {
+    let now = Date.parse('2026-11-28T10:00:00Z');
+    const first = new SandboxHost(createSimulator({ seed: 1 }), { keeper: SandboxDirectory.open(dir), now: () => now, simulator: { startAt: START } });
+    const made = await first.create({ ttl: '10m', name: 'kept' });
+    now += 5 * 60_000;
+    expect(first.get(made.id).expires_at).toBe('2026-11-28T10:10:00.000Z');
+    await first.close();
+    // Down for two hours: far past its ttl.
+    now = Date.parse('2026-11-28T12:00:00Z');
+    const second = new SandboxHost(createSimulator({ seed: 1 }), { keeper: SandboxDirectory.open(dir), now: () => now, simulator: { startAt: START } });
+    expect(second.list()).toStrictEqual([{ ...made, expires_at: '2026-11-28T12:10:00.000Z' }]);
+    now += 9 * 60_000;
+    const used = await second.handle({ method: 'GET', path: '/user/me', headers: { authorization: `Bearer ${made.api_key}` }, body: null });
+    expect(used.status).toBe(200);
+    expect(second.get(made.id).expires_at).toBe('2026-11-28T12:19:00.000Z');
+    now += 10 * 60_000;
+    expect(second.size).toBe(0);
+    await second.close();
   });
 });
 
@@ -214,12 +300,19 @@ describe('a voxsim serve --state-dir process killed with SIGKILL', () => {
 
     const second = await startServer(['--start', START, '--quiet', '--state-dir', dir]);
     try {
+      // The list first, before any request loads a sandbox: the list file was written before b's clock moved, so
+      // its values there are stale; each in use when killed is loaded to answer its own.
+      const listedAgain = (await ok(second.url, 'GET', '/__sim/sandboxes')).data;
+      expect(listedAgain).toStrictEqual([
+        { ...a, expires_at: expect.any(String) },
+        { ...b, now: moved.now, expires_at: expect.any(String) },
+      ]);
+      expect(moved.now).toBe('2026-03-02T11:00:00Z');
       for (const s of [a, b]) {
         const names = (await ok(second.url, 'GET', '/user/assistants/get', s.api_key)).data.map((x: any) => [x.id, x.name]);
         expect(names).toEqual(acked[s.id]!.map((id, i) => [id, `${s.id} ${i}`]));
       }
       expect((await ok(second.url, 'GET', '/__sim/clock', b.api_key)).now).toBe(moved.now);
-      expect((await ok(second.url, 'GET', '/__sim/sandboxes')).data.map((s: any) => s.api_key)).toEqual([a.api_key, b.api_key]);
     } finally {
       await stop(second);
     }

@@ -11,6 +11,7 @@ import { ACCOUNT_MESSAGES } from '../../src/domain/accounts/service.js';
 import { createSimulator } from '../../src/simulator.js';
 import { SLICE_MS } from '../../src/core/clock.js';
 import { pipelineAssistant } from '../support/fixtures.js';
+import { checkAgainstOpenApi, checkRequestAgainstOpenApi } from '../support/openapi-check.js';
 
 const START = '2026-03-02T09:00:00Z';
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
@@ -19,13 +20,16 @@ function hostWith(options: SandboxHostOptions = {}, adminToken?: string): Sandbo
   return new SandboxHost(createSimulator({ seed: 1, startAt: START, ...(adminToken !== undefined && { adminToken }) }), { simulator: { startAt: START }, ...options });
 }
 
+/**
+ * One request through the host; its answer, and the request when it was accepted, are
+ * checked against the OpenAPI document a server serves (the registry's operations too).
+ */
 async function call(host: SandboxHost, method: string, path: string, key?: string, body?: unknown) {
-  const res = await host.handle({
-    method,
-    path,
-    headers: { ...(key !== undefined && { authorization: `Bearer ${key}` }), 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
+  const headers: Record<string, string> = { ...(key !== undefined && { authorization: `Bearer ${key}` }), 'content-type': 'application/json' };
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const res = await host.handle({ method, path, headers, body: text ?? null });
+  checkAgainstOpenApi(method, path.split('?')[0]!, res.status, res.body);
+  checkRequestAgainstOpenApi({ method, target: path, headers, ...(text !== undefined && { body: text }) }, res.status);
   return { status: res.status, body: res.body as any };
 }
 
@@ -148,6 +152,53 @@ describe('sandboxes: each a whole simulator of its own', () => {
     // Its own snapshot restores.
     const own = (await call(host, 'GET', '/__sim/state', a.api_key)).body;
     expect((await call(host, 'PUT', '/__sim/state', a.api_key, own)).status).toBe(200);
+  });
+});
+
+describe('sandboxes: a sandbox key is never the admin, on a server without an admin token too (issue 45)', () => {
+  it("answers a sandbox key 401 for the list and 404 for another's record and delete, leaving the other sandbox whole", async () => {
+    const host = hostWith();
+    const a = await sandbox(host, { name: 'a' });
+    const b = await sandbox(host, { name: 'b' });
+    await call(host, 'POST', '/user/assistant', b.api_key, pipelineAssistant({ name: 'B' }));
+    const bBefore = (await call(host, 'GET', `/__sim/sandboxes/${b.id}`)).body;
+    const accountKey = (await call(host, 'POST', '/__sim/accounts', a.api_key, {})).body.api_key as string;
+    // The sandbox's key and an account key of it alike.
+    for (const key of [a.api_key, accountKey]) {
+      expect(await call(host, 'GET', '/__sim/sandboxes', key)).toStrictEqual({ status: 401, body: UNAUTHENTICATED });
+      expect(await call(host, 'GET', `/__sim/sandboxes/${b.id}`, key)).toStrictEqual({ status: 404, body: { message: SANDBOX_MESSAGES.notFound } });
+      expect(await call(host, 'DELETE', `/__sim/sandboxes/${b.id}`, key)).toStrictEqual({ status: 404, body: { message: SANDBOX_MESSAGES.notFound } });
+    }
+    // b is still there, as it was: its record, its key, its assistant.
+    expect((await call(host, 'GET', `/__sim/sandboxes/${b.id}`)).body).toStrictEqual(bBefore);
+    expect((await call(host, 'GET', '/user/assistants/get', b.api_key)).body.data.map((x: { name: string }) => x.name)).toEqual(['B']);
+    expect((await call(host, 'GET', '/__sim/sandboxes')).body.data.map((x: { id: string }) => x.id)).toEqual([a.id, b.id]);
+    // Its own sandbox it still reads; a request without a sandbox key is the admin here.
+    expect((await call(host, 'GET', `/__sim/sandboxes/${a.id}`, accountKey)).body).toMatchObject({ id: a.id, name: 'a', api_key: a.api_key });
+    expect((await call(host, 'GET', `/__sim/sandboxes/${b.id}`, 'sim_test_key')).body.id).toBe(b.id);
+  });
+
+  it('lets a sandbox key create a sandbox only with --open-sandboxes', async () => {
+    const closed = hostWith();
+    const a = await sandbox(closed);
+    expect(await call(closed, 'POST', '/__sim/sandboxes', a.api_key, {})).toStrictEqual({ status: 401, body: UNAUTHENTICATED });
+    expect(closed.size).toBe(1);
+    const open = hostWith({ openSandboxes: true });
+    const mine = await sandbox(open);
+    const made = await sandbox(open, { name: 'by a key' }, mine.api_key);
+    expect(made.name).toBe('by a key');
+    // What it made is not its own: the maker's key does not reach it.
+    expect(await call(open, 'GET', `/__sim/sandboxes/${made.id}`, mine.api_key)).toStrictEqual({ status: 404, body: { message: SANDBOX_MESSAGES.notFound } });
+  });
+
+  it('answers a key of no sandbox 401 on every registry route, never as the admin', async () => {
+    const host = hostWith();
+    const a = await sandbox(host);
+    const stranger = 'vsk_000000000000000000000000';
+    for (const [method, path] of [['GET', '/__sim/sandboxes'], ['GET', `/__sim/sandboxes/${a.id}`], ['DELETE', `/__sim/sandboxes/${a.id}`], ['POST', '/__sim/sandboxes'], ['GET', '/__sim/sandbox']] as const) {
+      expect(await call(host, method, path, stranger, method === 'POST' ? {} : undefined), `${method} ${path}`).toStrictEqual({ status: 401, body: UNAUTHENTICATED });
+    }
+    expect(host.size).toBe(1);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * Sharding behind nginx (issue 35; docs/sandboxes.md#sharding): two real `voxsim serve
  * --shard` processes behind a real nginx running the configuration the docs page shows,
- * and sandboxes driven through it. Skipped, saying why, where nginx is not installed
- * (`.ci/run` installs Debian's).
+ * and sandboxes driven through it. Skipped, saying why, where nginx is not installed, but
+ * a failure under CI=true (`.ci/run` installs Debian's nginx and sets CI=true).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,12 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMON_MESSAGES } from '../../src/core/errors.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 import { ROOT, startServer, within, type Server } from '../support/processes.js';
+import { requiredInCi } from '../support/required.js';
 import { closeAllClients, connect, refusal } from '../support/stream.js';
 
 const NGINX = process.env.VOXSIM_NGINX ?? '/usr/sbin/nginx';
 const HAVE_NGINX = existsSync(NGINX);
 const SKIP_REASON = `no nginx at ${NGINX} (install it with \`apt-get install -y nginx\`, or set VOXSIM_NGINX)`;
-if (!HAVE_NGINX) console.warn(`nginx sharding tests skipped: ${SKIP_REASON}`);
+// Skipped where nginx is missing, saying why; under CI=true that is a failure (.ci/run installs nginx).
+requiredInCi('the nginx sharding tests', HAVE_NGINX ? undefined : SKIP_REASON);
 
 const ADMIN = 'admin-secret';
 const START = '2026-03-02T09:00:00Z';

@@ -75,3 +75,30 @@ it("streams a sandbox's own events to its key, and refuses a key that names no s
   const status = await new Promise<number>((done) => refused.on('unexpected-response', (_req, res) => done(res.statusCode ?? 0)));
   expect(status).toBe(401);
 });
+
+it('on a server without an admin token, answers a sandbox key 4xx for the list, another sandbox and its delete, which stays (issue 45)', async () => {
+  // The kind of server the pytest plugin starts: no admin token, loopback only.
+  const host = new SandboxHost(createSimulator({ seed: 1, startAt: '2026-03-02T09:00:00Z' }), { simulator: { startAt: '2026-03-02T09:00:00Z' } });
+  const server = createHttpServer(createApp(host, { basePath: '/api' }));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  const send = async (method: string, path: string, key?: string, body?: unknown) => {
+    const res = await fetch(`${url}${path}`, { method, headers: { ...(key && { authorization: `Bearer ${key}` }), 'content-type': 'application/json' }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  try {
+    const a = (await send('POST', '/__sim/sandboxes', undefined, { name: 'a' })).body;
+    const b = (await send('POST', '/__sim/sandboxes', undefined, { name: 'b' })).body;
+    expect(await send('GET', '/__sim/sandboxes', a.api_key)).toStrictEqual({ status: 401, body: { message: 'Unauthenticated.' } });
+    expect(await send('GET', `/__sim/sandboxes/${b.id}`, a.api_key)).toStrictEqual({ status: 404, body: { message: 'Sandbox not found.' } });
+    expect(await send('DELETE', `/__sim/sandboxes/${b.id}`, a.api_key)).toStrictEqual({ status: 404, body: { message: 'Sandbox not found.' } });
+    expect(await send('POST', '/__sim/sandboxes', a.api_key, {})).toStrictEqual({ status: 401, body: { message: 'Unauthenticated.' } });
+    // b is still there, and still answers its own key; without a sandbox key, the caller is the admin.
+    expect((await send('GET', '/user/me', b.api_key)).status).toBe(200);
+    expect((await send('GET', '/__sim/sandboxes')).body.data).toStrictEqual([a, b].map((s) => ({ ...s, expires_at: expect.any(String) })));
+  } finally {
+    host.dispose();
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+  }
+});

@@ -62,7 +62,7 @@ describe('scenario.schema.json', () => {
 
   it('lists the top-level keys of the format', () => {
     expect(Object.keys(published.properties).sort()).toEqual(
-      ['accounts', 'description', 'given', 'name', 'outcomes', 'replies', 'seed', 'start', 'steps', 'webhook_failures', 'wire'].sort(),
+      ['accounts', 'description', 'given', 'msgapp_outcomes', 'name', 'outcomes', 'replies', 'seed', 'start', 'steps', 'webhook_failures', 'wire'].sort(),
     );
   });
 
@@ -92,6 +92,7 @@ describe('scenario.schema.json', () => {
       '#/properties/given/properties/conversations/items/properties/variables': "a conversation's start variables",
       '#/properties/outcomes/anyOf/0/items/properties/match/properties/lead_variables': 'the lead variables an outcome rule matches',
       '#/properties/outcomes/anyOf/1': 'outcome sequences by phone number',
+      '#/properties/msgapp_outcomes/anyOf/1': 'delivery outcome sequences by recipient (live-platform H.4)',
       '#/properties/steps/items/anyOf/0/properties/refs': 'ref names a request step gives to ids of its answer',
     };
     const found: string[] = [];

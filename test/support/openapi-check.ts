@@ -1,6 +1,7 @@
 /**
- * Every exchange the contract suites make is checked against the OpenAPI document
- * (src/control/openapi.ts), both ways:
+ * Every exchange the contract suites and the sandbox registry's tests make is checked
+ * against the OpenAPI document a server serves (src/control/openapi.ts of SERVER_ROUTES:
+ * the simulator's operations and the registry's), both ways:
  * - every answer: the operation of its method and path, the response of its status
  *   class, the schema of that response;
  * - every request the server accepted (a 2xx answer), as a validating proxy in front of
@@ -8,13 +9,14 @@
  *   path and query parameters against `parameters` (text read by the schema's type, as
  *   validators coerce it; `ids[]=` and repeated keys as arrays; a query key the document
  *   does not name is refused), the body against the `requestBody` content of its media
- *   type (JSON, or `multipart/form-data` with its file parts as `format: binary`).
+ *   type (JSON, or `multipart/form-data` with its file parts as `format: binary`); a body
+ *   sent to an operation without a `requestBody` is refused.
  * A drift between the document and what the routes take or answer fails the test that saw it.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse as parseYaml } from 'yaml';
 import { openApiDocument } from '../../src/control/openapi.js';
-import { ROUTES } from '../../src/simulator.js';
+import { SERVER_ROUTES } from '../../src/sandboxes/host.js';
 import { foldQuery } from '../../src/core/http.js';
 import { trimInput, trimQuery } from '../../src/core/input.js';
 import type { Wire } from '../../src/core/wire.js';
@@ -38,7 +40,8 @@ interface SecurityScheme {
   scheme?: string;
 }
 
-const document = openApiDocument(ROUTES) as {
+// The document a server serves: the simulator's operations and the sandbox registry's (src/sandboxes/host.ts).
+const document = openApiDocument(SERVER_ROUTES) as {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, object>; securitySchemes: Record<string, SecurityScheme> };
 };
@@ -230,8 +233,9 @@ function bodyProblems(operation: Operation, request: SentRequest): string[] {
     return validate(formFields(body)) ? [] : [`form body: ${coercing.errorsText(validate.errors, { dataVar: 'body' })}`];
   }
   if (body === undefined || body.trim() === '') return operation.requestBody?.required ? ['no body, which the operation requires'] : [];
-  // A body to an operation that takes none is not read (by the server, nor by a validator).
-  if (content === undefined) return [];
+  // A body to an operation the document gives no requestBody: a validating proxy refuses it, and a document that
+  // lost an operation's body (a schema dropped from its route) must not pass for one whose body is never read.
+  if (content === undefined) return ['a body, which the operation does not take (it has no requestBody)'];
   const type = (headerOf(request.headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const media = content[type];
   if (media === undefined) return [`a ${type || 'untyped'} body, which the operation does not take (${Object.keys(content).join(', ')})`];

@@ -5,6 +5,7 @@ The names follow ``sim.control`` in snake_case (``sim.control.clock.runUntilIdle
 """
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import urllib.error
@@ -125,14 +126,17 @@ class Voxsim:
         except urllib.error.HTTPError as e:
             raw = e.read()
             parsed = _parse(raw)
-            raise _refusal(method.upper(), url, e.code, parsed) from None
-        except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError) as e:
+            raise _refusal(method.upper(), url, e.code, parsed, str(e.reason or "")) from None
+        except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError, http.client.HTTPException) as e:
             reason = getattr(e, "reason", e)
-            raise VoxsimConnectionError(
-                f"cannot reach the voxsim server at {self.base_url} ({reason}); is `voxsim serve` running there?",
-                method=method.upper(),
-                url=url,
-            ) from None
+            if isinstance(reason, (socket.timeout, TimeoutError)):
+                # Reached, but no whole answer in time: a server busy or stopped mid-answer, or a timeout too short.
+                message = f"the voxsim server at {self.base_url} did not answer {method.upper()} {path} within {self.timeout:g} s (Voxsim(timeout=...))"
+            elif isinstance(e, http.client.HTTPException) and not isinstance(e, ConnectionError):  # RemoteDisconnected is both
+                message = f"the server at {self.base_url} gave {method.upper()} {path} an answer that is not HTTP ({type(e).__name__}: {e}); is it a voxsim server?"
+            else:
+                message = f"cannot reach the voxsim server at {self.base_url} ({reason}); is `voxsim serve` running there?"
+            raise VoxsimConnectionError(message, method=method.upper(), url=url) from None
 
     def _get(self, path: str, **query: Any) -> Json:
         return self.request("GET", path, query=query or None)
@@ -360,16 +364,83 @@ class Webhooks(_Part):
         """``GET /__sim/webhooks/deliveries``: ``[{id, kind, url, state, attempts, …}]``, oldest first."""
         return self._sim._get("/__sim/webhooks/deliveries", kind=kind, state=state)["data"]
 
+    def resend(self, delivery_id: int) -> Dict[str, Any]:
+        """``POST /__sim/webhooks/deliveries/{id}/resend``: the same body again, byte for byte, as a new delivery."""
+        return self._sim.request("POST", f"/__sim/webhooks/deliveries/{delivery_id}/resend", {})
+
+
+_UNSET: Any = object()
+
 
 class Msgapp(_Part):
-    """``sim.control.msgapp``: the messaging channel's customer side."""
+    """``sim.control.msgapp``: the messaging channel's customer side, senders and templates, delivery statuses."""
 
-    def inbound(self, sender_id: int, from_: str, text: str, name: Optional[str] = None) -> Dict[str, Any]:
-        """``POST /__sim/msgapp/inbound``: a customer message; opens the 24-hour window. ``{conversation_id, session_status}``."""
-        return self._sim.request("POST", "/__sim/msgapp/inbound", _drop_none({"sender_id": sender_id, "from": from_, "text": text, "name": name}))
+    def inbound(
+        self,
+        sender_id: int,
+        from_: str,
+        text: Optional[str] = None,
+        name: Optional[str] = None,
+        *,
+        media: Optional[Mapping[str, Any]] = None,
+        voice_note: Optional[Mapping[str, Any]] = None,
+    ) -> Dict[str, Any]:
+        """``POST /__sim/msgapp/inbound``: a customer message (``text``, ``media={"type": "image", "caption": …}`` or
+        ``voice_note={"transcription": …}``); opens the 24-hour window. ``{conversation_id, session_status}``."""
+        body = {"sender_id": sender_id, "from": from_, "text": text, "name": name, "media": media, "voice_note": voice_note}
+        return self._sim.request("POST", "/__sim/msgapp/inbound", _drop_none(body))
 
-    def patch_sender(self, sender_id: int, *, online: Optional[bool] = None, assistant_id: Optional[int] = None) -> Dict[str, Any]:
-        return self._sim.request("PATCH", f"/__sim/msgapp/senders/{sender_id}", _drop_none({"online": online, "assistant_id": assistant_id}))
+    def patch_sender(
+        self,
+        sender_id: int,
+        *,
+        online: Optional[bool] = None,
+        assistant_id: Any = _UNSET,
+        messaging_limit: Any = _UNSET,
+        read_receipts_webhook_url: Any = _UNSET,
+        regenerate_signing_secret: bool = False,
+    ) -> Dict[str, Any]:
+        """``PATCH /__sim/msgapp/senders/{id}``; ``None`` clears ``assistant_id``, ``messaging_limit`` or the receipts URL.
+        The answer carries ``read_receipts_signing_secret``."""
+        body: Dict[str, Any] = _drop_none({"online": online})
+        for key, value in (("assistant_id", assistant_id), ("messaging_limit", messaging_limit), ("read_receipts_webhook_url", read_receipts_webhook_url)):
+            if value is not _UNSET:
+                body[key] = value
+        if regenerate_signing_secret:
+            body["regenerate_signing_secret"] = True
+        return self._sim.request("PATCH", f"/__sim/msgapp/senders/{sender_id}", body)
+
+    def senders(self, account_id: Optional[int] = None) -> List[Dict[str, Any]]:
+        """``GET /__sim/msgapp/senders``: every sender with its assistant and read-receipts webhook."""
+        return self._sim._get("/__sim/msgapp/senders", account_id=account_id)["data"]
+
+    def create_sender(self, display_name: str, **fields: Any) -> Dict[str, Any]:
+        """``POST /__sim/msgapp/senders``: a sender of your own (``phone_number``, ``messaging_limit``, ``read_receipts_webhook_url``, …)."""
+        return self._sim.request("POST", "/__sim/msgapp/senders", {"display_name": display_name, **fields})
+
+    def create_template(self, sender_id: int, name: str, body_text: str, **fields: Any) -> Dict[str, Any]:
+        """``POST /__sim/msgapp/templates``: a template with ``{{1}}`` or ``{{name}}`` placeholders (``status``, ``language``, …)."""
+        return self._sim.request("POST", "/__sim/msgapp/templates", {"sender_id": sender_id, "name": name, "body_text": body_text, **fields})
+
+    def patch_template(self, template_id: int, status: str) -> Dict[str, Any]:
+        """``PATCH /__sim/msgapp/templates/{id}``: ``pending``, ``approved``, ``rejected`` or ``disabled``."""
+        return self._sim.request("PATCH", f"/__sim/msgapp/templates/{template_id}", {"status": status})
+
+    def messages(self, sender_id: Optional[int] = None, recipient_phone: Optional[str] = None, account_id: Optional[int] = None) -> List[Dict[str, Any]]:
+        """``GET /__sim/msgapp/messages``: the channel's messages with ``status`` and ``status_history``."""
+        return self._sim._get("/__sim/msgapp/messages", sender_id=sender_id, recipient_phone=recipient_phone, account_id=account_id)["data"]
+
+    def set_outcomes(self, rules: List[Mapping[str, Any]]) -> Dict[str, Any]:
+        """``PUT /__sim/msgapp/outcomes``: ``[{"match": {"recipient_phone": …}, "outcomes": ["failed"]}]``."""
+        return self._sim.request("PUT", "/__sim/msgapp/outcomes", {"rules": list(rules)})
+
+    def outcomes(self) -> Dict[str, Any]:
+        """``GET /__sim/msgapp/outcomes``."""
+        return self._sim._get("/__sim/msgapp/outcomes")
+
+    def test_receipt(self, sender_id: int) -> Dict[str, Any]:
+        """``POST /__sim/msgapp/senders/{id}/test-receipt``: one signed test event (``test: true``) to the sender's URL."""
+        return self._sim.request("POST", f"/__sim/msgapp/senders/{sender_id}/test-receipt", {})
 
 
 class ScenarioControl(_Part):
@@ -426,12 +497,16 @@ def _parse(raw: bytes) -> Json:
         return text
 
 
-def _refusal(method: str, url: str, status: int, body: Json) -> VoxsimError:
+def _refusal(method: str, url: str, status: int, body: Json, reason: str = "") -> VoxsimError:
     errors: Dict[str, List[str]] = {}
     if isinstance(body, dict):
+        # Shape A and B answers carry `message`; some (a proxy's, an older server's) only `error`.
         message = body.get("message") or body.get("error") or json.dumps(body)
         if isinstance(body.get("errors"), dict):
             errors = {str(k): [str(m) for m in (v if isinstance(v, list) else [v])] for k, v in body["errors"].items()}
     else:
-        message = str(body or "")
+        # Not JSON (a proxy's HTML page, plain text) or empty: its text on one line (`.body` keeps
+        # it whole), else the status's reason phrase.
+        text = " ".join(str(body or "").split())
+        message = (text[:297] + "...") if len(text) > 300 else (text or reason)
     return VoxsimError(str(message), status=status, errors=errors, body=body, method=method, url=url)

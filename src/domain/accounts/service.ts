@@ -2,6 +2,7 @@
 import { shapeA } from '../../core/errors.js';
 import { bearerToken } from '../../core/http.js';
 import { toMicros } from '../../core/money.js';
+import { accountKeyOf, inSandbox } from '../../core/sandbox-keys.js';
 import { ErrorBag } from '../../core/validation.js';
 import { provisionKnowledgebases } from '../knowledgebases/service.js';
 import { provisionTools } from '../tools/service.js';
@@ -32,18 +33,14 @@ export const ACCOUNT_MESSAGES = {
   snapshotOutsideSandbox: (sandboxKey: string) => `must be the sandbox's key or start with "${sandboxKey}_" in this sandbox`,
 } as const;
 
-/**
- * Whether `apiKey` may be an account's key in a simulator whose sandbox key is `sandboxKey`
- * (any key outside a sandbox).
- * @example fitsSandbox('vsk_1f2e', 'vsk_1f2e_ops') // true
- */
-export function fitsSandbox(sandboxKey: string | null, apiKey: string): boolean {
-  return sandboxKey === null || apiKey === sandboxKey || apiKey.startsWith(`${sandboxKey}_`);
+/** A generated account key: `sim_<part>`, in a sandbox an account key of it (`<sandbox key>_<part>`). */
+function generatedKey(sandboxKey: string | null, part: string): string {
+  return sandboxKey === null ? `sim_${part}` : accountKeyOf(sandboxKey, part);
 }
 
 function checkApiKey(state: SimState, apiKey: string | undefined, selfId?: number): void {
   if (apiKey === undefined) return;
-  if (!fitsSandbox(state.sandboxKey, apiKey)) new ErrorBag().add('api_key', ACCOUNT_MESSAGES.apiKeyOutsideSandbox(state.sandboxKey!)).throwIfAny();
+  if (!inSandbox(state.sandboxKey, apiKey)) new ErrorBag().add('api_key', ACCOUNT_MESSAGES.apiKeyOutsideSandbox(state.sandboxKey!)).throwIfAny();
   const holder = state.db.accounts.first('api_key', apiKey);
   if (holder && holder.id !== selfId) new ErrorBag().add('api_key', ACCOUNT_MESSAGES.apiKeyTaken).throwIfAny();
 }
@@ -61,7 +58,7 @@ export function createAccount(state: SimState, input: AccountInput): Account {
     name,
     email: input.email ?? faker.internet.email({ firstName: name.split(/\W+/)[0], provider: 'example.test' }).toLowerCase(),
     // issue 35: a sandbox's generated keys start with its own, so that they route to it (and never clash with another's).
-    api_key: input.api_key ?? `${state.sandboxKey === null ? 'sim' : state.sandboxKey}_${faker.string.alphanumeric({ length: 32, casing: 'lower' })}`,
+    api_key: input.api_key ?? generatedKey(state.sandboxKey, faker.string.alphanumeric({ length: 32, casing: 'lower' })),
     balance_micros: toMicros(input.balance ?? DEFAULT_BALANCE_USD),
     has_payment_method: input.has_payment_method ?? true,
     timezone: input.timezone ?? 'UTC',

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { integer, jsonObject, offsetTimestamp, sqlTimestamp } from '../../core/answers.js';
 import type { FunctionCall } from '../../engine/replies.js';
+import type { InboundMedia } from '../msgapp/schema.js';
 import { documentedAs } from '../../core/documented.js';
 import { AssistantRef } from '../assistants/schema.js';
 import { cursorPageSchema, pageQuery, pageSchema } from '../../core/pagination.js';
@@ -44,6 +45,18 @@ export interface Conversation {
   inactivity_event_id: number | null;
   created_at: number;
   updated_at: number;
+  /**
+   * The platform's own notes (a human taking over, the AI resuming: live-platform H.3), each
+   * after the message whose id is `after` (0: before any). Kept beside the messages, not among
+   * them, so they take no message id and no history shows them; absent when none.
+   */
+  system_notes?: SystemNote[];
+}
+
+export interface SystemNote {
+  content: string;
+  at: number;
+  after: number;
 }
 
 export interface ChatMessage {
@@ -54,6 +67,8 @@ export interface ChatMessage {
   content: string;
   function_calls: FunctionCall[] | null;
   created_at: number;
+  /** A customer's media or voice note (live-platform H.6), absent when none. */
+  media?: InboundMedia;
 }
 
 export const CreateConversationBody = lazySchema(() => z.object({
@@ -259,7 +274,19 @@ export const ConversationEndedWebhookBody = lazySchema(() => z
     ended_at: offsetTimestamp(),
   })
   .meta({ id: 'ConversationEndedWebhook' }));
-export type ConversationEndedWebhookBody = z.output<typeof ConversationEndedWebhookBody>;
+/**
+ * The live wire's conversation-ended payload (live-platform H.3): the conversation's integer
+ * `id` first, timed transcript items with `system` notes, and the customer's attachments.
+ */
+export const LiveConversationEndedWebhookBody = lazySchema(() => z
+  .object({
+    id: integer(),
+    ...ConversationEndedWebhookBody.unwrap().shape,
+    transcript: z.array(z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string(), timestamp: offsetTimestamp(), timestamp_unix: integer() })),
+    attachments: z.array(z.object({ type: z.enum(['image', 'video', 'audio', 'document']), url: z.string(), filename: z.string() })),
+  })
+  .meta({ id: 'LiveConversationEndedWebhook' }));
+export type ConversationEndedWebhookBody = z.output<typeof ConversationEndedWebhookBody> | z.output<typeof LiveConversationEndedWebhookBody>;
 
 /** The messaging sender of a conversation, as far as the live wire shows it. */
 export interface SenderParty {

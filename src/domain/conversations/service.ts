@@ -16,6 +16,8 @@ import { assistantByRef, findAssistantByRef } from '../assistants/service.js';
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
 import { dateWindow } from '../filters.js';
+import type { InboundMedia } from '../msgapp/schema.js';
+import { fileUrl } from '../files/service.js';
 import {
   channelType,
   readConversationListQuery,
@@ -82,8 +84,8 @@ function templateVariables(assistant: Assistant, conversation: Pick<Conversation
   return { ...assistant.variables, ...conversation.input_variables, ...conversation.variables };
 }
 
-function addMessage(ctx: AccountCtx, conversation: Conversation, role: ChatMessage['role'], content: string, functionCalls: FunctionCall[] | null = null): ChatMessage {
-  return ctx.messages.insert({ conversation_id: conversation.id, role, content, function_calls: functionCalls, created_at: ctx.now() });
+function addMessage(ctx: AccountCtx, conversation: Conversation, role: ChatMessage['role'], content: string, functionCalls: FunctionCall[] | null = null, media?: InboundMedia): ChatMessage {
+  return ctx.messages.insert({ conversation_id: conversation.id, role, content, function_calls: functionCalls, created_at: ctx.now(), ...(media && { media }) });
 }
 
 /** The conversation's messages in order. */
@@ -179,11 +181,11 @@ export interface MessageOutcome {
  * when the balance cannot pay, nothing stored); an ended conversation re-opens; with AI
  * on, the scripted reply answers (spec: Send message; ARCHITECTURE §4).
  */
-export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text: string): MessageOutcome {
+export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text: string, media?: InboundMedia): MessageOutcome {
   const price = conversation.type === 'widget' ? ctx.account.rates.widget_message_micros : 0;
   if (price > 0 && ctx.account.balance_micros < price) throw conversationErrors.insufficientBalance();
   if (price > 0) ctx.chargeAccount(price);
-  addMessage(ctx, conversation, 'user', text);
+  addMessage(ctx, conversation, 'user', text, null, media);
   let count = conversation.message_count + 1;
   let outcome: MessageOutcome = { reply: '', function_calls: [] };
   let variables = conversation.variables;
@@ -208,11 +210,20 @@ export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text
   return outcome;
 }
 
-/** AI on / off (decisions: AI on / off): while off, messages are stored and get no reply. */
+/** The platform's notes when a human takes over and when the AI resumes (live-platform H.3, decision texts). */
+export const SYSTEM_NOTES = { disabled: 'A human agent took over the conversation.', enabled: 'The AI assistant resumed the conversation.' } as const;
+
+/**
+ * AI on / off (decisions: AI on / off): while off, messages are stored and get no reply.
+ * A change leaves a `system` note in the conversation (live-platform H.3); setting the
+ * state it already has leaves none.
+ */
 export function setAi(ctx: AccountCtx, uuid: string, enabled: boolean): Conversation {
   const conversation = ctx.conversations.where('uuid', uuid)[0];
   if (!conversation) throw conversationErrors.notFound();
-  return ctx.conversations.update(conversation.id, { ai_enabled: enabled, updated_at: ctx.now() });
+  if (conversation.ai_enabled === enabled) return ctx.conversations.update(conversation.id, { updated_at: ctx.now() });
+  const note = { content: enabled ? SYSTEM_NOTES.enabled : SYSTEM_NOTES.disabled, at: ctx.now(), after: historyOf(ctx, conversation).at(-1)?.id ?? 0 };
+  return ctx.conversations.update(conversation.id, { ai_enabled: enabled, updated_at: ctx.now(), system_notes: [...(conversation.system_notes ?? []), note] });
 }
 
 /** The account's conversations matching every filter, id order (spec: List conversations). */
@@ -293,8 +304,36 @@ function extractedVariables(ctx: AccountCtx, conversation: Conversation, assista
   );
 }
 
-/** The conversation-ended payload, field by field as the spec's Events table lists it. */
+const SPEAKERS: Readonly<Record<ChatMessage['role'] | 'system', string>> = { assistant: 'AI', user: 'Customer', system: 'System' };
+
+/** The messages and the system notes in order, each note after the message it followed (live-platform H.3). */
+function timeline(ctx: AccountCtx, conversation: Conversation): { role: ChatMessage['role'] | 'system'; content: string; at: number; media?: ChatMessage['media']; id: number }[] {
+  const notes = conversation.system_notes ?? [];
+  const out: ReturnType<typeof timeline> = [];
+  let next = 0;
+  const notesUpTo = (id: number) => {
+    while (next < notes.length && notes[next]!.after <= id) {
+      const note = notes[next++]!;
+      out.push({ role: 'system', content: note.content, at: note.at, id: 0 });
+    }
+  };
+  notesUpTo(0);
+  for (const m of historyOf(ctx, conversation)) {
+    out.push({ role: m.role, content: m.content, at: m.created_at, id: m.id, ...(m.media && { media: m.media }) });
+    notesUpTo(m.id);
+  }
+  notesUpTo(Number.MAX_SAFE_INTEGER);
+  return out;
+}
+
+/**
+ * The conversation-ended payload, field by field as the spec's Events table lists it; on
+ * the live wire as the reference's example does (live-platform H.3): the integer `id`
+ * first, timed transcript items with the `system` notes, the customer's attachments, and
+ * times in the account's timezone.
+ */
 export function endedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
+  if (ctx.wire === 'live') return liveEndedPayload(ctx, conversation, assistant, endedAt);
   const messages = historyOf(ctx, conversation);
   const sender = senderOf(ctx, conversation);
   const msgapp = conversation.type === 'msgapp';
@@ -314,6 +353,31 @@ export function endedPayload(ctx: AccountCtx, conversation: Conversation, assist
     sender: msgapp && sender ? { phone_number: sender.phone_number, display_name: sender.display_name } : null,
     created_at: formatIsoOffset(conversation.created_at, assistant.timezone),
     ended_at: formatIsoOffset(endedAt, assistant.timezone),
+  };
+}
+
+function liveEndedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
+  const messages = timeline(ctx, conversation);
+  const sender = senderOf(ctx, conversation);
+  const msgapp = conversation.type === 'msgapp';
+  const zone = ctx.account.timezone;
+  return {
+    id: conversation.id,
+    conversation_id: conversation.uuid,
+    assistant_id: assistant.uuid,
+    type: channelType(conversation.type, ctx.wire),
+    message_count: conversation.message_count,
+    status: 'ended',
+    extracted_variables: extractedVariables(ctx, conversation, assistant),
+    input_variables: structuredClone(conversation.input_variables),
+    transcript: messages.map((m) => ({ role: m.role, content: m.content, timestamp: formatIsoOffset(m.at, zone), timestamp_unix: Math.floor(m.at / 1000) })),
+    formatted_transcript: messages.map((m) => `${SPEAKERS[m.role]}: ${m.content}`).join('\n'),
+    customer_phone: msgapp ? conversation.customer_phone : null,
+    customer_name: conversation.customer_name,
+    sender: msgapp && sender ? { phone_number: sender.phone_number, display_name: sender.display_name } : null,
+    created_at: formatIsoOffset(conversation.created_at, zone),
+    ended_at: formatIsoOffset(endedAt, zone),
+    attachments: messages.flatMap((m) => (m.media ? [{ type: m.media.type, url: fileUrl(ctx.files, 'att', m.id, m.media.filename), filename: m.media.filename }] : [])),
   };
 }
 
