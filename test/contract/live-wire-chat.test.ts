@@ -809,6 +809,8 @@ contract(
       expect(captured).toHaveLength(1);
       const { conversation_id: _id, transcript: _t, formatted_transcript: _f, ...rest } = captured[0];
       expect(rest).toStrictEqual({
+        // live-platform H.3: the conversation's integer id first, and its attachments (none here).
+        id: 1,
         assistant_id: assistant.uuid,
         type: 'whatsapp',
         message_count: 2,
@@ -818,8 +820,10 @@ contract(
         customer_phone: CUSTOMER,
         customer_name: 'Ann',
         sender: { phone_number: '+14155550150', display_name: 'Voxsim Test Account Support' },
-        created_at: '2026-03-02T10:00:00+01:00',
-        ended_at: '2026-03-02T10:10:00+01:00',
+        // live-platform H.3: the account's timezone (UTC here), not the assistant's.
+        created_at: '2026-03-02T09:00:00Z',
+        ended_at: '2026-03-02T09:10:00Z',
+        attachments: [],
       });
     });
 

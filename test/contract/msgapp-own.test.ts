@@ -158,7 +158,7 @@ contract(
       await api().sim.clock.advance('1m');
       expect((await api().post('/__sim/msgapp/inbound', { sender_id: 1, from: '+14155550123', voice_note: { transcription: 'Can I book for two?' } })).status).toBe(201);
       const [conversation] = (await api().get('/user/conversations', { query: { type: 'whatsapp' } })).body.data;
-      expect((await api().post(`/automate/conversations/${conversation.id}/disable-ai`, {})).status).toBe(200);
+      expect((await api().post(`/automate/conversations/${conversation.id}/disable-ai`)).status).toBe(200);
       expect((await api().post('/__sim/msgapp/inbound', { sender_id: 1, from: '+14155550123', media: { type: 'document' } })).status).toBe(201);
       await api().sim.clock.advance('10m');
       const payload = captured.at(-1) as any;
@@ -234,9 +234,9 @@ contract(
       await hookedConversation();
       await api().post('/__sim/msgapp/inbound', { sender_id: 1, from: '+14155550123', text: 'Hi' });
       const [conversation] = (await api().get('/user/conversations', { query: { type: 'whatsapp' } })).body.data;
-      await api().post(`/automate/conversations/${conversation.id}/disable-ai`, {});
-      await api().post(`/automate/conversations/${conversation.id}/disable-ai`, {});
-      await api().post(`/automate/conversations/${conversation.id}/enable-ai`, {});
+      await api().post(`/automate/conversations/${conversation.id}/disable-ai`);
+      await api().post(`/automate/conversations/${conversation.id}/disable-ai`);
+      await api().post(`/automate/conversations/${conversation.id}/enable-ai`);
       await api().sim.clock.advance('20m');
       const roles = (captured.at(-1) as any).transcript.filter((t: { role: string }) => t.role === 'system').map((t: { content: string }) => t.content);
       expect(roles).toEqual(['A human agent took over the conversation.', 'The AI assistant resumed the conversation.']);

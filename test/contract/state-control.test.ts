@@ -49,7 +49,7 @@ contract('control: GET /__sim/state', (api) => {
 
   it('exports every part of the state: tables, random position, webhooks, scripts and faults', async () => {
     const res = await api().get('/__sim/state');
-    expect(Object.keys(res.body).sort()).toEqual(['catalog', 'clock', 'db', 'faults', 'format', 'outcomes', 'random', 'replies', 'seed', 'start', 'version', 'webhooks']);
+    expect(Object.keys(res.body).sort()).toEqual(['catalog', 'clock', 'db', 'faults', 'format', 'message_outcomes', 'outcomes', 'random', 'replies', 'seed', 'start', 'version', 'webhooks']);
     expect(res.body.db.accounts.rows).toEqual([expect.objectContaining({ id: 1, api_key: 'sim_test_key' })]);
     // issue 27: no catalog document in force: each wire's own catalog.
     expect(res.body.catalog).toBeNull();

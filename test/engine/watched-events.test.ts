@@ -135,7 +135,7 @@ describe('messaging window events', () => {
     await sim.clock.advance('1h');
     await request(sim, 'POST', '/__sim/msgapp/inbound', { sender_id: 1, from: '+14155550177', text: 'hello' });
     await sim.clock.advance('25h');
-    expect(of('msgapp.')).toStrictEqual([
+    expect(of('msgapp.window_')).toStrictEqual([
       {
         event: 'msgapp.window_opened',
         at: T0,
@@ -159,6 +159,12 @@ describe('messaging window events', () => {
         was_open: true,
       },
       { event: 'msgapp.window_closed', at: T0 + 25 * 3_600_000, account_id: 1, session_id: 1, sender_id: 1, recipient_phone: '+14155550177' },
+    ]);
+    // live-platform H.4: the template's delivery statuses, each on the clock.
+    expect(of('msgapp.message_status').map((e: { at: number; status: string }) => [e.at - T0, e.status])).toEqual([
+      [1_000, 'sent'],
+      [3_000, 'delivered'],
+      [33_000, 'read'],
     ]);
   });
 
