@@ -161,7 +161,7 @@ describe('messaging window events', () => {
       { event: 'msgapp.window_closed', at: T0 + 25 * 3_600_000, account_id: 1, session_id: 1, sender_id: 1, recipient_phone: '+14155550177' },
     ]);
     // live-platform H.4: the template's delivery statuses, each on the clock.
-    expect(of('msgapp.message_status').map((e: { at: number; status: string }) => [e.at - T0, e.status])).toEqual([
+    expect(of('msgapp.message_status').map((e) => [e.at - T0, e.status])).toEqual([
       [1_000, 'sent'],
       [3_000, 'delivered'],
       [33_000, 'read'],

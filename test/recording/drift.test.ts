@@ -55,8 +55,8 @@ describe('drift of an in-process recording', () => {
     const at = (operation: string) => spec.differences.filter((d) => d.operation === operation).map((d) => `${d.kind} ${d.path}`);
     // D.1: the live paginator's keys.
     expect(at('GET /user/calls')).toEqual(expect.arrayContaining(['missing $.first_page_url', 'missing $.links']));
-    // D.2: the transcript as a list; D.3: 0/1 integers and live-only keys of the assistant.
-    expect(at('GET /user/calls/{id}')).toEqual(['type $.transcript', 'type $.variables', 'type $.evaluation', 'type $.carrier_cost', 'type $.total_cost']);
+    // D.2: the transcript as a list; H.1: the live wire's built-in status and summary; D.3: 0/1 integers and live-only keys of the assistant.
+    expect(at('GET /user/calls/{id}')).toEqual(['type $.transcript', 'missing $.variables.status', 'missing $.variables.summary', 'type $.evaluation', 'type $.carrier_cost', 'type $.total_cost']);
     expect(at('GET /user/assistant/{id}')).toEqual(expect.arrayContaining(['type $.data.fillers', 'missing $.data.engine_id']));
     // D.4: the knowledge base's status_label; the spec wire's counts.
     expect(at('POST /user/knowledgebases')).toEqual(['missing $.data.status_label', 'extra $.data.documents_count', 'extra $.data.assistants_count']);
