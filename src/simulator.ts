@@ -515,7 +515,8 @@ export class Simulator implements SimState {
         (event) => {
           const payload = event.payload as { account_id: number };
           const ctx = this.accountScope(payload.account_id);
-          if (ctx) handle(ctx, payload);
+          // A handler that answers a promise (a mid-call tool's request) is awaited by the clock.
+          return ctx ? handle(ctx, payload) : undefined;
         },
         kind,
       );
@@ -546,6 +547,19 @@ export class Simulator implements SimState {
         duration_ms: attempt.duration_ms,
         state: delivery.state,
         next_attempt_at: delivery.next_attempt_at === null ? null : formatControlTime(delivery.next_attempt_at),
+      });
+    });
+    this.webhooks.onToolCall((call) => {
+      this.accountScope(call.account_id)?.emit('tool.called', {
+        tool_call_id: call.id,
+        tool_id: call.tool_id,
+        tool: call.tool,
+        call_id: call.call_id ?? null,
+        conversation_id: call.conversation_id ?? null,
+        method: call.request?.method ?? null,
+        url: call.request?.url ?? null,
+        status: call.response?.status ?? null,
+        error: call.error,
       });
     });
     this.clock.onMoved((move) => {

@@ -39,6 +39,7 @@ import { InsertNumberBody, serialiseCharge, serialisePhoneNumber } from '../doma
 import { serialiseStoredDocument } from '../domain/knowledgebases/schema.js';
 import { insertPhoneNumber } from '../domain/phone-numbers/service.js';
 import { serialiseSms } from '../domain/sms/schema.js';
+import { testTool } from '../domain/tools/calls.js';
 import type { SimState } from '../domain/state.js';
 import type { JournalEntry, JournalRecord } from '../state/journal.js';
 import { SNAPSHOT_FORMAT, SnapshotError, type SimulatorSnapshot } from '../state/snapshot.js';
@@ -57,6 +58,10 @@ import {
   EventStreamQuery,
   OverviewQuery,
   WebhookFailureBody,
+  ToolCallsQuery,
+  serialiseToolCall,
+  type ToolCallRecord,
+  type ToolCallsAnswer,
   serialiseDelivery,
   serialiseFailureRule,
   FaultBody,
@@ -364,6 +369,37 @@ export class Control {
       deliveries: (input: In<typeof DeliveriesQuery> = {}) => {
         const query = parseInput(DeliveriesQuery, input, 'control');
         return { data: this.sim.webhooks.deliveries(query).map(serialiseDelivery), evicted: this.sim.webhooks.evicted };
+      },
+    }));
+  }
+
+  get toolCalls() {
+    return this.once('toolCalls', () => ({
+      /**
+       * `GET /__sim/tool-calls?account_id`: every mid-call tool request with the endpoint's
+       * answer or the error, oldest first, with how many the bounded journal dropped (live-platform H.10). Reads only.
+       * @example (await sim.control.toolCalls.list()).data[0].response // { status: 200, body: '{"status":"shipped"}' }
+       */
+      list: (input: In<typeof ToolCallsQuery> = {}): ToolCallsAnswer => {
+        const { account_id } = parseInput(ToolCallsQuery, input, 'control');
+        return { data: this.sim.webhooks.toolCalls({ account_id }).map(serialiseToolCall), evicted: this.sim.webhooks.toolCallsEvicted };
+      },
+    }));
+  }
+
+  get tools() {
+    return this.once('tools', () => ({
+      /**
+       * `POST /__sim/tools/{id}/test`: calls the tool now with the reference's dummy values
+       * (string "test", number 1, boolean true) and answers the record of what came back
+       * (live-platform H.10); 404 shape A for an id no account holds.
+       * @example (await sim.control.tools.test(1)).request.url // 'http://127.0.0.1:3000/orders/test'
+       */
+      test: async (id: number): Promise<ToolCallRecord> => {
+        const tool = this.sim.db.tools.get(id);
+        const ctx = tool && this.sim.accountScope(tool.account_id);
+        if (!tool || !ctx) throw shapeA(404, 'Tool not found.');
+        return serialiseToolCall(await testTool(ctx, tool));
       },
     }));
   }

@@ -6,7 +6,8 @@ import { CLOCK_RANGE, formatControlTime, isClockTime, parseInstant } from '../co
 import { MAX_SEED } from '../core/random.js';
 import { RULE_MESSAGES, int, oneOf, queryInt } from '../core/validation.js';
 import { WIRES } from '../core/wire.js';
-import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type WebhookKind } from '../engine/webhooks.js';
+import { DELIVERY_STATES, WEBHOOK_KINDS, type Delivery, type FailureRule, type ToolCall, type WebhookKind } from '../engine/webhooks.js';
+import { FAILURE_KINDS } from '../core/vocabulary.js';
 import { DEFAULT_RETRY_AFTER, FAULT_STATUSES } from '../engine/faults.js';
 import { LivePostCallWebhookBody, PostCallWebhookBody } from '../domain/calls/schema.js';
 import { ConversationEndedWebhookBody, LiveConversationEndedWebhookBody } from '../domain/conversations/schema.js';
@@ -83,7 +84,7 @@ export const DocumentsQuery = lazySchema(() => z.object({ account_id: queryInt()
 
 export const WebhookFailureBody = lazySchema(() => z.object({
   url: z.string().min(1).nullable().optional(),
-  kind: z.enum(WEBHOOK_KINDS).nullable().optional(),
+  kind: z.enum(FAILURE_KINDS).nullable().optional(),
   times: int(1, 1000).default(1),
   // A forced failure: any status outside 2xx, or no answer at all.
   with: z.union(
@@ -120,7 +121,7 @@ export const FailureRuleRecord = lazySchema(() => z
   .object({
     id: integer(),
     url: z.string().nullable(),
-    kind: z.enum(WEBHOOK_KINDS).nullable(),
+    kind: z.enum(FAILURE_KINDS).nullable(),
     times: integer(),
     with: z.union([integer(), z.enum(['timeout', 'refused'])]),
   })
@@ -166,6 +167,44 @@ export const SnapshotAnswer = lazySchema(() => z.looseObject({ format: z.string(
 /** `POST /__sim/scenario`: the scenario's name and the ids of its `ref`s. */
 export const ScenarioLoaded = lazySchema(() => z.object({ name: z.string(), refs: jsonObject() }));
 /** One journaled request. */
+/** A mid-call tool request and what came of it (live-platform H.10). */
+export const ToolCallRecord = lazySchema(() => z
+  .object({
+    id: integer(),
+    account_id: integer(),
+    at: controlTimestamp(),
+    tool_id: integer().nullable(),
+    tool: z.string(),
+    call_id: integer().optional(),
+    conversation_id: z.string().optional(),
+    request: z.object({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: z.string().nullable() }).nullable(),
+    response: z.object({ status: integer(), body: z.string(), truncated: z.literal(true).optional() }).nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'ToolCall' }));
+export type ToolCallRecord = z.output<typeof ToolCallRecord>;
+/** `GET /__sim/tool-calls`: the journal, oldest first, with how many records it dropped. */
+export const ToolCallsAnswer = lazySchema(() => z.object({ data: z.array(ToolCallRecord), evicted: integer() }));
+export type ToolCallsAnswer = z.output<typeof ToolCallsAnswer>;
+/** `GET /__sim/tool-calls?account_id`. */
+export const ToolCallsQuery = lazySchema(() => z.object({ account_id: queryInt().pipe(int(1)).optional() }));
+
+/** A tool call on the control API: times as ISO text. */
+export function serialiseToolCall(c: ToolCall): ToolCallRecord {
+  return {
+    id: c.id,
+    account_id: c.account_id,
+    at: formatControlTime(c.at),
+    tool_id: c.tool_id,
+    tool: c.tool,
+    ...(c.call_id !== undefined && { call_id: c.call_id }),
+    ...(c.conversation_id !== undefined && { conversation_id: c.conversation_id }),
+    request: c.request && { ...c.request, headers: { ...c.request.headers } },
+    response: c.response && { ...c.response },
+    error: c.error,
+  };
+}
+
 export const RequestRecord = lazySchema(() => z.object({ at: controlTimestamp(), method: z.string(), path: z.string(), status: integer(), account_id: integer().nullable() }));
 /** `GET /__sim/requests`. */
 export const RequestsAnswer = lazySchema(() => z.object({ data: z.array(RequestRecord), evicted: integer() }));

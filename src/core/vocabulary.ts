@@ -14,6 +14,8 @@ export type AnsweredBy = (typeof ANSWERED_BY)[number];
  */
 export const WEBHOOK_KINDS = ['post_call', 'conversation_ended', 'read_receipt'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+/** What a forced failure may name (`failNext`): a webhook's kind, or a mid-call tool's request (live-platform H.10). */
+export const FAILURE_KINDS = [...WEBHOOK_KINDS, 'tool_call'] as const;
 /** Where a webhook delivery stands (ARCHITECTURE §4 Webhook delivery). */
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];

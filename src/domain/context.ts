@@ -10,7 +10,7 @@ import type { Table } from '../core/store.js';
 import type { SubstringCounts } from '../core/substrings.js';
 import type { DialContext, Outcome, OutcomeSource } from '../engine/outcomes.js';
 import type { ScriptedReply } from '../engine/replies.js';
-import type { WebhookKind } from '../engine/webhooks.js';
+import type { ToolCall, ToolCallInput, WebhookKind } from '../engine/webhooks.js';
 import type { DeliveryPlan } from '../engine/message-outcomes.js';
 import type { FileSpace } from '../core/files.js';
 import type { Account } from './accounts/schema.js';
@@ -225,6 +225,11 @@ export interface AccountCtx {
   chargeAccount(micros: number): void;
   /** Keeps the times of a rate limit's last accepted requests on the account (core/rate-limit). */
   setRecent(field: 'recent_sends' | 'recent_replies', times: number[]): void;
+  /**
+   * Makes a mid-call tool's request now and waits for its answer, journaled (live-platform
+   * H.10; ARCHITECTURE §4: through the webhook engine, no retry, the tool's timeout).
+   */
+  callTool(input: Omit<ToolCallInput, 'account_id'>): Promise<ToolCall>;
   /** The scripted reply of an assistant to a customer message (ARCHITECTURE §4 Scripted replies). */
   replyTo(assistant: { id: number; uuid: string }, message: string, variables: Record<string, unknown>): ScriptedReply;
 }
@@ -290,6 +295,7 @@ function buildScope(account: Account, state: SimState): AccountCtx {
     nextMessagePlan: (senderId, recipient) => state.messageOutcomes.next(senderId, recipient),
     files: state.files,
     replyTo: (assistant, message, variables) => replies.reply(assistant, message, variables),
+    callTool: (input) => webhooks.request({ ...input, account_id: account.id }),
     nextOutcome: (dial) => outcomes.next(dial),
     emit: (type, data) => events.emit(type, clock.now(), (data.account_id === account.id ? data : { account_id: account.id, ...data }) as SimEventMap[typeof type]),
     emitValues: (shape, a, b, c, d, e, f, g, h, i) => events.emitValues(shape, clock.now(), a, b, c, d, e, f, g, h, i),

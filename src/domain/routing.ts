@@ -53,7 +53,8 @@ export interface ClockHandler {
   readonly type: string;
   /** The payload's kind: a restored event whose payload is not one is refused (state/snapshot.ts). */
   readonly payload: Pick<FieldKind<unknown>, 'check'>;
-  handle(ctx: AccountCtx, payload: { account_id: number }): void;
+  /** May answer a promise (a mid-call tool's request): the clock awaits it. */
+  handle(ctx: AccountCtx, payload: { account_id: number }): void | Promise<void>;
 }
 
 /**
@@ -62,6 +63,6 @@ export interface ClockHandler {
  * their routes; the composition root binds them.
  * @example onClock<PeriodEndPayload>(PERIOD_END_EVENT, { account_id: id, phone_number_id: id }, endBillingPeriod)
  */
-export function onClock<P extends { account_id: number }>(type: string, payload: Fields<P>, handle: (ctx: AccountCtx, payload: P) => void): ClockHandler {
+export function onClock<P extends { account_id: number }>(type: string, payload: Fields<P>, handle: (ctx: AccountCtx, payload: P) => void | Promise<void>): ClockHandler {
   return { type, payload: record(payload), handle: handle as ClockHandler['handle'] };
 }

@@ -68,6 +68,25 @@ export const SIM_EVENT_SCHEMAS = {
       next_attempt_at: z.string().nullable(),
     })
     .strict()),
+  /** live-platform H.10: a mid-call tool was called (or could not be: `error` says why) and its answer recorded. */
+  'tool.called': lazySchema(() => z
+    .object({
+      ...account,
+      /** The record's id in `GET /__sim/tool-calls`. */
+      tool_call_id: id,
+      tool_id: id.nullable(),
+      tool: z.string(),
+      /** The call or the conversation (uuid) it was made for; both null for a test call. */
+      call_id: id.nullable(),
+      conversation_id: z.string().nullable(),
+      /** The request's method and URL, null when none was made. */
+      method: z.string().nullable(),
+      url: z.string().nullable(),
+      /** The endpoint's status, null when none answered. */
+      status: z.number().int().nullable(),
+      error: z.string().nullable(),
+    })
+    .strict()),
   'msgapp.window_opened': lazySchema(() => z
     .object({
       ...account,

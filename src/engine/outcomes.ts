@@ -29,6 +29,17 @@ export const TALK_SECONDS = { min: 0, max: 86_400 } as const;
 
 const TranscriptLine = lazySchema(() => z.union([z.string(), z.strictObject({ role: oneOf(['assistant', 'customer', 'user']), content: z.string() })]));
 
+/**
+ * A mid-call tool the call calls (live-platform H.10): `tool` is the tool's name, `at`
+ * seconds into the talk (default: in order, spread through the talk time).
+ */
+export const OutcomeToolCall = lazySchema(() => z.strictObject({
+  tool: z.string().min(1).max(255),
+  arguments: freeObject().default({}),
+  at: int(TALK_SECONDS.min, TALK_SECONDS.max).optional(),
+}));
+export type OutcomeToolCall = z.infer<typeof OutcomeToolCall>;
+
 /** An outcome written out: every field optional, the rest from `kind` (default human). Closed, like the rule and its match: a misspelt key is refused, never dropped. */
 export const OutcomeObject = lazySchema(() => z.strictObject({
   kind: z.enum(OUTCOME_NAMES).optional(),
@@ -39,6 +50,7 @@ export const OutcomeObject = lazySchema(() => z.strictObject({
   transcript: z.array(TranscriptLine).optional(),
   variables: freeObject().optional(),
   evaluation: freeObject().optional(),
+  tool_calls: z.array(OutcomeToolCall).optional(),
 }));
 export type OutcomeObject = z.infer<typeof OutcomeObject>;
 export const Outcome = lazySchema(() => z.union([z.enum(OUTCOME_NAMES), OutcomeObject]));

@@ -47,12 +47,23 @@ function backtracksSafely(pattern: { regex: string; flags?: string | undefined }
   return !compiles(pattern) || safeRegex()(pattern.regex.replace(/\)\?\??/g, ')').replace(/\(\?<([=!])/g, '(?$1'));
 }
 
-const FunctionCallSchema = lazySchema(() => z.strictObject({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().default({}) }));
+/**
+ * A function call of a reply rule: with `result`, the scripted answer; without, the tool
+ * named `name` attached to the assistant is called for real with `arguments` and its
+ * answer is the result (live-platform H.10).
+ */
+const FunctionCallSchema = lazySchema(() => z.strictObject({ name: z.string().min(1).max(255), arguments: freeObject().default({}), result: freeObject().optional() }));
 /** A function call of an assistant reply (spec: Other shapes: function call record). */
 export interface FunctionCall {
   name: string;
   arguments: Record<string, unknown>;
   result: Record<string, unknown>;
+}
+/** A function call as a rule writes it: no `result` means the tool is called (live-platform H.10). */
+export interface ScriptedFunctionCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  result?: Record<string, unknown> | undefined;
 }
 
 /** A reply rule: `when` is text (found anywhere in the message, any letter case) or `{regex, flags?}`. Closed, with its function calls: a misspelt key is refused, never dropped. */
@@ -74,7 +85,7 @@ export const ReplyRulesBody = lazySchema(() => z.object({ rules: z.array(ReplyRu
 
 export interface ScriptedReply {
   reply: string;
-  function_calls: FunctionCall[];
+  function_calls: ScriptedFunctionCall[];
   set_variables: Record<string, unknown>;
 }
 

@@ -78,13 +78,17 @@ export type FailureMode = number | 'timeout' | 'refused';
 export interface FailureRule {
   id: number;
   url: string | null;
-  kind: WebhookKind | null;
+  /** A webhook kind, `tool_call` (a mid-call tool's request), or null: any. */
+  kind: WebhookKind | ToolCallKind | null;
   times: number;
   with: FailureMode;
 }
 
 export interface DeliverRequest {
+  /** POST when absent (every webhook); a mid-call tool's own method (live-platform H.10). */
+  method?: string;
   url: string;
+  /** The body; '' sends none (a GET or DELETE tool request). */
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
@@ -119,6 +123,55 @@ export class WebhookTransportError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The kind of a mid-call tool's request (live-platform H.10; ARCHITECTURE §4): no retry,
+ * the tool's own timeout, and an answer the caller waits for. `failNext({kind: 'tool_call'})`
+ * forces its failures as it does a webhook's.
+ */
+export const TOOL_CALL_KIND = 'tool_call';
+export type ToolCallKind = typeof TOOL_CALL_KIND;
+
+/** A request as it went out: the body is the text sent, null when none was (GET, DELETE). */
+export interface OutboundRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/**
+ * One mid-call tool request and what came of it (live-platform H.10): the endpoint's
+ * answer, or why none came (`error`: a timeout, a refusal, a tool that is not attached,
+ * when `request` is null no request was made). `call_id` or `conversation_id` names
+ * what called it; a test call (`POST /__sim/tools/{id}/test`) has neither. Nothing of
+ * real time is kept, so the same answers give the same records.
+ */
+export interface ToolCall {
+  id: number;
+  account_id: number;
+  at: number;
+  tool_id: number | null;
+  tool: string;
+  call_id?: number;
+  conversation_id?: string;
+  request: OutboundRequest | null;
+  response: ReceiverResponse | null;
+  error: string | null;
+}
+
+/** What `request` is given: the record's facts and, unless `error` says why not, the request to make. */
+export interface ToolCallInput {
+  account_id: number;
+  tool_id: number | null;
+  tool: string;
+  call_id?: number | undefined;
+  conversation_id?: string | undefined;
+  request: OutboundRequest | null;
+  timeoutMs: number;
+  /** Why no request is made (with `request` null). */
+  error?: string;
 }
 
 /** Delays of the three retries, each counted from the previous attempt (spec: Events > Retry). */
@@ -193,11 +246,11 @@ function isTimeout(error: unknown): boolean {
  * the rest (`truncated: true`).
  * @example await realDeliver({ url: 'http://127.0.0.1:3000/hook', body: '{}', headers: {}, timeoutMs: 10000 })
  */
-export const realDeliver: DeliverFn = async ({ url, body, headers, timeoutMs }) => {
+export const realDeliver: DeliverFn = async ({ method = 'POST', url, body, headers, timeoutMs }) => {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const res = await fetch(url, { method, body: body === '' ? null : body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     const { body: text, truncated } = await readBounded(res, RECEIVER_BODY_LIMIT);
     return { status: res.status, body: text, duration_ms: elapsed(), ...(truncated && { truncated }) };
   } catch (error) {
@@ -237,6 +290,9 @@ export class WebhookEngine {
   private readonly listeners: ((delivery: Delivery) => void)[] = [];
   private readonly queuedListeners: ((delivery: Delivery) => void)[] = [];
   private readonly attemptListeners: ((delivery: Delivery, attempt: WebhookAttempt) => void)[] = [];
+  private readonly toolTable = new Table<ToolCall>('tool_calls');
+  private toolEvictedCount = 0;
+  private readonly toolListeners: ((call: ToolCall) => void)[] = [];
   private readonly deliver: DeliverFn;
   private readonly timeoutMs: number;
   private readonly journalLimit: number;
@@ -286,8 +342,75 @@ export class WebhookEngine {
   }
 
   /** Makes the next `times` attempts matching `url` / `kind` (any when absent) fail `with` a status, a timeout or a refusal. */
-  failNext(input: { url?: string | null; kind?: WebhookKind | null; times: number; with: FailureMode }): FailureRule {
+  failNext(input: { url?: string | null; kind?: WebhookKind | ToolCallKind | null; times: number; with: FailureMode }): FailureRule {
     return this.rules.add({ url: input.url ?? null, kind: input.kind ?? null, times: input.times, with: input.with });
+  }
+
+  /**
+   * Makes one request now and waits for its answer: a mid-call tool's (live-platform
+   * H.10; ARCHITECTURE §4, a kind with no retry, the caller's timeout in real time, and
+   * the answer handed back). Journaled at the clock time it was made, before the answer
+   * comes, so records keep the order requests were made in; a forced failure
+   * (`failNext` with kind `tool_call` or none) answers without a request, and a URL
+   * under the simulator's own API is refused as a webhook's is. With `request` null,
+   * only the record of `error` is written.
+   * @example const done = await sim.webhooks.request({ account_id: 1, tool_id: 3, tool: 'lookup_order', request: { method: 'GET', url, headers: {}, body: null }, timeoutMs: 10_000 })
+   */
+  async request(input: ToolCallInput): Promise<ToolCall> {
+    const { account_id, tool_id, tool, call_id, conversation_id, request } = input;
+    const row = this.toolTable.insert({
+      account_id,
+      at: this.options.clock.now(),
+      tool_id,
+      tool,
+      ...(call_id !== undefined && { call_id }),
+      ...(conversation_id !== undefined && { conversation_id }),
+      request: request && { ...request, headers: { ...request.headers } },
+      response: null,
+      error: request ? null : (input.error ?? 'No request was made.'),
+    });
+    this.evictToolCalls();
+    const outcome = request ? await this.requestOnce(request, input.timeoutMs) : { response: null, error: row.error };
+    const done = this.toolTable.get(row.id) ? this.toolTable.update(row.id, outcome) : { ...row, ...outcome };
+    for (const listener of this.toolListeners) listener(done);
+    return structuredClone(done);
+  }
+
+  private async requestOnce(request: OutboundRequest, timeoutMs: number): Promise<Pick<ToolCall, 'response' | 'error'>> {
+    const rule = this.takeRule({ url: request.url, kind: TOOL_CALL_KIND });
+    if (rule) {
+      if (typeof rule.with === 'number') return { response: { status: rule.with, body: '' }, error: null };
+      return { response: null, error: rule.with === 'timeout' ? 'timeout (forced)' : 'refused (forced)' };
+    }
+    if (this.isOwn(request.url)) return { response: null, error: "refused: the URL is the simulator's own API" };
+    try {
+      const result = await this.deliver({ method: request.method, url: request.url, body: request.body ?? '', headers: { ...request.headers }, timeoutMs });
+      const bounded = boundBody(String(result.body ?? ''));
+      const truncated = bounded.truncated || result.truncated === true;
+      return { response: { status: result.status, body: bounded.body, ...(truncated && { truncated: true as const }) }, error: null };
+    } catch (error) {
+      const transport = error instanceof WebhookTransportError ? error : new WebhookTransportError('refused', (error as Error).message);
+      // The message only: its real duration would make two equal runs differ.
+      return { response: null, error: `${transport.reason}: ${transport.message}` };
+    }
+  }
+
+  /** The tool-call journal, oldest first; `account_id` keeps one account's. */
+  toolCalls(filter: { account_id?: number | undefined } = {}): ToolCall[] {
+    return this.toolTable
+      .all()
+      .filter((c) => filter.account_id === undefined || c.account_id === filter.account_id)
+      .map((c) => structuredClone(c));
+  }
+
+  /** How many tool calls the bounded journal has dropped. */
+  get toolCallsEvicted(): number {
+    return this.toolEvictedCount;
+  }
+
+  /** Called with each tool call once its answer (or error) is recorded (the record itself: read it, do not keep or change it). */
+  onToolCall(listener: (call: ToolCall) => void): void {
+    this.toolListeners.push(listener);
   }
 
   /** Forced failures still waiting to be used. */
@@ -355,6 +478,8 @@ export class WebhookEngine {
     this.table.clear();
     this.rules.reset();
     this.evictedCount = 0;
+    this.toolTable.clear();
+    this.toolEvictedCount = 0;
   }
 
   snapshot(): WebhookSnapshot {
@@ -367,6 +492,9 @@ export class WebhookEngine {
     this.table.restore(snapshot.deliveries, owned);
     this.rules.restore({ rules: snapshot.rules, seq: snapshot.ruleSeq });
     this.evictedCount = snapshot.evicted;
+    // Not part of a snapshot: the tool-call journal starts again with the restored state.
+    this.toolTable.clear();
+    this.toolEvictedCount = 0;
   }
 
   /** Changes whenever `head()` does (the state file writes it only when it moved). */
@@ -394,7 +522,7 @@ export class WebhookEngine {
     return this.table.get(id);
   }
 
-  private takeRule(delivery: Delivery): FailureRule | undefined {
+  private takeRule(delivery: { url: string; kind: WebhookKind | ToolCallKind }): FailureRule | undefined {
     return this.rules.take((r) => (r.url === null || r.url === delivery.url) && (r.kind === null || r.kind === delivery.kind));
   }
 
@@ -459,6 +587,16 @@ export class WebhookEngine {
     const waiting = this.table.update(delivery.id, { attempts, response, next_attempt_at: next });
     this.options.clock.schedule(next, ATTEMPT_EVENT, { delivery_id: delivery.id });
     for (const listener of this.attemptListeners) listener(waiting, attempt);
+  }
+
+  /** Keeps the tool-call journal within the journal's limit, dropping the oldest records. */
+  private evictToolCalls(): void {
+    while (this.toolTable.size > this.journalLimit) {
+      const oldest = this.toolTable.all()[0];
+      if (!oldest) return;
+      this.toolTable.delete(oldest.id);
+      this.toolEvictedCount++;
+    }
   }
 
   /** Keeps the journal within its limit, dropping the oldest finished deliveries. */

@@ -31,7 +31,7 @@ import {
 } from '../core/fields.js';
 import type { Table } from '../core/store.js';
 import { isTimezone } from '../core/time.js';
-import { ANSWERED_BY, CALL_STATUSES, DELIVERY_STATES, WEBHOOK_KINDS } from '../core/vocabulary.js';
+import { ANSWERED_BY, CALL_STATUSES, DELIVERY_STATES, FAILURE_KINDS, WEBHOOK_KINDS } from '../core/vocabulary.js';
 import type { Delivery, FailureRule, ReceiverResponse, WebhookAttempt } from '../engine/webhooks.js';
 import { FAULT_STATUSES, type FaultRule, type FaultStatus } from '../engine/faults.js';
 import { OUTCOME_NAMES, OUTCOME_SOURCES, RING_SECONDS, TALK_SECONDS } from '../engine/outcomes.js';
@@ -51,7 +51,7 @@ import {
 } from '../domain/assistants/schema.js';
 import { LEGACY_CALL_START_EVENT } from '../domain/calls/events.js';
 import { CALL_CONNECT_EVENT, CALL_END_EVENT, CALL_RING_EVENT } from '../domain/calls/lifecycle.js';
-import { CALL_TYPES, type Call, type CallPlan } from '../domain/calls/schema.js';
+import { CALL_TYPES, type Call, type CallPlan, type PlannedToolCall } from '../domain/calls/schema.js';
 import { DIAL_EVENT, LEAD_RETRY_EVENT } from '../domain/campaigns/dialer.js';
 import { CAMPAIGN_STATUSES, DAYS, IDLE_REASONS, RETRY_INTERVAL, type Campaign } from '../domain/campaigns/schema.js';
 import { MODES } from '../domain/catalog/data.js';
@@ -354,6 +354,7 @@ const callPlan = record<CallPlan>({
   transcript: nullable(string),
   variables: nullable(json),
   evaluation: nullable(json),
+  tool_calls: optional(list(record<PlannedToolCall>({ tool: string, arguments: json, at: range(TALK_SECONDS) }))),
 });
 
 const call = record<Call>({
@@ -599,7 +600,7 @@ export const DELIVERY_KIND = record<Delivery>({
 export const FAILURE_RULE_KIND = record<FailureRule>({
   id,
   url: nullable(string),
-  kind: nullable(oneOf(WEBHOOK_KINDS)),
+  kind: nullable(oneOf(FAILURE_KINDS)),
   times: count,
   with: parsedBy(lazySchema(() => WebhookFailureBody.unwrap().shape.with)),
 });

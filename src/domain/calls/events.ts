@@ -5,13 +5,15 @@
 import type { ReceiverResponse } from '../../engine/webhooks.js';
 import type { AccountCtx } from '../context.js';
 import { campaignCallEnded } from '../campaigns/dialer.js';
-import { id } from '../../core/fields.js';
+import { count, id } from '../../core/fields.js';
 import { onClock, type ClockHandler } from '../routing.js';
 import {
   CALL_CONNECT_EVENT,
   CALL_END_EVENT,
   CALL_RING_EVENT,
+  CALL_TOOL_EVENT,
   answerCall,
+  callPlannedTool,
   endsAtRing,
   finishCall,
   liveCall,
@@ -20,6 +22,7 @@ import {
   sendPostCallWebhook,
   storeWebhookResponse,
   type CallEventPayload,
+  type CallToolPayload,
 } from './lifecycle.js';
 import type { Call } from './schema.js';
 
@@ -62,6 +65,8 @@ export const callEvents: readonly ClockHandler[] = [
     const call = liveCall(ctx, payload);
     if (call) callEnded(ctx, finishCall(ctx, call));
   }),
+  // live-platform H.10: awaited by the clock, as a webhook attempt is.
+  onClock<CallToolPayload>(CALL_TOOL_EVENT, { ...CALL_EVENT_PAYLOAD, index: count }, callPlannedTool),
 ];
 
 /**

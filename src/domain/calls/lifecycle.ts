@@ -8,7 +8,8 @@
 import { simEventShape } from '../sim-events.js';
 import { nestsTooDeep } from '../../core/validation.js';
 import { fromMicros } from '../../core/money.js';
-import { fillPromptVariables, hasPlaceholder, systemValues } from '../../core/prompt-variables.js';
+import { fillPromptVariables, hasPlaceholder, systemValues, type SystemValues } from '../../core/prompt-variables.js';
+import { callToolByName } from '../tools/calls.js';
 import { formatIsoOffset } from '../../core/time.js';
 import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } from '../../engine/outcomes.js';
 import { sampleValue, type Assistant } from '../assistants/schema.js';
@@ -16,11 +17,18 @@ import type { AccountCtx, EventData } from '../context.js';
 import { callCosts } from './billing.js';
 import { callRow, recordingUrl } from './row.js';
 import { callValuesWithBuiltIns } from './evaluation.js';
-import { NO_VALUES, UNANSWERED_STATUSES, formatZuluSeconds, type Call, type CallPlan, type CallStatus, type CallType, type LivePostCallWebhookBody, type PostCallWebhookBody } from './schema.js';
+import { NO_VALUES, UNANSWERED_STATUSES, formatZuluSeconds, type Call, type CallPlan, type CallStatus, type PlannedToolCall, type CallType, type LivePostCallWebhookBody, type PostCallWebhookBody } from './schema.js';
 
 export const CALL_RING_EVENT = 'call.ring';
 export const CALL_CONNECT_EVENT = 'call.connect';
 export const CALL_END_EVENT = 'call.end';
+/** A planned mid-call tool's moment (live-platform H.10): `index` is its place in the plan's `tool_calls`. */
+export const CALL_TOOL_EVENT = 'call.tool';
+export interface CallToolPayload {
+  account_id: number;
+  call_id: number;
+  index: number;
+}
 export interface CallEventPayload {
   account_id: number;
   call_id: number;
@@ -95,11 +103,25 @@ export function planCall(ctx: AccountCtx, assistant: Assistant, outcome: Outcome
   const talkSeconds = UNANSWERED_STATUSES.has(finalStatus) ? 0 : talk;
   const transcript = o?.transcript ? transcriptOf(o.transcript) : defaultTranscript(ctx, assistant, kind, finalStatus, variables);
   // Scripted values make a plan of the call's own; the rest is looked up before a plan is built.
-  if (o?.variables !== undefined || o?.evaluation !== undefined) {
+  if (o?.variables !== undefined || o?.evaluation !== undefined || o?.tool_calls !== undefined) {
     const plan: CallPlan = { kind, source, answered_by: answeredBy, final_status: finalStatus, ring_seconds: ring, talk_seconds: talkSeconds, transcript, variables: o.variables ?? null, evaluation: o.evaluation ?? null };
+    if (o.tool_calls !== undefined && o.tool_calls.length > 0) plan.tool_calls = plannedToolCalls(o.tool_calls, talkSeconds);
     return ctx.callMemo.plan(plan);
   }
   return ctx.callMemo.planOf(kind, source, answeredBy, finalStatus, ring, talkSeconds, transcript);
+}
+
+/**
+ * The seconds of the talk each tool is called at (live-platform H.10): its `at`, else its
+ * place in order spread evenly through the talk (the i-th of n at talk × i / (n + 1));
+ * never past the end of the talk.
+ */
+function plannedToolCalls(items: NonNullable<OutcomeObject['tool_calls']>, talkSeconds: number): PlannedToolCall[] {
+  return items.map((item, i) => ({
+    tool: item.tool,
+    arguments: item.arguments,
+    at: Math.min(item.at ?? Math.floor((talkSeconds * (i + 1)) / (items.length + 1)), talkSeconds),
+  }));
 }
 
 /**
@@ -143,14 +165,29 @@ function filled(text: string, assistant: Assistant, variables: CallVariables): s
  */
 export function callPromptText(ctx: AccountCtx, call: Call, assistant: Assistant, text: string): string {
   if (!hasPlaceholder(text)) return text;
+  const facts = callPromptFacts(ctx, call, assistant);
+  return fillPromptVariables(text, facts.system, facts.variables);
+}
+
+/**
+ * What `callPromptText` fills from, for fillers of their own (a mid-call tool's URL encodes
+ * what it fills, live-platform H.10): the system values, worked out on first use, and the
+ * variables (the assistant's, the call's input variables, its lead's over them).
+ */
+export function callPromptFacts(ctx: AccountCtx, call: Call, assistant: Assistant): { system: () => SystemValues; variables: Record<string, unknown> } {
   const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
-  return filled(text, assistant, {
-    input: call.input_variables,
-    lead: lead?.variables ?? null,
-    customer_phone: call.client_phone_number,
-    assistant_phone: call.assistant_phone_number,
-    at: call.created_at,
-  });
+  return {
+    system: () =>
+      systemValues({
+        customer_phone: call.client_phone_number || null,
+        assistant_phone: call.assistant_phone_number || null,
+        assistant_uuid: assistant.uuid,
+        assistant_name: assistant.name,
+        at: call.created_at,
+        timezone: assistant.timezone,
+      }),
+    variables: { ...assistant.variables, ...call.input_variables, ...lead?.variables },
+  };
 }
 
 // The texts of the phrase banks from their head and picks (what the call memo keys them by), built on a miss.
@@ -307,6 +344,9 @@ export function ringCall(ctx: AccountCtx, call: Call & { plan: CallPlan }, paylo
 /** The ring ends answered: `in-progress` until the talk time is over (`payload`: the connect event's, as for `ringCall`). */
 export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }, payload: CallEventPayload): void {
   const now = ctx.now();
+  // Before the end: a tool called at the talk's last second is still called during the call.
+  const tools = call.plan.tool_calls;
+  if (tools) for (let index = 0; index < tools.length; index++) ctx.schedule<CallToolPayload>(now + tools[index]!.at * 1000, CALL_TOOL_EVENT, { account_id: ctx.account.id, call_id: call.id, index });
   const eventId = ctx.schedule<CallEventPayload>(now + call.plan.talk_seconds * 1000, CALL_END_EVENT, payload);
   const moving = ctx.calls.changing(call, ANSWER_FIELDS);
   call.status = 'in-progress';
@@ -316,6 +356,21 @@ export function answerCall(ctx: AccountCtx, call: Call & { plan: CallPlan }, pay
   call.answered_by = call.plan.answered_by;
   ctx.calls.changed(call, moving);
   ctx.emitValues(CALL_STATUS_EVENT, ctx.account.id, call.id, 'in-progress', call.campaign_id, call.lead_id);
+}
+
+/**
+ * A planned mid-call tool's moment (live-platform H.10): the tool named by the plan is
+ * called for real while the call is in progress; its answer, a failure or a timeout is
+ * recorded in the tool-call journal and the call goes on either way. A call that ended
+ * (aborted) or lost its assistant calls nothing.
+ */
+export async function callPlannedTool(ctx: AccountCtx, payload: CallToolPayload): Promise<void> {
+  const call = ctx.calls.get(payload.call_id);
+  const planned = call?.plan?.tool_calls?.[payload.index];
+  if (!call || !planned || call.status !== 'in-progress') return;
+  const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
+  if (!assistant) return;
+  await callToolByName(ctx, assistant, planned.tool, planned.arguments, callPromptFacts(ctx, call, assistant), { call_id: call.id });
 }
 
 /**

@@ -75,7 +75,7 @@ export class CallMemo {
 
   /** A plan equal to `plan` that another call already holds, else `plan` (kept for the next). */
   plan(plan: CallPlan): CallPlan {
-    if (plan.variables !== null || plan.evaluation !== null || plan.transcript === null) return plan;
+    if (plan.variables !== null || plan.evaluation !== null || plan.transcript === null || plan.tool_calls !== undefined) return plan;
     return this.shared(plan.kind, plan.source, plan.answered_by, plan.final_status, plan.ring_seconds, plan.talk_seconds, plan.transcript, plan);
   }
 

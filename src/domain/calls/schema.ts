@@ -65,6 +65,15 @@ export interface CallPlan {
   transcript: string | null;
   variables: Record<string, unknown> | null;
   evaluation: Record<string, unknown> | null;
+  /** The mid-call tools the call calls, `at` seconds into the talk (live-platform H.10); absent when none. */
+  tool_calls?: PlannedToolCall[];
+}
+
+/** A mid-call tool a call's plan calls: the tool's name, the arguments, the second of the talk. */
+export interface PlannedToolCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  at: number;
 }
 
 /** Statuses of calls nobody answered: no talk time, no cost (decisions: Costs of unanswered calls). */

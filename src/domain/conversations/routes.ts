@@ -53,7 +53,7 @@ export const conversationRoutes = [
   }),
   defineRoute<RouteCtx, { message: string }>({
     method: 'POST', path: '/conversations/:uuid/messages', family: 'chat', auth: 'none', body: SendMessageBody, responses: () => ({ 200: MessageReply }),
-    handle: ({ ctx, params, body }) => ok(postMessage(ctx.state, params.uuid!, body.message)),
+    handle: async ({ ctx, params, body }) => ok(await postMessage(ctx.state, params.uuid!, body.message)),
   }),
   userRoute({
     // live-platform A.2: the query's rules and the list's form depend on the wire, so the query is read per request.

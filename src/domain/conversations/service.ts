@@ -18,6 +18,10 @@ import type { SimState } from '../state.js';
 import { dateWindow } from '../filters.js';
 import type { InboundMedia } from '../msgapp/schema.js';
 import { fileUrl } from '../files/service.js';
+import { systemValues } from '../../core/prompt-variables.js';
+import type { ScriptedReply } from '../../engine/replies.js';
+import type { ToolCall } from '../../engine/webhooks.js';
+import { callToolByName, type ToolFacts } from '../tools/calls.js';
 import {
   channelType,
   readConversationListQuery,
@@ -46,6 +50,8 @@ export const CONVERSATION_MESSAGES = {
   webhookDisabled: texts('Conversation ended webhook disabled.', 'Conversation ended webhook disabled successfully'),
   replyAssistantNotFound: 'Assistant not found or does not belong to you',
   replyInsufficientBalance: 'Insufficient balance. Please top up your account.',
+  // live-platform H.10: the reference's answer when a mid-call tool's output cannot be used.
+  invalidToolOutput: 'Failed to process message: invalid tool output',
 } as const;
 
 /** AI reply generation: 5 answered requests per 60 s of clock time per account, sliding (live-platform B.1). */
@@ -58,6 +64,7 @@ export const conversationErrors = {
   replyInsufficientBalance: () => shapeD(402, CONVERSATION_MESSAGES.replyInsufficientBalance, 'INSUFFICIENT_BALANCE'),
   assistantNotFound: () => shapeE(404, CONVERSATION_MESSAGES.assistantNotFound),
   insufficientBalance: () => shapeE(400, CONVERSATION_MESSAGES.insufficientBalance),
+  invalidToolOutput: () => shapeE(400, CONVERSATION_MESSAGES.invalidToolOutput),
 };
 
 /** Clock event of a conversation's inactivity timer. */
@@ -181,9 +188,8 @@ export interface MessageOutcome {
  * when the balance cannot pay, nothing stored); an ended conversation re-opens; with AI
  * on, the scripted reply answers (spec: Send message; ARCHITECTURE §4).
  */
-export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text: string, media?: InboundMedia): MessageOutcome {
-  const price = conversation.type === 'widget' ? ctx.account.rates.widget_message_micros : 0;
-  if (price > 0 && ctx.account.balance_micros < price) throw conversationErrors.insufficientBalance();
+export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text: string, media?: InboundMedia, answered?: ScriptedReply): MessageOutcome {
+  const price = messagePrice(ctx, conversation);
   if (price > 0) ctx.chargeAccount(price);
   addMessage(ctx, conversation, 'user', text, null, media);
   let count = conversation.message_count + 1;
@@ -191,11 +197,13 @@ export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text
   let variables = conversation.variables;
   const assistant = conversation.assistant_id === null ? undefined : ctx.assistants.get(conversation.assistant_id);
   if (conversation.ai_enabled && assistant) {
-    const scripted = ctx.replyTo(assistant, text, templateVariables(assistant, conversation));
+    const scripted = answered ?? ctx.replyTo(assistant, text, templateVariables(assistant, conversation));
+    // A function call whose tool was not called here (an inbound channel message) keeps an empty result, as scripted.
+    const functionCalls = scripted.function_calls.map((c) => ({ name: c.name, arguments: c.arguments, result: c.result ?? {} }));
     variables = { ...variables, ...scripted.set_variables };
-    addMessage(ctx, conversation, 'assistant', scripted.reply, scripted.function_calls);
+    addMessage(ctx, conversation, 'assistant', scripted.reply, functionCalls);
     count += 1;
-    outcome = { reply: scripted.reply, function_calls: scripted.function_calls };
+    outcome = { reply: scripted.reply, function_calls: functionCalls };
   }
   const reopened = conversation.status === 'ended';
   const updated = ctx.conversations.update(conversation.id, {
@@ -208,6 +216,61 @@ export function receiveMessage(ctx: AccountCtx, conversation: Conversation, text
   armInactivity(ctx, updated, assistant);
   if (reopened) ctx.emit('conversation.reopened', { conversation_id: updated.uuid, assistant_id: updated.assistant_id, type: updated.type });
   return outcome;
+}
+
+/** What a customer message costs: a widget message the account's widget price; 400 shape E when the balance cannot pay. */
+function messagePrice(ctx: AccountCtx, conversation: Conversation): number {
+  const price = conversation.type === 'widget' ? ctx.account.rates.widget_message_micros : 0;
+  if (price > 0 && ctx.account.balance_micros < price) throw conversationErrors.insufficientBalance();
+  return price;
+}
+
+/**
+ * The scripted reply to a customer message with its tools called (live-platform H.10): a
+ * rule's function call without `result` calls the tool of that name attached to the
+ * assistant, and the endpoint's JSON object is the result. An answer that is not a JSON
+ * object, an error status, a timeout or a refusal is the reference's 400 shape E
+ * `invalid tool output`, before anything is stored (decision: nothing changes; the
+ * tool-call journal keeps the request). A name no attached tool has makes no request
+ * and keeps the empty result a scripted call has. Undefined when the AI does not answer.
+ */
+export async function replyWithTools(ctx: AccountCtx, conversation: Conversation, text: string): Promise<ScriptedReply | undefined> {
+  const assistant = conversation.assistant_id === null ? undefined : ctx.assistants.get(conversation.assistant_id);
+  if (!conversation.ai_enabled || !assistant) return undefined;
+  messagePrice(ctx, conversation);
+  const variables = templateVariables(assistant, conversation);
+  const scripted = ctx.replyTo(assistant, text, variables);
+  if (scripted.function_calls.every((c) => c.result !== undefined)) return scripted;
+  const facts: ToolFacts = {
+    // live-platform H.8: a chat has no phones of its own but the customer's, if known; its start is the conversation's.
+    system: () =>
+      systemValues({ customer_phone: conversation.customer_phone, assistant_phone: null, assistant_uuid: assistant.uuid, assistant_name: assistant.name, at: conversation.created_at, timezone: assistant.timezone }),
+    variables,
+  };
+  const functionCalls: FunctionCall[] = [];
+  for (const c of scripted.function_calls) {
+    if (c.result !== undefined) {
+      functionCalls.push({ name: c.name, arguments: c.arguments, result: c.result });
+      continue;
+    }
+    const done = await callToolByName(ctx, assistant, c.name, c.arguments, facts, { conversation_id: conversation.uuid });
+    const result = done.request === null ? {} : toolResult(done);
+    if (result === undefined) throw conversationErrors.invalidToolOutput();
+    functionCalls.push({ name: c.name, arguments: c.arguments, result });
+  }
+  return { ...scripted, function_calls: functionCalls };
+}
+
+/** A tool's answer as a function call's result: a 2xx whose body is a JSON object, else undefined (live-platform H.10). */
+function toolResult(done: ToolCall): Record<string, unknown> | undefined {
+  const response = done.response;
+  if (!response || response.status < 200 || response.status > 299 || response.truncated) return undefined;
+  try {
+    const value: unknown = JSON.parse(response.body);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The platform's notes when a human takes over and when the AI resumes (live-platform H.3, decision texts). */
@@ -456,9 +519,11 @@ export function readConversation(state: SimState, uuid: string) {
 }
 
 /** `POST /conversations/{uuid}/messages` (spec: Send message). */
-export function postMessage(state: SimState, uuid: string, text: string): MessageReply {
+export async function postMessage(state: SimState, uuid: string, text: string): Promise<MessageReply> {
   const { ctx, conversation } = locateConversation(state, uuid);
-  const outcome = receiveMessage(ctx, conversation, text);
+  const answered = await replyWithTools(ctx, conversation, text);
+  // Read again: the conversation may have moved on while a tool answered.
+  const outcome = receiveMessage(ctx, ctx.conversations.get(conversation.id) ?? conversation, text, undefined, answered);
   return { status: true, message: outcome.reply, function_calls: outcome.function_calls };
 }
 
