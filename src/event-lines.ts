@@ -12,6 +12,7 @@ function colourOf(event: WireEvent): Colour {
   const d = event.data;
   if (event.type === 'request.answered') return typeof d.status === 'number' && d.status >= 400 ? 'red' : 'gray';
   if (event.type === 'webhook.attempt') return d.state === 'delivered' ? 'green' : d.state === 'failed' ? 'red' : 'yellow';
+  if (event.type === 'tool.called') return typeof d.status === 'number' && d.status >= 200 && d.status < 300 ? 'green' : 'red';
   const kind = event.type.split('.')[0];
   switch (kind) {
     case 'call':
@@ -57,6 +58,11 @@ export function describeEvent(event: WireEvent): string {
       const answer = d.status === null ? d.error : `HTTP ${d.status}`;
       const next = d.next_attempt_at ? `, retry at ${time(d.next_attempt_at)}` : '';
       return `delivery ${d.delivery_id} attempt ${d.attempt}: ${answer} -> ${d.state}${next}`;
+    }
+    case 'tool.called': {
+      const by = d.call_id !== null ? ` for call ${d.call_id}` : d.conversation_id !== null ? ` for conversation ${d.conversation_id}` : ' (test)';
+      const request = d.method === null ? 'no request' : `${d.method} ${d.url}`;
+      return `tool ${d.tool}${by}: ${request} -> ${d.status === null ? d.error : `HTTP ${d.status}`}`;
     }
     case 'msgapp.window_opened':
       return `window ${d.recipient_phone} (sender ${d.sender_id}) open until ${time(d.expires_at)} by ${String(d.by).replace(/_/g, ' ')}`;

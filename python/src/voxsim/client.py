@@ -72,6 +72,8 @@ class Voxsim:
         self.replies = Replies(self)
         self.faults = Faults(self)
         self.webhooks = Webhooks(self)
+        self.tool_calls = ToolCalls(self)
+        self.tools = Tools(self)
         self.msgapp = Msgapp(self)
         self.scenario = ScenarioControl(self)
         self.catalog = Catalog(self)
@@ -367,6 +369,22 @@ class Webhooks(_Part):
     def resend(self, delivery_id: int) -> Dict[str, Any]:
         """``POST /__sim/webhooks/deliveries/{id}/resend``: the same body again, byte for byte, as a new delivery."""
         return self._sim.request("POST", f"/__sim/webhooks/deliveries/{delivery_id}/resend", {})
+
+
+class ToolCalls(_Part):
+    """``sim.control.tool_calls``: the journal of mid-call tool requests (docs/mid-call-tools.md)."""
+
+    def list(self, account_id: Optional[int] = None) -> List[Dict[str, Any]]:
+        """``GET /__sim/tool-calls``: ``[{id, at, tool_id, tool, call_id | conversation_id, request, response, error}]``, oldest first."""
+        return self._sim._get("/__sim/tool-calls", account_id=account_id)["data"]
+
+
+class Tools(_Part):
+    """``sim.control.tools``: calling a mid-call tool by hand (docs/mid-call-tools.md)."""
+
+    def test(self, tool_id: int) -> Dict[str, Any]:
+        """``POST /__sim/tools/{id}/test``: calls the tool now with the dummy values (``"test"``, 1, ``true``) and answers the record of what came back."""
+        return self._sim.request("POST", f"/__sim/tools/{tool_id}/test", {})
 
 
 _UNSET: Any = object()
