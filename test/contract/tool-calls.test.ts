@@ -6,7 +6,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSimulator } from '../../src/simulator.js';
 import { contract, type Api } from '../support/api.js';
 import { pipelineAssistant } from '../support/fixtures.js';
 
@@ -292,5 +293,36 @@ contract('mid-call tools: the test route', (api) => {
   it('answers 404 for a tool id no account holds', async () => {
     const res = await api().post('/__sim/tools/99/test', undefined, { key: null });
     expect([res.status, res.body]).toStrictEqual([404, { message: 'Tool not found.' }]);
+  });
+});
+
+describe('mid-call tools: determinism', () => {
+  /** One run: a call and a chat that call the endpoint; answers the journal, the chat's answer and the events as text. */
+  async function run(): Promise<string> {
+    const sim = createSimulator({ seed: 7, startAt: '2026-03-02T09:00:00Z' });
+    const events: unknown[] = [];
+    sim.events.on('tool.called', (event) => events.push(event));
+    const send = async (method: string, path: string, body?: unknown) => {
+      const res = await sim.handle({ method, path, headers: { authorization: 'Bearer sim_test_key', 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) });
+      return res.body as any;
+    };
+    await send('POST', '/user/tools', { name: 'lookup_order', description: 'Looks an order up.', endpoint: `${endpoint}/orders/{order_id}`, method: 'GET', schema: [{ name: 'order_id', type: 'string', description: 'The order' }] });
+    sim.control.phoneNumbers.add({ account_id: 1, type: 'sip', phone_number: '+14155550100' });
+    await send('POST', '/user/assistant', pipelineAssistant({ name: 'Bar Bot', phone_number_id: 1, tool_ids: [4] }));
+    sim.control.outcomes.forNumber(CUSTOMER, [{ kind: 'human', tool_calls: [{ tool: 'lookup_order', arguments: { order_id: 'BST-1' } }] }]);
+    await send('POST', '/user/make_call', { assistant_id: 1, phone_number: CUSTOMER });
+    await sim.clock.advance('10m');
+    sim.control.replies.set({ rules: [{ when: 'order', reply: 'Found.', function_calls: [{ name: 'lookup_order', arguments: { order_id: 'BST-2' } }] }] });
+    const uuid = (await send('GET', '/user/assistant/1')).data.uuid;
+    const chat = await send('POST', '/conversations', { assistant_id: uuid, type: 'test' });
+    const answer = await send('POST', `/conversations/${chat.conversation_id}/messages`, { message: 'my order' });
+    sim.dispose();
+    return JSON.stringify({ journal: sim.control.toolCalls.list(), answer, events });
+  }
+
+  it('gives byte-identical records, answers and events for the same seed, requests, clock moves and endpoint answers', async () => {
+    const first = await run();
+    expect(JSON.parse(first).journal.data).toHaveLength(2);
+    expect(await run()).toBe(first);
   });
 });
