@@ -32,6 +32,7 @@ import type {
   ResetAnswer,
   ResetBody,
   RunUntilIdleBody,
+  ToolCallRecord,
   WebhookFailureBody,
 } from './control/schema.js';
 import type { AccountInput as AccountInputSchema, AccountPatch, AccountRecord, MeRecord } from './domain/accounts/schema.js';
@@ -243,6 +244,8 @@ export type SmsRecord = z.output<typeof SmsRecordSchema>;
 export type StoredDocument = z.output<typeof StoredDocumentRecord>;
 export type Delivery = z.output<typeof DeliveryRecord>;
 export type WebhookFailureRule = z.output<typeof FailureRuleRecord>;
+/** A mid-call tool request and what came of it, as `GET /__sim/tool-calls` shows it (live-platform H.10). */
+export type ToolCall = z.output<typeof ToolCallRecord>;
 export type ClockState = z.output<typeof ClockRecord>;
 export type ClockMoveResult = z.output<typeof ClockMoveRecord>;
 /** `GET /__sim/health`. */

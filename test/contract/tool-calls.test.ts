@@ -91,7 +91,7 @@ async function createAssistant(api: Api, toolIds: number[]): Promise<{ id: numbe
 }
 
 /** A call to CUSTOMER answered after 4 s of ringing that talks 60 s and calls the tools given. */
-async function callWithTools(api: Api, assistantId: number, toolCalls: unknown[]): Promise<void> {
+async function callWithTools(api: Api, assistantId: number, toolCalls: { tool: string; arguments?: Record<string, unknown>; at?: number }[]): Promise<void> {
   api.sim.control.outcomes.forNumber(CUSTOMER, [{ kind: 'human', ring_seconds: 4, talk_seconds: 60, tool_calls: toolCalls }]);
   const made = await api.post('/user/make_call', { assistant_id: assistantId, phone_number: CUSTOMER });
   expect(made.status, made.text).toBe(200);
