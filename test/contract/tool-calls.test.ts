@@ -135,6 +135,23 @@ contract('mid-call tools: calls', (api) => {
       evicted: 0,
     });
     expect(api().sim.control.toolCalls.list()).toStrictEqual(journal.body);
+    expect(api().sim.events.history('tool.called').map((e) => [e.at, e.data])).toStrictEqual([
+      [
+        Date.parse('2026-03-02T09:00:15Z'),
+        {
+          account_id: 1,
+          tool_call_id: 1,
+          tool_id: toolId,
+          tool: 'lookup_order',
+          call_id: 1,
+          conversation_id: null,
+          method: 'GET',
+          url: `${endpoint}/orders/BST-1?src=Bar%20Bot`,
+          status: 200,
+          error: null,
+        },
+      ],
+    ]);
   });
 
   it('spreads tool calls without `at` in order through the talk time and sends the other arguments as the query', async () => {

@@ -159,6 +159,8 @@ describe('event lines', () => {
     ['webhook.queued', { delivery_id: 4, kind: 'post_call', url: 'https://h.test/x' }, 'delivery 4 (post_call) to https://h.test/x'],
     ['webhook.attempt', { delivery_id: 4, attempt: 2, status: 500, error: null, state: 'pending', next_attempt_at: '2026-03-02T09:06:30Z' }, 'delivery 4 attempt 2: HTTP 500 -> pending, retry at 2026-03-02 09:06:30'],
     ['webhook.attempt', { delivery_id: 4, attempt: 4, status: null, error: 'timeout (forced)', state: 'failed', next_attempt_at: null }, 'delivery 4 attempt 4: timeout (forced) -> failed'],
+    ['tool.called', { tool: 'lookup_order', call_id: 1, conversation_id: null, method: 'GET', url: 'https://shop.test/orders/1', status: 200, error: null }, 'tool lookup_order for call 1: GET https://shop.test/orders/1 -> HTTP 200'],
+    ['tool.called', { tool: 'lookup_order', call_id: null, conversation_id: 'c-1', method: null, url: null, status: null, error: 'not attached' }, 'tool lookup_order for conversation c-1: no request -> not attached'],
     ['msgapp.window_opened', { recipient_phone: '+14155550177', sender_id: 1, expires_at: '2026-03-03T09:05:30Z', by: 'customer_message' }, 'window +14155550177 (sender 1) open until 2026-03-03 09:05:30 by customer message'],
     ['msgapp.window_closed', { recipient_phone: '+14155550177', sender_id: 1 }, 'window +14155550177 (sender 1) closed'],
     ['conversation.started', { type: 'widget', conversation_id: 'c-1' }, 'widget conversation c-1 started'],
