@@ -10,6 +10,8 @@ import { pipelineAssistant } from '../support/fixtures.js';
 import { mp3Facts } from '../support/mp3.js';
 
 const CALLER = '+14155550100';
+/** The post-call receiver: answers at once, so no delivery goes to the network. */
+const deliver = async () => ({ status: 200, body: '', duration_ms: 0 });
 const HOOK = 'https://hooks.example.test/calls';
 
 async function assistant(api: Api, overrides: Record<string, unknown> = {}): Promise<number> {
@@ -114,7 +116,7 @@ function recordingSuite(wire: 'spec' | 'live') {
         expect((await api().get(`/user/calls/${inserted.body.id}`)).body.recording_url).toBe('https://recordings.example.test/1.mp3');
       });
     },
-    { wire },
+    { wire, deliver },
   );
 }
 
