@@ -9,9 +9,10 @@ import { SeededRandom } from '../../core/random.js';
 import { counted, retryAfter, type SlidingLimit } from '../../core/rate-limit.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
-import { fillTemplate } from '../../core/template.js';
+import { fillPromptVariables, hasPlaceholder, systemValues } from '../../core/prompt-variables.js';
 import { texts } from '../../core/wire.js';
 import { sampleValue, type Assistant, type PostCallSchemaItem } from '../assistants/schema.js';
+import { BUILT_IN_EVALUATION, chatBuiltIns, withBuiltIns } from '../assistants/evaluation.js';
 import { assistantByRef, findAssistantByRef } from '../assistants/service.js';
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
@@ -133,6 +134,28 @@ export function insertConversation(
   return conversation;
 }
 
+/**
+ * A chat's greeting (live-platform H.8): the assistant's `initial_message` with the prompt
+ * variables filled, the conversation's variables over the assistant's, and the system
+ * variables at the conversation's start. The phones are a messaging conversation's own
+ * (the customer's, and its sender's number as the assistant's); a web chat has none, so
+ * they fill as ''.
+ */
+function greeting(ctx: AccountCtx, assistant: Assistant, conversation: Conversation): string {
+  const text = assistant.initial_message;
+  if (!hasPlaceholder(text)) return text;
+  const system = () =>
+    systemValues({
+      customer_phone: conversation.customer_phone,
+      assistant_phone: senderOf(ctx, conversation)?.phone_number ?? null,
+      assistant_uuid: assistant.uuid,
+      assistant_name: assistant.name,
+      at: conversation.created_at,
+      timezone: assistant.timezone,
+    });
+  return fillPromptVariables(text, system, templateVariables(assistant, conversation));
+}
+
 /** Opens a conversation with an assistant: its greeting is the first message (decisions: Create conversation). */
 export function openConversation(
   ctx: AccountCtx,
@@ -157,7 +180,7 @@ export function openConversation(
     sender_id: input.sender_id ?? null,
     external_identifier: input.external_identifier ?? null,
   });
-  addMessage(ctx, conversation, 'assistant', fillTemplate(assistant.initial_message, templateVariables(assistant, conversation)));
+  addMessage(ctx, conversation, 'assistant', greeting(ctx, assistant, conversation));
   armInactivity(ctx, conversation, assistant);
   return ctx.conversations.get(conversation.id)!;
 }
@@ -356,6 +379,16 @@ export function endedPayload(ctx: AccountCtx, conversation: Conversation, assist
   };
 }
 
+/**
+ * The live wire's extracted variables (live-platform H.1): the built-in status and summary
+ * first, as a call's (`chatBuiltIns`), then the schema's values; a value a reply rule set
+ * for either (or a schema item of that name) wins.
+ */
+function liveExtractedVariables(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, messages: readonly { role: string }[]): Record<string, unknown> {
+  const own = Object.fromEntries(BUILT_IN_EVALUATION.filter((b) => Object.hasOwn(conversation.variables, b.name)).map((b) => [b.name, conversation.variables[b.name]]));
+  return withBuiltIns({ ...own, ...extractedVariables(ctx, conversation, assistant) }, chatBuiltIns(messages));
+}
+
 function liveEndedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
   const messages = timeline(ctx, conversation);
   const sender = senderOf(ctx, conversation);
@@ -368,7 +401,7 @@ function liveEndedPayload(ctx: AccountCtx, conversation: Conversation, assistant
     type: channelType(conversation.type, ctx.wire),
     message_count: conversation.message_count,
     status: 'ended',
-    extracted_variables: extractedVariables(ctx, conversation, assistant),
+    extracted_variables: liveExtractedVariables(ctx, conversation, assistant, messages),
     input_variables: structuredClone(conversation.input_variables),
     transcript: messages.map((m) => ({ role: m.role, content: m.content, timestamp: formatIsoOffset(m.at, zone), timestamp_unix: Math.floor(m.at / 1000) })),
     formatted_transcript: messages.map((m) => `${SPEAKERS[m.role]}: ${m.content}`).join('\n'),
