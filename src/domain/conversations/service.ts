@@ -358,24 +358,31 @@ function timeline(ctx: AccountCtx, conversation: Conversation): { role: ChatMess
 export function endedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
   if (ctx.wire === 'live') return liveEndedPayload(ctx, conversation, assistant, endedAt);
   const messages = historyOf(ctx, conversation);
-  const sender = senderOf(ctx, conversation);
-  const msgapp = conversation.type === 'msgapp';
   return {
-    conversation_id: conversation.uuid,
-    assistant_id: assistant.uuid,
-    // live-platform D.4: the live wire's channel word, the payload's only live difference.
-    type: channelType(conversation.type, ctx.wire),
-    message_count: conversation.message_count,
-    status: 'ended',
+    ...sharedEndedFields(ctx, conversation, assistant),
     extracted_variables: extractedVariables(ctx, conversation, assistant),
     input_variables: structuredClone(conversation.input_variables),
     transcript: messages.map((m) => ({ role: m.role, content: m.content })),
     formatted_transcript: messages.map((m) => `${m.role === 'assistant' ? 'AI' : 'Customer'}: ${m.content}`).join('\n'),
+    ...partyFields(ctx, conversation),
+    created_at: formatIsoOffset(conversation.created_at, assistant.timezone),
+    ended_at: formatIsoOffset(endedAt, assistant.timezone),
+  };
+}
+
+/** The payload's first fields, alike on both wires but for the channel word (live-platform D.4). */
+function sharedEndedFields(ctx: AccountCtx, conversation: Conversation, assistant: Assistant) {
+  return { conversation_id: conversation.uuid, assistant_id: assistant.uuid, type: channelType(conversation.type, ctx.wire), message_count: conversation.message_count, status: 'ended' as const };
+}
+
+/** The customer and the sender: a messaging conversation's only. */
+function partyFields(ctx: AccountCtx, conversation: Conversation) {
+  const msgapp = conversation.type === 'msgapp';
+  const sender = senderOf(ctx, conversation);
+  return {
     customer_phone: msgapp ? conversation.customer_phone : null,
     customer_name: conversation.customer_name,
     sender: msgapp && sender ? { phone_number: sender.phone_number, display_name: sender.display_name } : null,
-    created_at: formatIsoOffset(conversation.created_at, assistant.timezone),
-    ended_at: formatIsoOffset(endedAt, assistant.timezone),
   };
 }
 
@@ -391,23 +398,15 @@ function liveExtractedVariables(ctx: AccountCtx, conversation: Conversation, ass
 
 function liveEndedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
   const messages = timeline(ctx, conversation);
-  const sender = senderOf(ctx, conversation);
-  const msgapp = conversation.type === 'msgapp';
   const zone = ctx.account.timezone;
   return {
     id: conversation.id,
-    conversation_id: conversation.uuid,
-    assistant_id: assistant.uuid,
-    type: channelType(conversation.type, ctx.wire),
-    message_count: conversation.message_count,
-    status: 'ended',
+    ...sharedEndedFields(ctx, conversation, assistant),
     extracted_variables: liveExtractedVariables(ctx, conversation, assistant, messages),
     input_variables: structuredClone(conversation.input_variables),
     transcript: messages.map((m) => ({ role: m.role, content: m.content, timestamp: formatIsoOffset(m.at, zone), timestamp_unix: Math.floor(m.at / 1000) })),
     formatted_transcript: messages.map((m) => `${SPEAKERS[m.role]}: ${m.content}`).join('\n'),
-    customer_phone: msgapp ? conversation.customer_phone : null,
-    customer_name: conversation.customer_name,
-    sender: msgapp && sender ? { phone_number: sender.phone_number, display_name: sender.display_name } : null,
+    ...partyFields(ctx, conversation),
     created_at: formatIsoOffset(conversation.created_at, zone),
     ended_at: formatIsoOffset(endedAt, zone),
     attachments: messages.flatMap((m) => (m.media ? [{ type: m.media.type, url: fileUrl(ctx.files, 'att', m.id, m.media.filename), filename: m.media.filename }] : [])),
