@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import { contract, type Api } from '../support/api.js';
 import { pipelineAssistant } from '../support/fixtures.js';
+import { parseBuffer } from 'music-metadata';
 import { mp3Facts } from '../support/mp3.js';
 
 const CALLER = '+14155550100';
@@ -65,6 +66,10 @@ function recordingSuite(wire: 'spec' | 'live') {
         const facts = mp3Facts(got.bytes);
         expect(facts).toMatchObject({ bitrate: 32_000, sampleRate: 48_000, channels: 1 });
         expect(Math.abs(facts.seconds - call.duration)).toBeLessThanOrEqual(1);
+        // And as a maintained audio metadata parser reads it, frame by frame.
+        const { format } = await parseBuffer(got.bytes, { mimeType: 'audio/mpeg' }, { duration: true });
+        expect(format).toMatchObject({ container: 'MPEG', codec: 'MPEG 1 Layer 3', sampleRate: 48_000, numberOfChannels: 1, bitrate: 32_000 });
+        expect(Math.abs(format.duration! - call.duration)).toBeLessThanOrEqual(1);
       });
 
       it('answers bytes=0-99 with 206 and the first 100 bytes', async () => {
