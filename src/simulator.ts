@@ -329,7 +329,11 @@ export class Simulator implements SimState {
    * @example sim.setBaseUrl('https://api.example.test/api')
    */
   setBaseUrl(url: string): void {
-    this.files.baseUrl = url.replace(/\/+$/, '');
+    const base = url.replace(/\/+$/, '');
+    if (base === this.files.baseUrl) return;
+    this.files.baseUrl = base;
+    // The kept texts of calls name their recordings' links (live-platform H.7).
+    this.db.calls.dropTexts();
   }
 
   /** The clock's start (epoch ms): where `reset()` sets it back to. */

@@ -151,7 +151,7 @@ const COMMAND_CORE = [
 ];
 
 describe('the voxsim command', () => {
-  it.each([[['--version']], [['sandbox', '--help']], [['sandbox', 'create', '--help']], [['--help']]])('%j loads the main and the declarations alone: no command, no simulator, no npm package', (args) => {
+  it.each([[['--version']], [['sandbox', '--help']], [['sandbox', 'create', '--help']], [['trigger', '--help']], [['--help']]])('%j loads the main and the declarations alone: no command, no simulator, no npm package', (args) => {
     const loaded = loadedBy(args);
     expect(loaded.status).toBe(0);
     expect(loaded.stdout.length).toBeGreaterThan(0);

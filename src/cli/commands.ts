@@ -151,6 +151,18 @@ export const COMMANDS = {
       start: { type: 'string', value: 'ISO-8601', help: "where the replay's clock starts (default: the upstream's clock when the session read it, else the first entry's time)" },
     },
   },
+  trigger: {
+    args: 'KIND',
+    summary: 'send one sample webhook event (post-call, conversation-ended, read-receipt) to a receiver',
+    about:
+      "Sends one sample event of KIND to the receiver at URL, as the simulator sends it (the documented body, its headers, a read receipt signed with X-Signature-256), and prints the receiver's status and body. KIND is one of:\n  post-call           a campaign call that booked a demo (the assistant's post-call webhook)\n  conversation-ended  a website chat that ended by inactivity\n  read-receipt        a template message delivered (signed with --secret, else with a sample secret it prints)\nExit 0 when the receiver answers 2xx, 1 when it answers anything else, refuses or does not answer in time, 2 for a usage error.",
+    flags: {
+      url: { type: 'string', value: 'URL', required: true, help: 'the receiver to send the event to, e.g. http://127.0.0.1:3000/webhooks' },
+      secret: { type: 'string', value: 'S', help: "read-receipt only: the signing secret to sign the body with (default: the sample sender's, printed)" },
+      wire: { ...WIRE, help: 'the wire whose body to send (default spec; live for the live platform)' },
+      timeout: { type: 'string', value: 'SECONDS', default: '10', help: 'how long the receiver has to answer (default 10, as the simulator waits)' },
+    },
+  },
   openapi: {
     summary: 'print the OpenAPI 3.1 document of the platform and control API',
     about: 'Prints the OpenAPI 3.1 document of the platform API (spec and live routes) and the control API, as a server serves it at {base_url}/__sim/openapi.json.',

@@ -146,7 +146,7 @@ export function usageText(version: string): string {
     `${'  voxsim COMMAND --help'.padEnd(SUMMARY_COLUMN)}describe a command and its options`,
     '  voxsim --help | --version',
     '',
-    'Exit codes: 0 done, 1 a failed scenario, a drift or a stopped stream, 2 a usage error, a file that cannot be used or a failed start-up check.',
+    'Exit codes: 0 done, 1 a failed scenario, a drift, a stopped stream or a receiver that failed a trigger, 2 a usage error, a file that cannot be used or a failed start-up check.',
     '',
   ].join('\n');
 }

@@ -26,6 +26,7 @@ const LOAD: Record<CommandName, () => Promise<Run>> = {
   'scenario from-har': async () => (await import('./recording.js')).fromHarMain,
   record: async () => (await import('./recording.js')).recordMain,
   drift: async () => (await import('./recording.js')).driftMain,
+  trigger: async () => (await import('./trigger.js')).triggerCommand,
   openapi: async () => (await import('./openapi.js')).openApiCommand,
   'catalog pull': async () => (await import('./catalog.js')).catalogPullCommand,
   'catalog schema': async () => (await import('./catalog.js')).catalogSchemaCommand,

@@ -285,7 +285,7 @@ export class Control {
   get calls() {
     return this.once('calls', () => ({
       /** `POST /__sim/calls`: a finished call record, as `GET /user/calls/{id}` shows it. */
-      insert: (input: In<typeof InsertCallBody>) => serialiseCall(insertCall(this.sim, parseControlBody(InsertCallBody, input))),
+      insert: (input: In<typeof InsertCallBody>) => serialiseCall(insertCall(this.sim, parseControlBody(InsertCallBody, input)), this.sim.files),
       /** `POST /__sim/calls/inbound`: `{to, from}` rings the inbound assistant of `to`. */
       inbound: (input: In<typeof InboundCallBody>) => ({ call_id: ringInbound(this.sim, parseControlBody(InboundCallBody, input)).id }),
     }));

@@ -673,6 +673,11 @@ export class Table<T extends Row> {
     return text;
   }
 
+  /** Forgets every kept text (`text`): what its encoder reads besides the rows changed (the base URL of the links it writes). */
+  dropTexts(): void {
+    this.texts = undefined;
+  }
+
   /** Applies `patch` to a row and keeps the indexes current. */
   update(id: number, patch: Partial<Omit<T, 'id'>>): T {
     this.readyToWrite();

@@ -815,7 +815,8 @@ contract(
         type: 'whatsapp',
         message_count: 2,
         status: 'ended',
-        extracted_variables: {},
+        // live-platform H.1: the built-ins, as a call's; the assistant answered the last message.
+        extracted_variables: { status: true, summary: 'The customer sent 1 message and the assistant answered the last one.' },
         input_variables: {},
         customer_phone: CUSTOMER,
         customer_name: 'Ann',

@@ -315,7 +315,8 @@ describe('call lifecycle: recording', () => {
     const r = rig();
     await r.assistant({ record: true });
     const call = await scripted(r, 'human');
-    expect(call.recording_url).toBe('https://recordings.voxsim.test/calls/1.mp3');
+    // live-platform H.7: the simulator's own link, under its base URL (the server's default here).
+    expect(call.recording_url).toMatch(/^http:\/\/127\.0\.0\.1:4010\/api\/files\/sim\/rec-1-[0-9a-f]{32}\/recording\.mp3$/);
   });
 
   it('gives a voicemail of a recording assistant its recording URL', async () => {
@@ -324,7 +325,7 @@ describe('call lifecycle: recording', () => {
     await r.makeCall(CUSTOMER);
     const id = await r.makeCall('+14155550003');
     await r.sim.clock.advance('10m');
-    expect((await r.call(id)).recording_url).toBe('https://recordings.voxsim.test/calls/2.mp3');
+    expect((await r.call(id)).recording_url).toMatch(/\/files\/sim\/rec-2-[0-9a-f]{32}\/recording\.mp3$/);
   });
 
   it('keeps recording_url null for a busy call of a recording assistant', async () => {
@@ -795,7 +796,7 @@ describe('post-call webhook', () => {
       extracted_variables: { booked: true, guests: 2, slot: 'monday' },
       input_variables: { name: 'Ann' },
       transcript: call.transcript,
-      recording_url: 'https://recordings.voxsim.test/calls/1.mp3',
+      recording_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4010\/api\/files\/sim\/rec-1-[0-9a-f]{32}\/recording\.mp3$/),
       created_at: '2026-03-02T10:00:00+01:00',
       finished_at: '2026-03-02T10:01:35+01:00',
       lead: null,

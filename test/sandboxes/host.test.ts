@@ -65,6 +65,35 @@ describe('sandboxes: each a whole simulator of its own', () => {
     expect(a.api_key).toMatch(/^vsk_/);
   });
 
+  it("serves each sandbox's file links from that sandbox alone, without a key (live-platform H.7)", async () => {
+    const host = hostWith();
+    const a = await sandbox(host, { wire: 'live' });
+    const b = await sandbox(host, { wire: 'live' });
+    const links: string[] = [];
+    for (const key of [a.api_key, b.api_key]) {
+      const assistant = await call(host, 'POST', '/user/assistant', key, pipelineAssistant({ conversation_ended_webhook_url: 'https://hooks.example.test/ended', conversation_inactivity_timeout: 5 }));
+      await call(host, 'PATCH', '/__sim/msgapp/senders/1', key, { assistant_id: assistant.body.data.id });
+      await call(host, 'POST', '/__sim/msgapp/inbound', key, { sender_id: 1, from: '+14155550123', media: { type: 'image' } });
+      await call(host, 'POST', '/__sim/clock/advance', key, { by: '5m' });
+      const [delivery] = (await call(host, 'GET', '/__sim/webhooks/deliveries', key)).body.data;
+      links.push(delivery.payload.attachments[0].url);
+    }
+    // Same seed, same ids: the links differ by the sandbox's scope and token (derived from its key).
+    expect(links[0]).not.toBe(links[1]);
+    const paths = links.map((url) => url.slice(url.indexOf('/files/')));
+    for (const path of paths) {
+      const file = await host.handle({ method: 'GET', path, headers: {}, body: null });
+      expect(file.status).toBe(200);
+      expect(file.headers?.['content-disposition']).toBe('inline; filename="image.png"');
+    }
+    // A's link with B's scope names nothing.
+    const crossed = paths[0]!.replace(/\/files\/[^/]+\//, paths[1]!.match(/\/files\/[^/]+\//)![0]);
+    expect((await host.handle({ method: 'GET', path: crossed, headers: {}, body: null })).status).toBe(404);
+    // Gone with its sandbox.
+    await call(host, 'DELETE', `/__sim/sandboxes/${a.id}`, a.api_key);
+    expect((await host.handle({ method: 'GET', path: paths[0]!, headers: {}, body: null })).status).toBe(404);
+  });
+
   it('gives each sandbox ids from 1 and lists only its own records', async () => {
     const host = hostWith();
     const a = await sandbox(host);

@@ -15,7 +15,8 @@ import type { DialContext, Outcome, OutcomeName, OutcomeObject, OutcomeSource } 
 import { sampleValue, type Assistant } from '../assistants/schema.js';
 import type { AccountCtx, EventData } from '../context.js';
 import { callCosts } from './billing.js';
-import { callRow, recordingUrl } from './row.js';
+import { callRow } from './row.js';
+import { recordingLink, recordingUrl } from './recording.js';
 import { callValuesWithBuiltIns } from './evaluation.js';
 import { NO_VALUES, UNANSWERED_STATUSES, formatZuluSeconds, type Call, type CallPlan, type CallStatus, type PlannedToolCall, type CallType, type LivePostCallWebhookBody, type PostCallWebhookBody } from './schema.js';
 
@@ -486,7 +487,7 @@ export function postCallPayload(ctx: AccountCtx, call: Call, assistant: Assistan
     total_cost: fromMicros(call.total_cost_micros),
   };
   // decisions: Recording: the key is present only with include_recording_in_webhook.
-  return assistant.include_recording_in_webhook ? { ...payload, recording_url: call.recording_url } : payload;
+  return assistant.include_recording_in_webhook ? { ...payload, recording_url: recordingLink(ctx.files, call) } : payload;
 }
 
 /**
@@ -540,7 +541,7 @@ function livePostCallPayload(ctx: AccountCtx, call: Call, assistant: Assistant):
       : null,
   };
   // decisions: Recording: the key is present only with include_recording_in_webhook.
-  return assistant.include_recording_in_webhook ? { ...head, recording_url: call.recording_url, ...tail } : { ...head, ...tail };
+  return assistant.include_recording_in_webhook ? { ...head, recording_url: recordingLink(ctx.files, call), ...tail } : { ...head, ...tail };
 }
 
 /**

@@ -7,10 +7,15 @@
  *   number) is one `CallHead` object that many rows point to;
  * - times are small integers V8 stores in the row itself (the creation time from its
  *   head's base, the others from the creation time), not one boxed number each;
- * - the recording URL the lifecycle gives every recorded call is derived from the id.
+ * - the recording mark the lifecycle gives every recorded call (recording.ts) is derived
+ *   from the id.
  */
 import type { RowCodec } from '../../core/store.js';
+import { recordingUrl } from './recording.js';
 import { NO_VALUES, type AnsweredBy, type Call, type CallFields, type CallPlan, type CallStatus, type CallType } from './schema.js';
+
+/** The record's mark of a recording (recording.ts), read here by the tests of rows. */
+export { recordingUrl };
 
 /** What the calls of one placement share; never written to (a row that changes one of them gets a head of its own). */
 export interface CallHead {
@@ -44,14 +49,6 @@ function readTime(stored: StoredTime, origin: number): number | null {
 /** The base of the head of a row created at `time`. */
 function baseOf(time: number): number {
   return Number.isFinite(time) ? Math.floor(time / SPAN) * SPAN : 0;
-}
-
-/**
- * The recording URL of a call the lifecycle recorded (decisions: Recording).
- * @example recordingUrl(7) // 'https://recordings.voxsim.test/calls/7.mp3'
- */
-export function recordingUrl(id: number): string {
-  return `https://recordings.voxsim.test/calls/${id}.mp3`;
 }
 
 /** A row's `recording` when its URL is `recordingUrl(id)`. */

@@ -14,6 +14,8 @@ import { DATES_ORDER_ERROR, LEAD_STATUSES, dateFilters, datesInOrder } from '../
 import { lazySchema } from '../../core/lazy-schema.js';
 import { evaluationSchema, withBuiltIns } from '../assistants/evaluation.js';
 import { callBuiltIns } from './evaluation.js';
+import type { FileSpace } from '../../core/files.js';
+import { recordingLink } from './recording.js';
 
 export { ANSWERED_BY, CALL_STATUSES, type AnsweredBy, type CallStatus };
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
@@ -262,10 +264,11 @@ export type LiveCallRecord = z.output<typeof LiveCallRecord>;
  * live wire with live-platform D.2's encodings. `schema` is the post_call_schema of the
  * call's assistant (empty when it is gone), read for the live evaluation items;
  * `evaluates` its `post_call_evaluation` (without it the live evaluation shows only what
- * was stored, no built-ins).
- * @example serialiseCall(call, ctx.wire, assistant?.post_call_schema, assistant?.post_call_evaluation)
+ * was stored, no built-ins). `files` is where the simulator serves its recordings: a
+ * recording it made shows as its own link there (live-platform H.7, both wires).
+ * @example serialiseCall(call, ctx.files, ctx.wire, assistant?.post_call_schema, assistant?.post_call_evaluation)
  */
-export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly EvaluationSchemaItem[] = [], evaluates = true): CallRecord | LiveCallRecord {
+export function serialiseCall(c: Call, files: FileSpace, wire: Wire = 'spec', schema: readonly EvaluationSchemaItem[] = [], evaluates = true): CallRecord | LiveCallRecord {
   const spec = {
     id: c.id,
     assistant_id: c.assistant_id,
@@ -284,7 +287,7 @@ export function serialiseCall(c: Call, wire: Wire = 'spec', schema: readonly Eva
     carrier_cost: fromMicros(c.carrier_cost_micros),
     total_cost: fromMicros(c.total_cost_micros),
     answered_by: c.answered_by,
-    recording_url: c.recording_url,
+    recording_url: recordingLink(files, c),
     created_at: formatSqlUtc(c.created_at),
     updated_at: formatSqlUtc(c.updated_at),
   };

@@ -321,7 +321,7 @@ export function deleteCall(ctx: AccountCtx, id: number): void {
 export function callView(ctx: AccountCtx): (call: Call) => ReturnType<typeof serialiseCall> {
   return (call) => {
     const assistant = call.assistant_id === null ? undefined : ctx.assistants.get(call.assistant_id);
-    return serialiseCall(call, ctx.wire, assistant?.post_call_schema, assistant?.post_call_evaluation);
+    return serialiseCall(call, ctx.files, ctx.wire, assistant?.post_call_schema, assistant?.post_call_evaluation);
   };
 }
 
@@ -333,12 +333,14 @@ export function callView(ctx: AccountCtx): (call: Call) => ReturnType<typeof ser
  * @example pageText(listCalls(ctx, query), 1, 15, callText(ctx))
  */
 export function callText(ctx: AccountCtx): (call: Call) => string {
-  if (ctx.wire === 'spec') return (call) => ctx.calls.text(call, specCallText);
+  if (ctx.wire === 'spec') {
+    // The same for every call of the table: the files' base URL is the simulator's (setBaseUrl drops the kept texts).
+    const specCallText = (call: Call) => JSON.stringify(serialiseCall(call, ctx.files, 'spec'));
+    return (call) => ctx.calls.text(call, specCallText);
+  }
   const view = callView(ctx);
   return (call) => JSON.stringify(view(call));
 }
-
-const specCallText = (call: Call) => JSON.stringify(serialiseCall(call, 'spec'));
 
 /**
  * Inserts a finished call record (control API `POST /__sim/calls`), for tests that

@@ -9,9 +9,10 @@ import { SeededRandom } from '../../core/random.js';
 import { counted, retryAfter, type SlidingLimit } from '../../core/rate-limit.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { ErrorBag } from '../../core/validation.js';
-import { fillTemplate } from '../../core/template.js';
+import { fillPromptVariables, hasPlaceholder, systemValues } from '../../core/prompt-variables.js';
 import { texts } from '../../core/wire.js';
 import { sampleValue, type Assistant, type PostCallSchemaItem } from '../assistants/schema.js';
+import { BUILT_IN_EVALUATION, chatBuiltIns, withBuiltIns } from '../assistants/evaluation.js';
 import { assistantByRef, findAssistantByRef } from '../assistants/service.js';
 import { accountCtx, type AccountCtx } from '../context.js';
 import type { SimState } from '../state.js';
@@ -140,6 +141,28 @@ export function insertConversation(
   return conversation;
 }
 
+/**
+ * A chat's greeting (live-platform H.8): the assistant's `initial_message` with the prompt
+ * variables filled, the conversation's variables over the assistant's, and the system
+ * variables at the conversation's start. The phones are a messaging conversation's own
+ * (the customer's, and its sender's number as the assistant's); a web chat has none, so
+ * they fill as ''.
+ */
+function greeting(ctx: AccountCtx, assistant: Assistant, conversation: Conversation): string {
+  const text = assistant.initial_message;
+  if (!hasPlaceholder(text)) return text;
+  const system = () =>
+    systemValues({
+      customer_phone: conversation.customer_phone,
+      assistant_phone: senderOf(ctx, conversation)?.phone_number ?? null,
+      assistant_uuid: assistant.uuid,
+      assistant_name: assistant.name,
+      at: conversation.created_at,
+      timezone: assistant.timezone,
+    });
+  return fillPromptVariables(text, system, templateVariables(assistant, conversation));
+}
+
 /** Opens a conversation with an assistant: its greeting is the first message (decisions: Create conversation). */
 export function openConversation(
   ctx: AccountCtx,
@@ -164,7 +187,7 @@ export function openConversation(
     sender_id: input.sender_id ?? null,
     external_identifier: input.external_identifier ?? null,
   });
-  addMessage(ctx, conversation, 'assistant', fillTemplate(assistant.initial_message, templateVariables(assistant, conversation)));
+  addMessage(ctx, conversation, 'assistant', greeting(ctx, assistant, conversation));
   armInactivity(ctx, conversation, assistant);
   return ctx.conversations.get(conversation.id)!;
 }
@@ -398,46 +421,55 @@ function timeline(ctx: AccountCtx, conversation: Conversation): { role: ChatMess
 export function endedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
   if (ctx.wire === 'live') return liveEndedPayload(ctx, conversation, assistant, endedAt);
   const messages = historyOf(ctx, conversation);
-  const sender = senderOf(ctx, conversation);
-  const msgapp = conversation.type === 'msgapp';
   return {
-    conversation_id: conversation.uuid,
-    assistant_id: assistant.uuid,
-    // live-platform D.4: the live wire's channel word, the payload's only live difference.
-    type: channelType(conversation.type, ctx.wire),
-    message_count: conversation.message_count,
-    status: 'ended',
+    ...sharedEndedFields(ctx, conversation, assistant),
     extracted_variables: extractedVariables(ctx, conversation, assistant),
     input_variables: structuredClone(conversation.input_variables),
     transcript: messages.map((m) => ({ role: m.role, content: m.content })),
     formatted_transcript: messages.map((m) => `${m.role === 'assistant' ? 'AI' : 'Customer'}: ${m.content}`).join('\n'),
-    customer_phone: msgapp ? conversation.customer_phone : null,
-    customer_name: conversation.customer_name,
-    sender: msgapp && sender ? { phone_number: sender.phone_number, display_name: sender.display_name } : null,
+    ...partyFields(ctx, conversation),
     created_at: formatIsoOffset(conversation.created_at, assistant.timezone),
     ended_at: formatIsoOffset(endedAt, assistant.timezone),
   };
 }
 
-function liveEndedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
-  const messages = timeline(ctx, conversation);
-  const sender = senderOf(ctx, conversation);
+/** The payload's first fields, alike on both wires but for the channel word (live-platform D.4). */
+function sharedEndedFields(ctx: AccountCtx, conversation: Conversation, assistant: Assistant) {
+  return { conversation_id: conversation.uuid, assistant_id: assistant.uuid, type: channelType(conversation.type, ctx.wire), message_count: conversation.message_count, status: 'ended' as const };
+}
+
+/** The customer and the sender: a messaging conversation's only. */
+function partyFields(ctx: AccountCtx, conversation: Conversation) {
   const msgapp = conversation.type === 'msgapp';
-  const zone = ctx.account.timezone;
+  const sender = senderOf(ctx, conversation);
   return {
-    id: conversation.id,
-    conversation_id: conversation.uuid,
-    assistant_id: assistant.uuid,
-    type: channelType(conversation.type, ctx.wire),
-    message_count: conversation.message_count,
-    status: 'ended',
-    extracted_variables: extractedVariables(ctx, conversation, assistant),
-    input_variables: structuredClone(conversation.input_variables),
-    transcript: messages.map((m) => ({ role: m.role, content: m.content, timestamp: formatIsoOffset(m.at, zone), timestamp_unix: Math.floor(m.at / 1000) })),
-    formatted_transcript: messages.map((m) => `${SPEAKERS[m.role]}: ${m.content}`).join('\n'),
     customer_phone: msgapp ? conversation.customer_phone : null,
     customer_name: conversation.customer_name,
     sender: msgapp && sender ? { phone_number: sender.phone_number, display_name: sender.display_name } : null,
+  };
+}
+
+/**
+ * The live wire's extracted variables (live-platform H.1): the built-in status and summary
+ * first, as a call's (`chatBuiltIns`), then the schema's values; a value a reply rule set
+ * for either (or a schema item of that name) wins.
+ */
+function liveExtractedVariables(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, messages: readonly { role: string }[]): Record<string, unknown> {
+  const own = Object.fromEntries(BUILT_IN_EVALUATION.filter((b) => Object.hasOwn(conversation.variables, b.name)).map((b) => [b.name, conversation.variables[b.name]]));
+  return withBuiltIns({ ...own, ...extractedVariables(ctx, conversation, assistant) }, chatBuiltIns(messages));
+}
+
+function liveEndedPayload(ctx: AccountCtx, conversation: Conversation, assistant: Assistant, endedAt: number): ConversationEndedWebhookBody {
+  const messages = timeline(ctx, conversation);
+  const zone = ctx.account.timezone;
+  return {
+    id: conversation.id,
+    ...sharedEndedFields(ctx, conversation, assistant),
+    extracted_variables: liveExtractedVariables(ctx, conversation, assistant, messages),
+    input_variables: structuredClone(conversation.input_variables),
+    transcript: messages.map((m) => ({ role: m.role, content: m.content, timestamp: formatIsoOffset(m.at, zone), timestamp_unix: Math.floor(m.at / 1000) })),
+    formatted_transcript: messages.map((m) => `${SPEAKERS[m.role]}: ${m.content}`).join('\n'),
+    ...partyFields(ctx, conversation),
     created_at: formatIsoOffset(conversation.created_at, zone),
     ended_at: formatIsoOffset(endedAt, zone),
     attachments: messages.flatMap((m) => (m.media ? [{ type: m.media.type, url: fileUrl(ctx.files, 'att', m.id, m.media.filename), filename: m.media.filename }] : [])),

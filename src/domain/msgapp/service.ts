@@ -419,7 +419,7 @@ export function failureTexts(code: number): { error_message: string; error_descr
 }
 
 /** The status after `status` under `plan`, and how long after it; undefined when it is the last. */
-function nextStatus(status: string, plan: DeliveryPlan): { status: MessageStatus; after: number } | undefined {
+function nextStatus(status: string, plan: DeliveryPlan): { status: ReceiptFacts['status']; after: number } | undefined {
   if (status === 'queued') return { status: 'sent', after: STATUS_DELAYS_MS.sent };
   if (status === 'sent') {
     if (plan.kind === 'failed' || plan.kind === 'undelivered') return { status: plan.kind, after: plan.after_ms };
@@ -429,25 +429,33 @@ function nextStatus(status: string, plan: DeliveryPlan): { status: MessageStatus
   return undefined;
 }
 
-/** The read-receipts body of a message at one status, keys in the reference's order (live-platform H.4). */
-function readReceiptBody(ctx: AccountCtx, message: ChannelMessage, sender: Sender, status: MessageStatus, at: number): ReadReceiptWebhookBody {
-  const conversation = ctx.conversations.get(message.conversation_id);
+/** What a read receipt says of its message (live-platform H.4). */
+interface ReceiptFacts {
+  whatsapp_message_id: number;
+  message_sid: string;
+  conversation_id: string | null;
+  to: string;
+  status: Exclude<MessageStatus, 'queued'>;
+  error_code: number | null;
+}
+
+/** The read-receipts body, keys in the reference's order (live-platform H.4); failure texts only with a code. */
+function receiptBody(ctx: AccountCtx, sender: Sender, facts: ReceiptFacts, at: number): ReadReceiptWebhookBody {
   const assistant = sender.assistant_id === null ? undefined : ctx.assistants.get(sender.assistant_id);
-  const failed = (status === 'failed' || status === 'undelivered') && message.error_code != null;
   return {
     event: 'message_status',
-    whatsapp_message_id: message.id,
-    message_sid: message.message_sid,
+    whatsapp_message_id: facts.whatsapp_message_id,
+    message_sid: facts.message_sid,
     meta_message_id: null,
-    conversation_id: conversation?.uuid ?? null,
+    conversation_id: facts.conversation_id,
     assistant_id: assistant?.uuid ?? null,
     sender: { id: sender.id, phone_number: sender.phone_number, display_name: sender.display_name },
-    to: conversation?.customer_phone ?? '',
+    to: facts.to,
     from: sender.phone_number,
     direction: 'outbound',
-    status: status as ReadReceiptWebhookBody['status'],
-    error_code: failed ? message.error_code! : null,
-    ...(failed ? failureTexts(message.error_code!) : { error_message: null, error_description: null }),
+    status: facts.status,
+    error_code: facts.error_code,
+    ...(facts.error_code === null ? { error_message: null, error_description: null } : failureTexts(facts.error_code)),
     timestamp: formatIsoOffset(at, ctx.account.timezone),
     provider_timestamp: null,
   };
@@ -489,10 +497,12 @@ export function advanceMessageStatus(ctx: AccountCtx, payload: MessageStatusPayl
     whatsapp_message_id: message.id,
     sender_id: message.sender_id,
     recipient_phone: conversation?.customer_phone ?? '',
-    status: step.status as Exclude<MessageStatus, 'queued'>,
+    status: step.status,
     error_code: failing ? message.plan.error_code : null,
   });
-  if (sender) sendReadReceipt(ctx, sender, readReceiptBody(ctx, updated, sender, step.status, now));
+  const { status } = step;
+  const facts = { whatsapp_message_id: updated.id, message_sid: updated.message_sid, conversation_id: conversation?.uuid ?? null, to: conversation?.customer_phone ?? '', status, error_code: failing ? message.plan.error_code : null };
+  if (sender) sendReadReceipt(ctx, sender, receiptBody(ctx, sender, facts, now));
 }
 
 /** The reference's "Delivered" example as a test event (live-platform H.4), with the sender's own values and `test: true`. */
@@ -510,26 +520,8 @@ export function sendTestReceipt(state: SimState, id: number): { delivery_id: num
     new ErrorBag().add('read_receipts_webhook_url', 'The sender has no read_receipts_webhook_url: set one with PATCH /__sim/msgapp/senders/{id}.').throwIfAny();
   }
   const ctx = accountCtx(state.db.accounts.get(sender.account_id)!, state);
-  const assistant = sender.assistant_id === null ? undefined : ctx.assistants.get(sender.assistant_id);
-  const body: ReadReceiptWebhookBody = {
-    event: 'message_status',
-    whatsapp_message_id: TEST_RECEIPT.whatsapp_message_id,
-    message_sid: TEST_RECEIPT.message_sid,
-    meta_message_id: null,
-    conversation_id: null,
-    assistant_id: assistant?.uuid ?? null,
-    sender: { id: sender.id, phone_number: sender.phone_number, display_name: sender.display_name },
-    to: TEST_RECEIPT.to,
-    from: sender.phone_number,
-    direction: 'outbound',
-    status: 'delivered',
-    error_code: null,
-    error_message: null,
-    error_description: null,
-    timestamp: formatIsoOffset(ctx.now(), ctx.account.timezone),
-    provider_timestamp: null,
-    test: true,
-  };
+  const facts: ReceiptFacts = { ...TEST_RECEIPT, conversation_id: null, status: 'delivered', error_code: null };
+  const body: ReadReceiptWebhookBody = { ...receiptBody(ctx, sender, facts, ctx.now()), test: true };
   const delivery = state.webhooks.send({ account_id: sender.account_id, kind: 'read_receipt', url: sender.read_receipts_webhook_url!, payload: body, signWith: sender.read_receipts_signing_secret! });
   return { delivery_id: delivery.id };
 }
