@@ -19,7 +19,6 @@ import type { SimState } from '../state.js';
 import { dateWindow } from '../filters.js';
 import type { InboundMedia } from '../msgapp/schema.js';
 import { fileUrl } from '../files/service.js';
-import { systemValues } from '../../core/prompt-variables.js';
 import type { ScriptedReply } from '../../engine/replies.js';
 import type { ToolCall } from '../../engine/webhooks.js';
 import { callToolByName, type ToolFacts } from '../tools/calls.js';
@@ -265,9 +264,16 @@ export async function replyWithTools(ctx: AccountCtx, conversation: Conversation
   const scripted = ctx.replyTo(assistant, text, variables);
   if (scripted.function_calls.every((c) => c.result !== undefined)) return scripted;
   const facts: ToolFacts = {
-    // live-platform H.8: a chat has no phones of its own but the customer's, if known; its start is the conversation's.
+    // live-platform H.8: the system variables as the greeting has them (a messaging conversation's phones; a web chat has none).
     system: () =>
-      systemValues({ customer_phone: conversation.customer_phone, assistant_phone: null, assistant_uuid: assistant.uuid, assistant_name: assistant.name, at: conversation.created_at, timezone: assistant.timezone }),
+      systemValues({
+        customer_phone: conversation.customer_phone,
+        assistant_phone: senderOf(ctx, conversation)?.phone_number ?? null,
+        assistant_uuid: assistant.uuid,
+        assistant_name: assistant.name,
+        at: conversation.created_at,
+        timezone: assistant.timezone,
+      }),
     variables,
   };
   const functionCalls: FunctionCall[] = [];
