@@ -9,6 +9,12 @@
  * signature, made once from the body it is sent with). Of each answer, at most
  * RECEIVER_BODY_LIMIT bytes of body are read and kept (the journal, the call's
  * `webhook_response` and snapshots hold nothing larger).
+ *
+ * Every call into the integrator's code goes through this engine (ARCHITECTURE §4): a
+ * mid-call tool's request (`request`, live-platform H.10) is the kind with no retry, the
+ * tool's own timeout and an answer the caller waits for, made through the same transport
+ * and kept in a journal of its own (`toolCalls`, capped like the deliveries', not part of
+ * a snapshot).
  */
 import type { ClockEvent, VirtualClock } from '../core/clock.js';
 import { CountedRules } from '../core/counted-rules.js';
