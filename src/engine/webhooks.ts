@@ -377,7 +377,8 @@ export class WebhookEngine {
     });
     this.evictToolCalls();
     const outcome = request ? await this.requestOnce(request, input.timeoutMs) : { response: null, error: row.error };
-    const done = this.toolTable.get(row.id) ? this.toolTable.update(row.id, outcome) : { ...row, ...outcome };
+    // The record itself, unless the journal dropped it meanwhile (evicted, or a reset gave its id to another).
+    const done = this.toolTable.get(row.id) === row ? this.toolTable.update(row.id, outcome) : { ...row, ...outcome };
     for (const listener of this.toolListeners) listener(done);
     return structuredClone(done);
   }
