@@ -270,6 +270,20 @@ contract('mid-call tools: chats', (api) => {
     ]);
   });
 
+  it('calls the tool for AI reply generation too, and refuses a bad answer there in shape D without storing the message', async () => {
+    const toolId = await createTool(api(), {});
+    const assistant = await createAssistant(api(), [toolId]);
+    await api().put('/__sim/replies', { rules: [{ when: 'order', reply: 'Found.', function_calls: [{ name: 'lookup_order', arguments: { order_id: '{{order}}' } }] }] }, { key: null });
+    const found = await api().post('/user/ai/generate-reply', { assistant_id: assistant.id, customer_identifier: 'crm-42', message: 'my order', variables: { order: 'BST-3' } });
+    expect(found.status, found.text).toBe(200);
+    expect(found.body.function_calls).toStrictEqual([{ name: 'lookup_order', arguments: { order_id: '{{order}}' }, result: { order_id: 'BST-3', status: 'shipped' } }]);
+    expect(received.map((r) => r.url)).toEqual(['/orders/BST-3']);
+    const missing = await api().post('/user/ai/generate-reply', { assistant_id: assistant.id, customer_identifier: 'crm-42', message: 'my order', variables: { order: 'missing' } });
+    expect([missing.status, missing.body]).toStrictEqual([400, { success: false, error: 'Failed to process message: invalid tool output', error_code: 'INVALID_TOOL_OUTPUT' }]);
+    const history = (await api().get(`/conversations/${found.body.conversation_id}`, { key: null })).body.history;
+    expect(history.map((m: { role: string }) => m.role)).toEqual(['assistant', 'user', 'assistant']);
+  });
+
   it('keeps scripted results as they are, calling nothing', async () => {
     const toolId = await createTool(api(), {});
     const assistant = await createAssistant(api(), [toolId]);

@@ -36,7 +36,7 @@ import { AssistantSwitchBody, AssistantWebhookBody } from '../assistants/schema.
 
 const generateReplyRoute = userRoute({
   method: 'POST', path: '/user/ai/generate-reply', body: GenerateReplyBody, guard: checkReplyRate, responses: () => ({ 200: GeneratedReply }),
-  handle: ({ ctx, body }) => ok(generateReply(ctx, body)),
+  handle: async ({ ctx, body }) => ok(await generateReply(ctx, body)),
 });
 
 export const conversationRoutes = [

@@ -3,7 +3,7 @@
  * decisions: Create conversation, Get conversation, AI on / off, Conversations,
  * Chat message endpoint credentials; ARCHITECTURE §4 Chat conversations).
  */
-import { shapeD, shapeE, shapeR } from '../../core/errors.js';
+import { shapeD, shapeE, shapeR, type SimError } from '../../core/errors.js';
 import { cursorPaginate, paginate } from '../../core/pagination.js';
 import { SeededRandom } from '../../core/random.js';
 import { counted, retryAfter, type SlidingLimit } from '../../core/rate-limit.js';
@@ -65,6 +65,7 @@ export const conversationErrors = {
   assistantNotFound: () => shapeE(404, CONVERSATION_MESSAGES.assistantNotFound),
   insufficientBalance: () => shapeE(400, CONVERSATION_MESSAGES.insufficientBalance),
   invalidToolOutput: () => shapeE(400, CONVERSATION_MESSAGES.invalidToolOutput),
+  replyInvalidToolOutput: () => shapeD(400, CONVERSATION_MESSAGES.invalidToolOutput, 'INVALID_TOOL_OUTPUT'),
 };
 
 /** Clock event of a conversation's inactivity timer. */
@@ -255,8 +256,14 @@ function messagePrice(ctx: AccountCtx, conversation: Conversation): number {
  * `invalid tool output`, before anything is stored (decision: nothing changes; the
  * tool-call journal keeps the request). A name no attached tool has makes no request
  * and keeps the empty result a scripted call has. Undefined when the AI does not answer.
+ * `invalid` is the route's refusal (AI reply generation answers in shape D).
  */
-export async function replyWithTools(ctx: AccountCtx, conversation: Conversation, text: string): Promise<ScriptedReply | undefined> {
+export async function replyWithTools(
+  ctx: AccountCtx,
+  conversation: Conversation,
+  text: string,
+  invalid: () => SimError = conversationErrors.invalidToolOutput,
+): Promise<ScriptedReply | undefined> {
   const assistant = conversation.assistant_id === null ? undefined : ctx.assistants.get(conversation.assistant_id);
   if (!conversation.ai_enabled || !assistant) return undefined;
   messagePrice(ctx, conversation);
@@ -284,7 +291,7 @@ export async function replyWithTools(ctx: AccountCtx, conversation: Conversation
     }
     const done = await callToolByName(ctx, assistant, c.name, c.arguments, facts, { conversation_id: conversation.uuid });
     const result = done.request === null ? {} : toolResult(done);
-    if (result === undefined) throw conversationErrors.invalidToolOutput();
+    if (result === undefined) throw invalid();
     functionCalls.push({ name: c.name, arguments: c.arguments, result });
   }
   return { ...scripted, function_calls: functionCalls };
@@ -576,7 +583,7 @@ export function checkReplyRate(ctx: AccountCtx): void {
  * the customer identifier, opened on first contact like `POST /conversations`, takes the
  * message and answers the scripted reply. Messages are free, as `api` messages are.
  */
-export function generateReply(ctx: AccountCtx, input: GenerateReplyBody): GeneratedReply {
+export async function generateReply(ctx: AccountCtx, input: GenerateReplyBody): Promise<GeneratedReply> {
   const assistant = assistantByRef(ctx, input.assistant_id);
   if (!assistant) throw conversationErrors.replyAssistantNotFound();
   if (ctx.account.balance_micros <= 0) throw conversationErrors.replyInsufficientBalance();
@@ -587,7 +594,9 @@ export function generateReply(ctx: AccountCtx, input: GenerateReplyBody): Genera
     // Spread copies keys as own data properties, so a "__proto__" key stays plain data.
     conversation = ctx.conversations.update(conversation.id, { input_variables: { ...conversation.input_variables, ...input.variables } });
   }
-  const outcome = receiveMessage(ctx, conversation, input.message);
+  // live-platform H.10: the rule's tools are called first; a bad answer refuses in this route's shape D (decision), the message unstored.
+  const answered = await replyWithTools(ctx, conversation, input.message, conversationErrors.replyInvalidToolOutput);
+  const outcome = receiveMessage(ctx, ctx.conversations.get(conversation.id) ?? conversation, input.message, undefined, answered);
   ctx.setRecent('recent_replies', counted(ctx.account.recent_replies ?? [], ctx.now(), REPLY_RATE_LIMIT));
   const aiDisabled = !ctx.conversations.get(conversation.id)!.ai_enabled;
   return { success: true, conversation_id: conversation.uuid, customer_identifier: input.customer_identifier, reply: outcome.reply, function_calls: outcome.function_calls, ai_disabled: aiDisabled };
