@@ -23,7 +23,7 @@ const SPEED = 'must be a number from 0.001 to 1000000';
 const SAFE_INT = 'must be a whole number from -9007199254740991 to 9007199254740991';
 const ID = 'must be a whole number from 1 to 9007199254740991';
 const EVENT_TYPES =
-  'must be a clock event type of this simulator (webhook.attempt, phone_number.period_end, campaign.dial, lead.retry, call.start, call.ring, call.connect, call.end, conversation.inactive, msgapp.session_close, msgapp.message_status, knowledgebase.document_processed)';
+  'must be a clock event type of this simulator (webhook.attempt, phone_number.period_end, campaign.dial, lead.retry, call.start, call.ring, call.connect, call.end, call.tool, conversation.inactive, msgapp.session_close, msgapp.message_status, knowledgebase.document_processed)';
 
 /**
  * A state with a row in most tables: a purchased number (its renewal pending), an
