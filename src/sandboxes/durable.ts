@@ -13,6 +13,9 @@
  * - At start only the list is read (and each sandbox's state file checked to be there); a
  *   sandbox's state is read when it is first used. One that cannot be read then answers
  *   503 (the host's), the others go on.
+ * - A sandbox the host unloads (`--max-loaded-sandboxes`, issue 44) has its last changes
+ *   appended to its log and its store closed; no other file is written, so a kill in the
+ *   middle leaves the files an answer left. Its next use reads it as a restart does.
  *
  * A made sandbox's state is written before the list names it, a deleted one's files are
  * removed after the list stops naming it: a kill between the two leaves files no list
@@ -81,6 +84,8 @@ interface Held {
   kept: KeptSandbox;
   sim?: Simulator;
   store?: StateStore;
+  /** Unloaded by the host since its last load: its files hold its state exactly (nothing moves it until it loads again). */
+  unloaded?: boolean;
 }
 
 /**
@@ -169,6 +174,7 @@ export class SandboxDirectory implements SandboxKeeper {
     const store = this.store(sandbox.id, sim, nextGen, logBytes);
     held.sim = sim;
     held.store = store;
+    held.unloaded = false;
     // From now on its clock may move: the list's values are no longer sure to be its own.
     if (held.kept.exact) {
       held.kept.exact = false;
@@ -181,6 +187,19 @@ export class SandboxDirectory implements SandboxKeeper {
     // Logs left by the last run are folded into a new snapshot in the background.
     if (logBytes > 0) void store.compact().catch((error: unknown) => this.events.report?.({ level: 'error', msg: 'state not saved', file, error: fsReason(error) }));
     return sim;
+  }
+
+  unloaded(id: string): boolean {
+    const held = this.held.get(id);
+    if (!held?.store || !held.sim) return false;
+    if (!held.store.release()) return false;
+    const { sim } = held;
+    // Its values as it leaves memory: what the list shows of it from now on (its `exact` as the file on disk says it, until close).
+    held.kept = { ...held.kept, seed: sim.seed, wire: sim.wire, now: sim.clock.now() };
+    held.sim = undefined;
+    held.store = undefined;
+    held.unloaded = true;
+    return true;
   }
 
   removed(ids: readonly string[]): void {
@@ -218,6 +237,8 @@ export class SandboxDirectory implements SandboxKeeper {
     this.closed = true;
     let failure: unknown;
     for (const held of this.held.values()) {
+      // Unloaded since its last load: its files hold its state, and nothing moved it since.
+      if (held.unloaded) held.kept = { ...held.kept, exact: true };
       if (!held.store || !held.sim) continue;
       try {
         await held.store.close();

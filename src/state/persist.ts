@@ -541,6 +541,22 @@ export class StateStore {
     }
   }
 
+  /**
+   * Writes the last changes to the log and stops observing, when it can at once: not while
+   * a compaction runs, nor when the changes cannot be written (false: nothing changed, it
+   * goes on). No snapshot is written: the snapshot and its logs hold the whole state, as
+   * after any save point, so a kill at any point leaves what the answers acknowledged
+   * (a sandbox unloaded from memory, issue 44).
+   */
+  release(): boolean {
+    if (this.closed) return true;
+    if (this.compacting) return false;
+    this.flush();
+    if (this.unsaved !== undefined) return false;
+    this.detach();
+    return true;
+  }
+
   /** Stops observing and closes the log without writing anything more. */
   detach(): void {
     this.closed = true;
