@@ -177,7 +177,7 @@ describe('voxsim COMMAND --help', () => {
     const options = optionLines(stdout[0]!);
     expect(options.map(([flag]) => flag)).toEqual(SERVE_FLAGS);
     for (const [, description] of options) expect(description.length).toBeGreaterThan(10);
-    expect(stdout[0]!.split('\n')).toContain('  --port N                port to listen on (default 4010; 0 picks a free one)');
+    expect(stdout[0]!.split('\n')).toContain('  --port N                  port to listen on (default 4010; 0 picks a free one)');
   });
 
   it('describes every events option on one line', async () => {
