@@ -6,7 +6,10 @@
  *   what it was made with, and its seed, wire and virtual time when the list was written.
  *   It is replaced atomically and durably (src/state/atomic.ts) when a sandbox is made or
  *   deleted, when sandboxes expire (all those due in one write, after the request that
- *   found them: the host's sweep), when a kept one is first loaded, and when the server closes.
+ *   found them: the host's sweep), and when the server closes. A kept sandbox whose line
+ *   says its values are exact gets a mark when it is loaded (`<id>.json.loaded`, an empty
+ *   file): from then on they may be behind it, and a restart that finds the mark treats
+ *   the line as not exact. The next write of the list drops the marks.
  * - `DIR/sandboxes/<id>.json` (+ `.log.N`) is each sandbox's state file, kept by a
  *   `StateStore` exactly as `--state-file` keeps the server's own (src/state/persist.ts):
  *   every change is logged before the answer of the request that made it is sent.
@@ -21,7 +24,7 @@
  * removed after the list stops naming it: a kill between the two leaves files no list
  * names, which the next start removes.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { SANDBOX_ID, SANDBOX_ID_PREFIX, SANDBOX_KEY } from '../core/sandbox-keys.js';
@@ -37,6 +40,8 @@ export const SANDBOX_LIST_FORMAT = 'voxsim-sandboxes/1';
 export const SANDBOX_LIST_FILE = 'sandboxes.json';
 /** The directory of the sandboxes' state files. */
 export const SANDBOX_STATE_DIR = 'sandboxes';
+/** Beside a sandbox's state file once it was loaded after the list last called its line exact (`<id>.json.loaded`). */
+const LOAD_MARK = '.loaded';
 /** A file of a sandbox's state (`<id>.json`, its logs and the temp and old files of its StateStore). */
 const SANDBOX_FILE = new RegExp(`^(${SANDBOX_ID_PREFIX}[a-z0-9_-]+)\\.json(?:\\..*)?$`);
 
@@ -82,6 +87,8 @@ export interface SandboxDirEvents {
 
 interface Held {
   kept: KeptSandbox;
+  /** Its load mark is on disk (`<id>.json.loaded`): the list's line may say `exact`, the mark says it is not. */
+  marked?: boolean;
   sim?: Simulator;
   store?: StateStore;
   /** Unloaded by the host since its last load: its files hold its state exactly (nothing moves it until it loads again). */
@@ -118,6 +125,7 @@ export class SandboxDirectory implements SandboxKeeper {
     }
     const kept = readList(join(dir, SANDBOX_LIST_FILE));
     const ids = new Set(kept.map((s) => s.id));
+    const marked = new Set<string>();
     for (const sandbox of kept) {
       const file = join(states, `${sandbox.id}.json`);
       try {
@@ -127,13 +135,20 @@ export class SandboxDirectory implements SandboxKeeper {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SandboxDirError(DURABLE_MESSAGES.stateMissing(file, sandbox.id));
         throw new SandboxDirError(DURABLE_MESSAGES.stateUnreadable(file, fsReason(error)));
       }
+      // Loaded since the list was written (its mark left): the line's values may be behind it.
+      if (existsSync(`${file}${LOAD_MARK}`)) {
+        marked.add(sandbox.id);
+        sandbox.exact = false;
+      }
     }
     // Files of sandboxes the list no longer names (a kill between a delete's list write and its removals).
     for (const name of readdirSync(states)) {
       const owner = SANDBOX_FILE.exec(name)?.[1];
       if (owner !== undefined && !ids.has(owner)) removeQuietly(join(states, name));
     }
-    return new SandboxDirectory(dir, kept, events);
+    const directory = new SandboxDirectory(dir, kept, events);
+    for (const id of marked) directory.held.get(id)!.marked = true;
+    return directory;
   }
 
   get kept(): readonly KeptSandbox[] {
@@ -175,13 +190,16 @@ export class SandboxDirectory implements SandboxKeeper {
     held.sim = sim;
     held.store = store;
     held.unloaded = false;
-    // From now on its clock may move: the list's values are no longer sure to be its own.
+    // From now on its clock may move: the list's values are no longer sure to be its own. A
+    // mark beside its state file says so (a few bytes, not the whole list: issue 44, a first
+    // load's cost does not grow with the number of sandboxes); the next list write drops it.
     if (held.kept.exact) {
       held.kept.exact = false;
       try {
-        this.writeList();
+        writeFileAtomically(`${file}${LOAD_MARK}`, '');
+        held.marked = true;
       } catch (error) {
-        this.events.report?.({ level: 'error', msg: 'sandbox list not saved', file: this.listFile(), error: fsReason(error) });
+        this.events.report?.({ level: 'error', msg: 'sandbox list not saved', file: `${file}${LOAD_MARK}`, error: fsReason(error) });
       }
     }
     // Logs left by the last run are folded into a new snapshot in the background.
@@ -287,11 +305,18 @@ export class SandboxDirectory implements SandboxKeeper {
       };
     });
     writeFileAtomically(this.listFile(), `${JSON.stringify({ format: SANDBOX_LIST_FORMAT, version: VERSION, sandboxes }, null, 1)}\n`);
+    // The list now says what the marks said (a kill before their removal leaves marks that only make a restart load those sandboxes to list them).
+    for (const held of this.held.values()) {
+      if (!held.marked) continue;
+      held.marked = false;
+      removeQuietly(`${this.stateFile(held.kept.id)}${LOAD_MARK}`);
+    }
   }
 
   private removeFiles(id: string): void {
     const file = this.stateFile(id);
     removeQuietly(file);
+    removeQuietly(`${file}${LOAD_MARK}`);
     for (const log of logFiles(file)) removeQuietly(log.path);
   }
 }

@@ -240,6 +240,29 @@ describe('--max-loaded-sandboxes with --state-dir', () => {
   });
 });
 
+describe("a kept sandbox's first load after a restart", () => {
+  it('writes a mark beside its state file, not the whole list; a restart that finds the mark loads it to list it', async () => {
+    const first = keptHost();
+    const a = await first.host.create({ seed: 3 });
+    const b = await first.host.create({ seed: 4 });
+    await first.host.close();
+    const second = keptHost();
+    const keeper = (second.host as unknown as { options: { keeper: SandboxDirectory } }).options.keeper;
+    const writes = vi.spyOn(keeper as unknown as { writeList: () => void }, 'writeList');
+    await ok(second.host, 'POST', '/__sim/clock/advance', a.api_key, { by: '3h' });
+    expect(writes).not.toHaveBeenCalled();
+    expect(readdirSync(join(dir, 'sandboxes')).sort()).toEqual([`${a.id}.json`, `${a.id}.json.loaded`, `${a.id}.json.log.1`, `${b.id}.json`].sort());
+    // Killed here (not closed): the list still says a's line is exact, at its old time; the mark says it is not.
+    const third = keptHost();
+    expect(third.host.list().map((s) => [s.id, s.now])).toEqual([[a.id, '2026-03-02T12:00:00Z'], [b.id, '2026-03-02T09:00:00Z']]);
+    expect([third.host.loaded(a.id), third.host.loaded(b.id)]).toEqual([true, false]);
+    // A clean close writes the list, exact again, and drops the mark.
+    await third.host.close();
+    expect(readdirSync(join(dir, 'sandboxes')).filter((name) => name.endsWith('.loaded'))).toEqual([]);
+    await second.host.dispose();
+  });
+});
+
 describe('voxsim serve --max-loaded-sandboxes', () => {
   it('reads the flag (1 to 10000) and refuses anything else', () => {
     expect(parseServeArgs(['--max-loaded-sandboxes', '100'])).toMatchObject({ maxLoadedSandboxes: 100 });
