@@ -19,6 +19,7 @@
  *
  *   npm run bench -- --only sandboxes-scale          as bench/run.ts runs it (about 2-3 minutes)
  *   npx tsx bench/sandboxes-scale.ts --rounds 1      one round each
+ *   npx tsx bench/sandboxes-scale.ts --part memory   one of the two figures (request, memory)
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -128,6 +129,12 @@ function child(args: string[]): Promise<Record<string, number>> {
 
 async function main(): Promise<void> {
   if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`--rounds must be a whole number of at least 1, not ${option('rounds')}`);
+  const part = option('part');
+  if (part !== 'memory') await requestFigure();
+  if (part !== 'request') await memoryFigure();
+}
+
+async function requestFigure(): Promise<void> {
   const p50 = { many: [] as number[], few: [] as number[] };
   const p90 = { many: [] as number[], few: [] as number[] };
   for (let i = 0; i < ROUNDS; i++) {
@@ -154,6 +161,9 @@ async function main(): Promise<void> {
     baseline_p90_us: round(median(p90.few), 1),
   });
 
+}
+
+async function memoryFigure(): Promise<void> {
   const dir = await keptDirectory(MANY);
   try {
     const runs = { limited: [] as Record<string, number>[], unlimited: [] as Record<string, number>[] };

@@ -27,6 +27,7 @@
  *
  *   node --expose-gc --import tsx bench/sandboxes.ts                as bench/run.ts runs it
  *   node --expose-gc --import tsx bench/sandboxes.ts --leads 10000  a shorter move
+ *   node --expose-gc --import tsx bench/sandboxes.ts --slice-ms 2   A's moves sliced every 2 ms (default SLICE_MS)
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -43,6 +44,8 @@ import { emit, median, option, round } from './lib.js';
 const FILE = fileURLToPath(import.meta.url);
 const LEADS = Number(option('leads') ?? 50_000);
 const ROUNDS = Number(option('rounds') ?? 5);
+/** The slice of sandbox A's sliced moves (default SLICE_MS, as a host sets it): to measure its effect on B's tail. */
+const SLICE = Number(option('slice-ms') ?? SLICE_MS);
 /** Memory rounds (each a process per kind): the figure is the same every time. */
 const MEMORY_ROUNDS = Math.min(ROUNDS, 3);
 /** Far enough to finish the campaign: 50,000 leads end after 5.9 virtual days. */
@@ -204,7 +207,7 @@ async function main(): Promise<void> {
   const move = async (kind: Exclude<Kind, 'idle'>, leads = LEADS): Promise<{ ms: number; latencies: number[]; state: string; events: number }> => {
     const a = await host.create({ seed: 1, start: DIALER_START });
     const sim: Simulator = host.controlled(`Bearer ${a.api_key}`)!;
-    if (kind === 'unsliced') sim.clock.sliceMs = Infinity;
+    sim.clock.sliceMs = kind === 'unsliced' ? Infinity : SLICE;
     const { campaignId, addLeads, start } = await dialerCampaign(1_000_000_000, { sim, key: a.api_key });
     addLeads(leads);
     await start();
@@ -294,7 +297,7 @@ async function main(): Promise<void> {
   emit({
     bench: 'sandboxes.slicing_cost',
     value: Math.round(sliced),
-    unit: `ms wall of the move (POST /__sim/clock/advance over HTTP), sliced every ${SLICE_MS} ms, no other request`,
+    unit: `ms wall of the move (POST /__sim/clock/advance over HTTP), sliced every ${SLICE} ms, no other request`,
     baseline: Math.round(unsliced),
     baseline_of: 'the same move unsliced (sliceMs = Infinity)',
     ratio: round(sliced / unsliced, 2),

@@ -24,7 +24,7 @@
  * removed after the list stops naming it: a kill between the two leaves files no list
  * names, which the next start removes.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { SANDBOX_ID, SANDBOX_ID_PREFIX, SANDBOX_KEY } from '../core/sandbox-keys.js';
@@ -196,7 +196,8 @@ export class SandboxDirectory implements SandboxKeeper {
     if (held.kept.exact) {
       held.kept.exact = false;
       try {
-        writeFileAtomically(`${file}${LOAD_MARK}`, '');
+        // As durable as the change logs (written, not flushed to disk): a process kill keeps it, like them.
+        writeFileSync(`${file}${LOAD_MARK}`, '');
         held.marked = true;
       } catch (error) {
         this.events.report?.({ level: 'error', msg: 'sandbox list not saved', file: `${file}${LOAD_MARK}`, error: fsReason(error) });
