@@ -91,6 +91,8 @@ interface Held {
   marked?: boolean;
   sim?: Simulator;
   store?: StateStore;
+  /** The last generation of its change logs there may be (read at start, then its last store's): its logs are looked for by name. */
+  lastGen?: number;
   /** Unloaded by the host since its last load: its files hold its state exactly (nothing moves it until it loads again). */
   unloaded?: boolean;
 }
@@ -141,13 +143,24 @@ export class SandboxDirectory implements SandboxKeeper {
         sandbox.exact = false;
       }
     }
-    // Files of sandboxes the list no longer names (a kill between a delete's list write and its removals).
+    // Files of sandboxes the list no longer names (a kill between a delete's list write and its removals);
+    // what a killed run's stores left of the others (old copies, temp snapshots: StateStore's own tidying, done
+    // here once for all, issue 44); the last log generation of each.
+    const lastGen = new Map<string, number>();
     for (const name of readdirSync(states)) {
-      const owner = SANDBOX_FILE.exec(name)?.[1];
-      if (owner !== undefined && !ids.has(owner)) removeQuietly(join(states, name));
+      const match = SANDBOX_FILE.exec(name);
+      const owner = match?.[1];
+      if (owner === undefined) continue;
+      if (!ids.has(owner)) removeQuietly(join(states, name));
+      else if (/^\.json\.\d+\.\d+\.old$|^\.json\.\d+\.tmp$/.test(name.slice(owner.length))) removeQuietly(join(states, name));
+      else {
+        const gen = /^\.json\.log\.(\d+)$/.exec(name.slice(owner.length))?.[1];
+        if (gen !== undefined) lastGen.set(owner, Math.max(lastGen.get(owner) ?? 0, Number(gen)));
+      }
     }
     const directory = new SandboxDirectory(dir, kept, events);
     for (const id of marked) directory.held.get(id)!.marked = true;
+    for (const [id, gen] of lastGen) directory.held.get(id)!.lastGen = gen;
     return directory;
   }
 
@@ -170,7 +183,7 @@ export class SandboxDirectory implements SandboxKeeper {
     } catch (error) {
       this.held.delete(sandbox.id);
       store.detach();
-      this.removeFiles(sandbox.id);
+      this.removeFiles(sandbox.id, store.lastGen);
       throw new Error(fsReason(error));
     }
   }
@@ -178,7 +191,7 @@ export class SandboxDirectory implements SandboxKeeper {
   load(sandbox: KeptSandbox, build: (snapshot: SimulatorSnapshot) => Simulator): Simulator {
     const held = this.held.get(sandbox.id)!;
     const file = this.stateFile(sandbox.id);
-    const { snapshot, nextGen, logBytes } = readSandboxState(file);
+    const { snapshot, nextGen, logBytes } = readSandboxState(file, held.lastGen ?? 0);
     let sim: Simulator;
     try {
       sim = build(snapshot);
@@ -213,6 +226,7 @@ export class SandboxDirectory implements SandboxKeeper {
     if (!held?.store || !held.sim) return false;
     if (!held.store.release()) return false;
     const { sim } = held;
+    held.lastGen = held.store.lastGen;
     // Its values as it leaves memory: what the list shows of it from now on (its `exact` as the file on disk says it, until close).
     held.kept = { ...held.kept, seed: sim.seed, wire: sim.wire, now: sim.clock.now() };
     held.sim = undefined;
@@ -240,10 +254,11 @@ export class SandboxDirectory implements SandboxKeeper {
       throw new Error(`sandbox list ${this.listFile()} cannot be written (${fsReason(error)})`);
     }
     for (const { id, held } of gone) {
+      const lastGen = Math.max(held.lastGen ?? 0, held.store?.lastGen ?? 0);
       held.store?.detach();
-      this.removeFiles(id);
+      this.removeFiles(id, lastGen);
       // A compaction that was running may still be removing or renaming files: once it is done, whatever it left goes too.
-      void held.store?.idle().then(() => this.removeFiles(id));
+      void held.store?.idle().then(() => this.removeFiles(id, Math.max(lastGen, held.store?.lastGen ?? 0)));
     }
   }
 
@@ -280,6 +295,7 @@ export class SandboxDirectory implements SandboxKeeper {
     return new StateStore(file, sim, {
       nextGen,
       logBytes,
+      tidied: true,
       ...(this.events.compactAfter !== undefined && { compactAfter: this.events.compactAfter }),
       onError: (error) => report?.({ level: 'error', msg: 'state not saved', file, error: fsReason(error) }),
       onRewritten: (cause) => report?.({ level: 'warn', msg: 'state file rewritten', file, error: fsReason(cause) }),
@@ -314,11 +330,12 @@ export class SandboxDirectory implements SandboxKeeper {
     }
   }
 
-  private removeFiles(id: string): void {
+  /** Removes a sandbox's files: its state file, its mark, its logs up to `lastGen`. */
+  private removeFiles(id: string, lastGen: number): void {
     const file = this.stateFile(id);
     removeQuietly(file);
     removeQuietly(`${file}${LOAD_MARK}`);
-    for (const log of logFiles(file)) removeQuietly(log.path);
+    for (const log of logFiles(file, lastGen)) removeQuietly(log.path);
   }
 }
 
@@ -362,7 +379,7 @@ function readList(file: string): KeptSandbox[] {
  * A sandbox's state: its snapshot with every change log left beside it applied, the next
  * log generation and the bytes of those logs. Throws a SandboxDirError naming the file.
  */
-function readSandboxState(file: string): { snapshot: SimulatorSnapshot; nextGen: number; logBytes: number } {
+function readSandboxState(file: string, lastGen: number): { snapshot: SimulatorSnapshot; nextGen: number; logBytes: number } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -371,7 +388,7 @@ function readSandboxState(file: string): { snapshot: SimulatorSnapshot; nextGen:
   }
   const snapshot = parseJson(text, (why) => DURABLE_MESSAGES.stateNotJson(file, why)) as SimulatorSnapshot;
   if ((snapshot as { format?: unknown } | null)?.format !== SNAPSHOT_FORMAT) throw new SandboxDirError(DURABLE_MESSAGES.stateForeign(file));
-  const logs = logFiles(file);
+  const logs = logFiles(file, lastGen);
   let logBytes = 0;
   for (const log of logs) {
     try {
