@@ -1,0 +1,28 @@
+import { createSimulator } from '../src/simulator.js';
+import { SandboxHost } from '../src/sandboxes/host.js';
+import { DIALER_START, dialerCampaign } from './fixture.js';
+const gc = (globalThis as any).gc as () => void;
+const heap = () => { for (let i = 0; i < 3; i++) gc(); return process.memoryUsage().heapUsed / 1024 / 1024; };
+const host = new SandboxHost(createSimulator({ seed: 1 }), { maxSandboxes: 10 });
+const a = await host.create({ seed: 1, start: DIALER_START });
+const sim = host.controlled(`Bearer ${a.api_key}`)!;
+const { addLeads, start } = await dialerCampaign(1_000_000_000, { sim, key: a.api_key });
+const h0 = heap();
+addLeads(50_000);
+await start();
+const h1 = heap();
+let gcCount = 0;
+const { PerformanceObserver } = await import('node:perf_hooks');
+const pauses: { kind: number; ms: number }[] = [];
+const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) pauses.push({ kind: (e as any).detail?.kind ?? (e as any).kind, ms: e.duration }); });
+obs.observe({ entryTypes: ['gc'] });
+const t = performance.now();
+const res = await host.handle({ method: 'POST', path: '/__sim/clock/advance', headers: { authorization: `Bearer ${a.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify({ by: '7d' }) });
+const moveMs = performance.now() - t;
+await new Promise((r) => setTimeout(r, 50));
+obs.disconnect();
+const h2 = heap();
+const calls = sim.db.calls.size ?? (sim.db as any).calls.count;
+const byKind: Record<string, { n: number; total: number; max: number }> = {};
+for (const p of pauses) { const k = ({ 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' } as any)[p.kind] ?? String(p.kind); const b = (byKind[k] ??= { n: 0, total: 0, max: 0 }); b.n++; b.total += p.ms; b.max = Math.max(b.max, p.ms); }
+console.log(JSON.stringify({ status: res.status, ran: (res.body as any).ran, move_ms: Math.round(moveMs), heap_before_leads_mb: h0.toFixed(1), heap_leads_mb: (h1 - h0).toFixed(1), kib_per_lead: ((h1 - h0) * 1024 / 50000).toFixed(2), heap_after_move_mb: h2.toFixed(1), kib_per_call: ((h2 - h1) * 1024 / Number(calls)).toFixed(2), calls, gc: byKind }));
