@@ -123,7 +123,7 @@ async function memoryProcess(dir: string, maxLoaded: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 10));
   const end = process.memoryUsage().rss / MB;
   const loaded = keys.length === 0 ? 0 : keeper.kept.filter((s) => host.loaded(s.id)).length;
-  console.log(JSON.stringify({ peak_mb: Math.max(peak, end), after_1000_mb: afterFirst, end_mb: end, heap_after_1000_mb: heapAfterFirst, heap_end_mb: liveHeap(), loaded_at_end: loaded, ms: performance.now() - started }));
+  console.log(JSON.stringify({ peak_mb: Math.max(peak, end), after_1000_mb: afterFirst, end_mb: end, heap_after_1000_mb: heapAfterFirst, heap_end_mb: liveHeap(), heap_total_end_mb: process.memoryUsage().heapTotal / MB, external_end_mb: process.memoryUsage().external / MB, array_buffers_end_mb: process.memoryUsage().arrayBuffers / MB, loaded_at_end: loaded, ms: performance.now() - started }));
   host.dispose();
 }
 
@@ -196,6 +196,8 @@ async function memoryFigure(): Promise<void> {
       end_mb_rounds: runs.limited.map((r) => Math.round(r.end_mb!)),
       live_heap_after_1000_mb_rounds: runs.limited.map((r) => Math.round(r.heap_after_1000_mb!)),
       live_heap_end_mb_rounds: runs.limited.map((r) => Math.round(r.heap_end_mb!)),
+      heap_total_end_mb_rounds: runs.limited.map((r) => Math.round(r.heap_total_end_mb!)),
+      external_end_mb_rounds: runs.limited.map((r) => Math.round(r.external_end_mb!)),
       peak_mb_rounds: runs.limited.map((r) => Math.round(r.peak_mb!)),
       loaded_at_end: runs.limited[0]!.loaded_at_end,
       touch_s_rounds: runs.limited.map((r) => round(r.ms! / 1000, 1)),
