@@ -8,7 +8,7 @@
  * `GET /user/me` with sandbox B's key, one request in flight on a keep-alive connection,
  * until A's move has answered. Figure: the p99 of B's latencies, pooled over the rounds (a
  * round's move answers some 80-100 of them, whose own p99 would be their worst), target
- * < 50 ms, with the count of B's requests answered meanwhile (0 would make the figure
+ * < 20 ms (issue 44), with the count of B's requests answered meanwhile (0 would make the figure
  * meaningless: then it is missed); baseline: the same client for a second with no move.
  *
  * Slicing cost: the same move with no client, sliced (SLICE_MS, as a host sets it) and
@@ -52,7 +52,8 @@ const MEMORY_ROUNDS = Math.min(ROUNDS, 3);
 const MOVE = '7d';
 /** How long the no-move baseline client runs. */
 const BASELINE_MS = 1000;
-const TARGET_P99_MS = 50;
+/** Issue 44 (was 50 ms, issue 35). */
+const TARGET_P99_MS = 20;
 /** Sandboxes per memory process, and the memory target (informational: the issue sets none). */
 const SANDBOXES = 200;
 const TARGET_KIB = 256;
