@@ -8,6 +8,7 @@
  *   npm run bench -- --only dialer,pages   some of them (http, msw, pages, dialer, import, start, har)
  *   npm run bench -- --only persist        the state-file bench (opt-in: 100k leads + 220k calls, several minutes)
  *   npm run bench -- --only sandboxes      the sandboxes' fairness and memory (opt-in: 17 campaigns of 50,000 leads, about 90 s)
+ *   npm run bench -- --only sandboxes-scale  10,000 sandboxes: a request's p50 against 10, and RSS touching 10,000 kept ones with 100 loaded (opt-in, a few minutes)
  *   npm run bench -- --cpu-prof            each bench process writes a .cpuprofile to bench/profiles/
  *
  * Extra Node flags: the HAR bench collects a finished file's garbage before the next (--expose-gc), the
@@ -25,7 +26,7 @@ import { flag, option, summaryLine, type Figure } from './lib.js';
 /** Run by default (under 3 minutes). */
 const DEFAULT_BENCHES = ['pages', 'dialer', 'msw', 'http', 'import', 'start', 'har'] as const;
 /** Run only when named in `--only`: the state-file bench builds a 210 MB state and takes minutes; the sandboxes bench runs 17 campaigns of 50,000 leads (about 2 minutes). */
-const OPT_IN_BENCHES = ['persist', 'sandboxes'] as const;
+const OPT_IN_BENCHES = ['persist', 'sandboxes', 'sandboxes-scale'] as const;
 const BENCHES = [...DEFAULT_BENCHES, ...OPT_IN_BENCHES] as const;
 /** Benches that time the package as built (dist/): it is rebuilt first when a source is newer, as the packaging test does. */
 const OF_THE_BUILD = ['import', 'start'];
@@ -47,7 +48,7 @@ if (profile) mkdirSync(profiles, { recursive: true });
 /** Runs one bench file in a child Node (the same Node and loader as this one), collecting its figures. */
 function run(name: string): Promise<Figure[]> {
   const file = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
-  const args = [...process.execArgv, ...(NODE_FLAGS[name] ?? []), ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', `${name}.cpuprofile`] : []), file, ...(name === 'dialer' && leads ? ['--leads', leads] : []), ...((name === 'dialer' || name === 'sandboxes') && rounds ? ['--rounds', rounds] : [])];
+  const args = [...process.execArgv, ...(NODE_FLAGS[name] ?? []), ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profiles, '--cpu-prof-name', `${name}.cpuprofile`] : []), file, ...(name === 'dialer' && leads ? ['--leads', leads] : []), ...((name === 'dialer' || name === 'sandboxes' || name === 'sandboxes-scale') && rounds ? ['--rounds', rounds] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const figures: Figure[] = [];
   createInterface({ input: child.stdout }).on('line', (line) => {

@@ -141,7 +141,7 @@ function streams() {
   return { stdout, stderr, out: { log: (s: string) => stdout.push(s), error: (s: string) => stderr.push(s) } as unknown as Console };
 }
 
-const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--state-dir', '--compact-after', '--scenario', '--admin-token', '--wire', '--catalog', '--quiet', '--stream-buffer', '--exit-with-parent', '--max-sandboxes', '--sandbox-ttl', '--open-sandboxes', '--shard', '--help'];
+const SERVE_FLAGS = ['--port', '--host', '--seed', '--base-path', '--start', '--speed', '--state-file', '--state-dir', '--compact-after', '--scenario', '--admin-token', '--wire', '--catalog', '--quiet', '--stream-buffer', '--exit-with-parent', '--max-sandboxes', '--max-loaded-sandboxes', '--sandbox-ttl', '--open-sandboxes', '--shard', '--help'];
 const EVENTS_FLAGS = ['--url', '--admin-token', '--type', '--account', '--since', '--json', '--no-color', '--help'];
 
 /** The option lines of a help text: `  --flag VALUE   description`, as [flag, description]. */
@@ -177,7 +177,7 @@ describe('voxsim COMMAND --help', () => {
     const options = optionLines(stdout[0]!);
     expect(options.map(([flag]) => flag)).toEqual(SERVE_FLAGS);
     for (const [, description] of options) expect(description.length).toBeGreaterThan(10);
-    expect(stdout[0]!.split('\n')).toContain('  --port N                port to listen on (default 4010; 0 picks a free one)');
+    expect(stdout[0]!.split('\n')).toContain('  --port N                  port to listen on (default 4010; 0 picks a free one)');
   });
 
   it('describes every events option on one line', async () => {

@@ -77,6 +77,7 @@ export const COMMANDS = {
       'stream-buffer': { type: 'string', value: 'SIZE', help: 'bytes that may wait for one event-stream consumer (default 4mb, at least 1kb)' },
       'exit-with-parent': { type: 'boolean', help: 'stop once the process that started the server is gone (npm start sets it)' },
       'max-sandboxes': { type: 'string', value: 'N', help: 'sandboxes the server holds at most, 0 to 10000 (default 100; 0: none)' },
+      'max-loaded-sandboxes': { type: 'string', value: 'N', help: 'with --state-dir: sandboxes held in memory at most, 1 to 10000 (default 1000); the least recently used idle ones are unloaded to their files and load again on their next request' },
       'sandbox-ttl': { type: 'string', value: 'DURATION', help: 'how long a sandbox may stay idle before it is removed, 1m to 365d (default 24h)' },
       'open-sandboxes': { type: 'boolean', help: "anyone who reaches the server may create a sandbox (listing and deleting others stay the admin's)" },
       shard: { type: 'string', value: 'NAME', help: "this shard's name, carried by every sandbox key it mints (docs/sandboxes.md: sharding)" },

@@ -42,6 +42,8 @@ export interface ServeOptions {
   exitWithParent?: boolean;
   /** Sandboxes the server holds at most (issue 35); default 100. */
   maxSandboxes?: number;
+  /** With `--state-dir`: sandbox simulators held in memory at most (issue 44); default 1000. */
+  maxLoadedSandboxes?: number;
   /** A sandbox's idle lifetime in real ms; default 24 h. */
   sandboxTtlMs?: number;
   /** Anyone who reaches the server may create a sandbox. */
@@ -85,6 +87,10 @@ export function parseServeArgs(args: string[]): ServeOptions {
   if (maxSandboxes !== undefined && !(Number.isInteger(maxSandboxes) && maxSandboxes >= 0 && maxSandboxes <= 10_000)) {
     throw new Error(`--max-sandboxes must be a whole number from 0 to 10000, got "${values['max-sandboxes']}"`);
   }
+  const maxLoadedSandboxes = values['max-loaded-sandboxes'] === undefined ? undefined : Number(values['max-loaded-sandboxes']);
+  if (maxLoadedSandboxes !== undefined && !(Number.isInteger(maxLoadedSandboxes) && maxLoadedSandboxes >= 1 && maxLoadedSandboxes <= 10_000)) {
+    throw new Error(`--max-loaded-sandboxes must be a whole number from 1 to 10000, got "${values['max-loaded-sandboxes']}"`);
+  }
   const sandboxTtlMs = values['sandbox-ttl'] === undefined ? undefined : durationOption(values['sandbox-ttl']);
   if (values['sandbox-ttl'] !== undefined && !(sandboxTtlMs !== undefined && sandboxTtlMs >= SANDBOX_TTL_RANGE.min && sandboxTtlMs <= SANDBOX_TTL_RANGE.max)) {
     throw new Error(`--sandbox-ttl must be a duration from 1m to 365d (90m, 2h, 7d), got "${values['sandbox-ttl']}"`);
@@ -114,6 +120,7 @@ export function parseServeArgs(args: string[]): ServeOptions {
     ...(compactAfter !== undefined && { compactAfter }),
     ...(values['exit-with-parent'] && { exitWithParent: true }),
     ...(maxSandboxes !== undefined && { maxSandboxes }),
+    ...(maxLoadedSandboxes !== undefined && { maxLoadedSandboxes }),
     ...(sandboxTtlMs !== undefined && { sandboxTtlMs }),
     ...(values['open-sandboxes'] && { openSandboxes: true }),
     ...(values.shard !== undefined && { shard: values.shard }),

@@ -140,6 +140,7 @@ async function serveWith(options: ServeOptions, keeper: SandboxDirectory | undef
   let serverUrl = '';
   const sandboxes = new SandboxHost(sim, {
     ...(options.maxSandboxes !== undefined && { maxSandboxes: options.maxSandboxes }),
+    ...(options.maxLoadedSandboxes !== undefined && { maxLoadedSandboxes: options.maxLoadedSandboxes }),
     ...(options.sandboxTtlMs !== undefined && { ttlMs: options.sandboxTtlMs }),
     ...(options.openSandboxes && { openSandboxes: true }),
     ...(options.shard !== undefined && { shard: options.shard }),

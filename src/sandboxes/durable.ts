@@ -6,19 +6,25 @@
  *   what it was made with, and its seed, wire and virtual time when the list was written.
  *   It is replaced atomically and durably (src/state/atomic.ts) when a sandbox is made or
  *   deleted, when sandboxes expire (all those due in one write, after the request that
- *   found them: the host's sweep), when a kept one is first loaded, and when the server closes.
+ *   found them: the host's sweep), and when the server closes. A kept sandbox whose line
+ *   says its values are exact gets a mark when it is loaded (`<id>.json.loaded`, an empty
+ *   file): from then on they may be behind it, and a restart that finds the mark treats
+ *   the line as not exact. The next write of the list drops the marks.
  * - `DIR/sandboxes/<id>.json` (+ `.log.N`) is each sandbox's state file, kept by a
  *   `StateStore` exactly as `--state-file` keeps the server's own (src/state/persist.ts):
  *   every change is logged before the answer of the request that made it is sent.
  * - At start only the list is read (and each sandbox's state file checked to be there); a
  *   sandbox's state is read when it is first used. One that cannot be read then answers
  *   503 (the host's), the others go on.
+ * - A sandbox the host unloads (`--max-loaded-sandboxes`, issue 44) has its last changes
+ *   appended to its log and its store closed; no other file is written, so a kill in the
+ *   middle leaves the files an answer left. Its next use reads it as a restart does.
  *
  * A made sandbox's state is written before the list names it, a deleted one's files are
  * removed after the list stops naming it: a kill between the two leaves files no list
  * names, which the next start removes.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { SANDBOX_ID, SANDBOX_ID_PREFIX, SANDBOX_KEY } from '../core/sandbox-keys.js';
@@ -34,6 +40,8 @@ export const SANDBOX_LIST_FORMAT = 'voxsim-sandboxes/1';
 export const SANDBOX_LIST_FILE = 'sandboxes.json';
 /** The directory of the sandboxes' state files. */
 export const SANDBOX_STATE_DIR = 'sandboxes';
+/** Beside a sandbox's state file once it was loaded after the list last called its line exact (`<id>.json.loaded`). */
+const LOAD_MARK = '.loaded';
 /** A file of a sandbox's state (`<id>.json`, its logs and the temp and old files of its StateStore). */
 const SANDBOX_FILE = new RegExp(`^(${SANDBOX_ID_PREFIX}[a-z0-9_-]+)\\.json(?:\\..*)?$`);
 
@@ -79,8 +87,14 @@ export interface SandboxDirEvents {
 
 interface Held {
   kept: KeptSandbox;
+  /** Its load mark is on disk (`<id>.json.loaded`): the list's line may say `exact`, the mark says it is not. */
+  marked?: boolean;
   sim?: Simulator;
   store?: StateStore;
+  /** The last generation of its change logs there may be (read at start, then its last store's): its logs are looked for by name. */
+  lastGen?: number;
+  /** Unloaded by the host since its last load: its files hold its state exactly (nothing moves it until it loads again). */
+  unloaded?: boolean;
 }
 
 /**
@@ -113,6 +127,7 @@ export class SandboxDirectory implements SandboxKeeper {
     }
     const kept = readList(join(dir, SANDBOX_LIST_FILE));
     const ids = new Set(kept.map((s) => s.id));
+    const marked = new Set<string>();
     for (const sandbox of kept) {
       const file = join(states, `${sandbox.id}.json`);
       try {
@@ -122,13 +137,31 @@ export class SandboxDirectory implements SandboxKeeper {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SandboxDirError(DURABLE_MESSAGES.stateMissing(file, sandbox.id));
         throw new SandboxDirError(DURABLE_MESSAGES.stateUnreadable(file, fsReason(error)));
       }
+      // Loaded since the list was written (its mark left): the line's values may be behind it.
+      if (existsSync(`${file}${LOAD_MARK}`)) {
+        marked.add(sandbox.id);
+        sandbox.exact = false;
+      }
     }
-    // Files of sandboxes the list no longer names (a kill between a delete's list write and its removals).
+    // Files of sandboxes the list no longer names (a kill between a delete's list write and its removals);
+    // what a killed run's stores left of the others (old copies, temp snapshots: StateStore's own tidying, done
+    // here once for all, issue 44); the last log generation of each.
+    const lastGen = new Map<string, number>();
     for (const name of readdirSync(states)) {
-      const owner = SANDBOX_FILE.exec(name)?.[1];
-      if (owner !== undefined && !ids.has(owner)) removeQuietly(join(states, name));
+      const match = SANDBOX_FILE.exec(name);
+      const owner = match?.[1];
+      if (owner === undefined) continue;
+      if (!ids.has(owner)) removeQuietly(join(states, name));
+      else if (/^\.json\.\d+\.\d+\.old$|^\.json\.\d+\.tmp$/.test(name.slice(owner.length))) removeQuietly(join(states, name));
+      else {
+        const gen = /^\.json\.log\.(\d+)$/.exec(name.slice(owner.length))?.[1];
+        if (gen !== undefined) lastGen.set(owner, Math.max(lastGen.get(owner) ?? 0, Number(gen)));
+      }
     }
-    return new SandboxDirectory(dir, kept, events);
+    const directory = new SandboxDirectory(dir, kept, events);
+    for (const id of marked) directory.held.get(id)!.marked = true;
+    for (const [id, gen] of lastGen) directory.held.get(id)!.lastGen = gen;
+    return directory;
   }
 
   get kept(): readonly KeptSandbox[] {
@@ -150,7 +183,7 @@ export class SandboxDirectory implements SandboxKeeper {
     } catch (error) {
       this.held.delete(sandbox.id);
       store.detach();
-      this.removeFiles(sandbox.id);
+      this.removeFiles(sandbox.id, store.lastGen);
       throw new Error(fsReason(error));
     }
   }
@@ -158,7 +191,7 @@ export class SandboxDirectory implements SandboxKeeper {
   load(sandbox: KeptSandbox, build: (snapshot: SimulatorSnapshot) => Simulator): Simulator {
     const held = this.held.get(sandbox.id)!;
     const file = this.stateFile(sandbox.id);
-    const { snapshot, nextGen, logBytes } = readSandboxState(file);
+    const { snapshot, nextGen, logBytes } = readSandboxState(file, held.lastGen ?? 0);
     let sim: Simulator;
     try {
       sim = build(snapshot);
@@ -169,18 +202,37 @@ export class SandboxDirectory implements SandboxKeeper {
     const store = this.store(sandbox.id, sim, nextGen, logBytes);
     held.sim = sim;
     held.store = store;
-    // From now on its clock may move: the list's values are no longer sure to be its own.
+    held.unloaded = false;
+    // From now on its clock may move: the list's values are no longer sure to be its own. A
+    // mark beside its state file says so (a few bytes, not the whole list: issue 44, a first
+    // load's cost does not grow with the number of sandboxes); the next list write drops it.
     if (held.kept.exact) {
       held.kept.exact = false;
       try {
-        this.writeList();
+        // As durable as the change logs (written, not flushed to disk): a process kill keeps it, like them.
+        writeFileSync(`${file}${LOAD_MARK}`, '');
+        held.marked = true;
       } catch (error) {
-        this.events.report?.({ level: 'error', msg: 'sandbox list not saved', file: this.listFile(), error: fsReason(error) });
+        this.events.report?.({ level: 'error', msg: 'sandbox list not saved', file: `${file}${LOAD_MARK}`, error: fsReason(error) });
       }
     }
     // Logs left by the last run are folded into a new snapshot in the background.
     if (logBytes > 0) void store.compact().catch((error: unknown) => this.events.report?.({ level: 'error', msg: 'state not saved', file, error: fsReason(error) }));
     return sim;
+  }
+
+  unloaded(id: string): boolean {
+    const held = this.held.get(id);
+    if (!held?.store || !held.sim) return false;
+    if (!held.store.release()) return false;
+    const { sim } = held;
+    held.lastGen = held.store.lastGen;
+    // Its values as it leaves memory: what the list shows of it from now on (its `exact` as the file on disk says it, until close).
+    held.kept = { ...held.kept, seed: sim.seed, wire: sim.wire, now: sim.clock.now() };
+    held.sim = undefined;
+    held.store = undefined;
+    held.unloaded = true;
+    return true;
   }
 
   removed(ids: readonly string[]): void {
@@ -202,10 +254,11 @@ export class SandboxDirectory implements SandboxKeeper {
       throw new Error(`sandbox list ${this.listFile()} cannot be written (${fsReason(error)})`);
     }
     for (const { id, held } of gone) {
+      const lastGen = Math.max(held.lastGen ?? 0, held.store?.lastGen ?? 0);
       held.store?.detach();
-      this.removeFiles(id);
+      this.removeFiles(id, lastGen);
       // A compaction that was running may still be removing or renaming files: once it is done, whatever it left goes too.
-      void held.store?.idle().then(() => this.removeFiles(id));
+      void held.store?.idle().then(() => this.removeFiles(id, Math.max(lastGen, held.store?.lastGen ?? 0)));
     }
   }
 
@@ -218,6 +271,8 @@ export class SandboxDirectory implements SandboxKeeper {
     this.closed = true;
     let failure: unknown;
     for (const held of this.held.values()) {
+      // Unloaded since its last load: its files hold its state, and nothing moved it since.
+      if (held.unloaded) held.kept = { ...held.kept, exact: true };
       if (!held.store || !held.sim) continue;
       try {
         await held.store.close();
@@ -240,6 +295,7 @@ export class SandboxDirectory implements SandboxKeeper {
     return new StateStore(file, sim, {
       nextGen,
       logBytes,
+      tidied: true,
       ...(this.events.compactAfter !== undefined && { compactAfter: this.events.compactAfter }),
       onError: (error) => report?.({ level: 'error', msg: 'state not saved', file, error: fsReason(error) }),
       onRewritten: (cause) => report?.({ level: 'warn', msg: 'state file rewritten', file, error: fsReason(cause) }),
@@ -266,12 +322,20 @@ export class SandboxDirectory implements SandboxKeeper {
       };
     });
     writeFileAtomically(this.listFile(), `${JSON.stringify({ format: SANDBOX_LIST_FORMAT, version: VERSION, sandboxes }, null, 1)}\n`);
+    // The list now says what the marks said (a kill before their removal leaves marks that only make a restart load those sandboxes to list them).
+    for (const held of this.held.values()) {
+      if (!held.marked) continue;
+      held.marked = false;
+      removeQuietly(`${this.stateFile(held.kept.id)}${LOAD_MARK}`);
+    }
   }
 
-  private removeFiles(id: string): void {
+  /** Removes a sandbox's files: its state file, its mark, its logs up to `lastGen`. */
+  private removeFiles(id: string, lastGen: number): void {
     const file = this.stateFile(id);
     removeQuietly(file);
-    for (const log of logFiles(file)) removeQuietly(log.path);
+    removeQuietly(`${file}${LOAD_MARK}`);
+    for (const log of logFiles(file, lastGen)) removeQuietly(log.path);
   }
 }
 
@@ -315,7 +379,7 @@ function readList(file: string): KeptSandbox[] {
  * A sandbox's state: its snapshot with every change log left beside it applied, the next
  * log generation and the bytes of those logs. Throws a SandboxDirError naming the file.
  */
-function readSandboxState(file: string): { snapshot: SimulatorSnapshot; nextGen: number; logBytes: number } {
+function readSandboxState(file: string, lastGen: number): { snapshot: SimulatorSnapshot; nextGen: number; logBytes: number } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -324,7 +388,7 @@ function readSandboxState(file: string): { snapshot: SimulatorSnapshot; nextGen:
   }
   const snapshot = parseJson(text, (why) => DURABLE_MESSAGES.stateNotJson(file, why)) as SimulatorSnapshot;
   if ((snapshot as { format?: unknown } | null)?.format !== SNAPSHOT_FORMAT) throw new SandboxDirError(DURABLE_MESSAGES.stateForeign(file));
-  const logs = logFiles(file);
+  const logs = logFiles(file, lastGen);
   let logBytes = 0;
   for (const log of logs) {
     try {

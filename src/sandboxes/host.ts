@@ -15,10 +15,13 @@
  *   (issue 45: a sandbox key is never the admin).
  * - The key and id format (mint, read, shard) is src/core/sandbox-keys.ts's.
  * - A sandbox idle (no request) for its `ttl` of real time is removed; its keys then answer
- *   401 like any unknown key.
+ *   401 like any unknown key. Expiry reads a queue ordered by due time (issue 44): a
+ *   request's cost does not grow with the number of sandboxes.
  * - With a `keeper` (`voxsim serve --state-dir`: src/sandboxes/durable.ts) the sandboxes
  *   outlive the process: the host starts with the kept list and loads a sandbox's
- *   simulator on its first use; each change is on disk before its answer (`saved`).
+ *   simulator on its first use; each change is on disk before its answer (`saved`). Past
+ *   `maxLoadedSandboxes` simulators in memory, the least recently used idle ones are
+ *   unloaded (their state is on disk already) and load again on their next request.
  */
 import * as z from 'zod';
 import { afterRealDelay, parseDuration, realNow, SLICE_MS } from '../core/clock.js';
@@ -39,6 +42,8 @@ import { createSimulator, ROUTES, simulatorToRestore, type Simulator, type Simul
 export const DEFAULT_MAX_SANDBOXES = 100;
 /** How long a sandbox may stay idle (real time since its last request), unless told otherwise (`--sandbox-ttl`): 24 h. */
 export const DEFAULT_SANDBOX_TTL_MS = 24 * 60 * 60 * 1000;
+/** Sandbox simulators a host with a keeper holds in memory at most, unless told otherwise (`--max-loaded-sandboxes`). */
+export const DEFAULT_MAX_LOADED_SANDBOXES = 1000;
 /** The shortest and longest idle time a sandbox may be given: a minute, a year. */
 export const SANDBOX_TTL_RANGE = { min: 60 * 1000, max: 365 * 24 * 60 * 60 * 1000 } as const;
 export { SHARD_NAME };
@@ -119,6 +124,14 @@ export interface SandboxKeeper {
   created(sandbox: KeptSandbox, sim: Simulator): void;
   /** Loads a kept sandbox: reads its state, has `build` restore it, keeps its changes from then on. */
   load(sandbox: KeptSandbox, build: (snapshot: SimulatorSnapshot) => Simulator): Simulator;
+  /**
+   * Stops keeping a loaded sandbox's simulator (the host unloads it, issue 44): its last
+   * changes are written to its log, then its store is closed; its files hold its whole
+   * state, as after any answer, and `load` reads it again. Writes nothing else (a kill at
+   * any point leaves the files as an answer leaves them). False when it cannot be now (a
+   * compaction is running, or its changes cannot be written): it stays loaded.
+   */
+  unloaded(id: string): boolean;
   /** Takes sandboxes off the list (deleted, expired) in one write of it, then removes their files. */
   removed(ids: readonly string[]): void;
   /** Resolves once the sandbox's changes so far are on disk; rejects when they cannot be (the answer is 503). */
@@ -128,14 +141,27 @@ export interface SandboxKeeper {
 }
 
 interface Sandbox extends KeptSandbox {
-  /** Undefined while a kept sandbox is not loaded yet. */
+  /** Undefined while a kept sandbox is not loaded (yet, or again after it was unloaded). */
   sim: Simulator | undefined;
   lastUsedAt: number;
+  /** Requests of its own being answered: it is not unloaded in the middle of one (or of the clock move one runs). */
+  busy: number;
+  /** Its simulator was handed out to be held (an event stream, the dashboard): it stays loaded. */
+  pinned: boolean;
+  /** Removed (deleted, expired): its place in the expiry queue is dropped when reached. */
+  gone: boolean;
+  /** Its place in the order of use while its simulator is in memory (with a keeper). */
+  place?: UsePlace<Sandbox> | undefined;
 }
 
 export interface SandboxHostOptions {
   /** Sandboxes held at most (default 100); creation past it is refused with 403 shape A. */
   maxSandboxes?: number;
+  /**
+   * With a keeper: sandbox simulators held in memory at most (default 1000); past it the
+   * least recently used idle ones are unloaded to their state files after the request at hand.
+   */
+  maxLoadedSandboxes?: number;
   /** Default idle time before a sandbox is removed, in real ms (default 24 h); `ttl` at creation overrides it. */
   ttlMs?: number;
   /** Anyone who reaches the server may create a sandbox (listing and deleting others' stay the admin's). */
@@ -190,6 +216,16 @@ export class SandboxHost {
   /** Expired sandboxes the keeper has not taken off its list yet (ids), and the run that will. */
   private expired: string[] = [];
   private cancelExpiry: (() => void) | undefined;
+  /** Each sandbox once, by the real time it expires unless used since (checked when reached): no walk of them all per request. */
+  private readonly expiries = new DueQueue<Sandbox>();
+  /**
+   * The sandboxes whose simulator is in memory (with a keeper), least recently used first. A
+   * linked list: a Map re-inserted at each use costs some 30 µs per request at 10,000 entries
+   * in V8 (its table is rebuilt as deletions pile up).
+   */
+  private readonly resident = new UseOrder<Sandbox>();
+  private readonly maxLoaded: number;
+  private cancelUnload: (() => void) | undefined;
 
   constructor(
     /** The server's own simulator: it answers every request that names no sandbox. */
@@ -200,12 +236,14 @@ export class SandboxHost {
     this.maxSandboxes = options.maxSandboxes ?? DEFAULT_MAX_SANDBOXES;
     this.ttlMs = options.ttlMs ?? DEFAULT_SANDBOX_TTL_MS;
     this.realTime = options.now ?? realNow;
+    this.maxLoaded = options.maxLoadedSandboxes ?? DEFAULT_MAX_LOADED_SANDBOXES;
+    if (!(Number.isInteger(this.maxLoaded) && this.maxLoaded >= 1)) throw new RangeError(`maxLoadedSandboxes must be a whole number of at least 1: ${this.maxLoaded}`);
     this.router = new Router(SANDBOX_ROUTES, {});
     // issue 35, fairness: a long move of one simulator yields to the others' requests.
     sim.clock.sliceMs = SLICE_MS;
     // Kept sandboxes come back unloaded; their idle time counts from this start (the server being down is no use of theirs).
     const started = this.realTime();
-    for (const kept of options.keeper?.kept ?? []) this.add({ ...kept, sim: undefined, lastUsedAt: started });
+    for (const kept of options.keeper?.kept ?? []) this.add({ ...kept, sim: undefined, lastUsedAt: started, busy: 0, pinned: false, gone: false });
   }
 
   /** How many sandboxes the host holds now (expired ones are removed first). */
@@ -224,17 +262,28 @@ export class SandboxHost {
     const target: Target = fileSandbox ? { sandbox: fileSandbox } : this.target(authorization);
     if ('unknownSandbox' in target) return this.sim.refusal(request, 401, COMMON_MESSAGES.unauthenticated, 'UNAUTHENTICATED');
     let sim = this.sim;
-    if (target.sandbox) {
-      target.sandbox.lastUsedAt = this.realTime();
+    const sandbox = target.sandbox;
+    if (sandbox) {
+      sandbox.lastUsedAt = this.realTime();
       try {
-        sim = this.simOf(target.sandbox);
+        sim = this.simOf(sandbox);
       } catch (error) {
         if (!(error instanceof SandboxUnavailable)) throw error;
         // The sandbox's own shape cannot be had without its simulator: the server's answers in the route family's shape.
         return this.sim.refusal(request, 503, error.message, 'SERVICE_UNAVAILABLE');
       }
+      this.used(sandbox);
+      sandbox.busy++;
     }
-    const response = await sim.handle(request);
+    let response: SimResponse;
+    try {
+      response = await sim.handle(request);
+    } finally {
+      if (sandbox) {
+        sandbox.busy--;
+        this.unloadSoon();
+      }
+    }
     // The server's OpenAPI document names the registry's operations too (the simulator answered who may read it, and where it is served).
     if (response.status === 200 && isOpenApiPath(request) && request.method.toUpperCase() === 'GET') {
       const served = (response.body as { servers?: { url: string }[] }).servers?.[0]?.url;
@@ -280,7 +329,12 @@ export class SandboxHost {
   controlled(authorization: string | undefined): Simulator | undefined {
     const target = this.target(authorization);
     if ('unknownSandbox' in target) return undefined;
-    if (target.sandbox) return this.loadedSim(target);
+    if (target.sandbox) {
+      const sim = this.loadedSim(target);
+      // Whoever asks holds it (an event stream's subscription): it must stay the sandbox's simulator.
+      if (sim) target.sandbox.pinned = true;
+      return sim;
+    }
     return this.sim.isAdmin(authorization) ? this.sim : undefined;
   }
 
@@ -332,7 +386,7 @@ export class SandboxHost {
     }
     const now = this.realTime();
     const ttlMs = body.ttl === undefined ? this.ttlMs : parseDuration(body.ttl);
-    const sandbox: Sandbox = { id, name: body.name ?? null, key, sim, ttlMs, createdAt: now, lastUsedAt: now, options: made, seed: sim.seed, wire: sim.wire, now: sim.clock.now(), exact: false };
+    const sandbox: Sandbox = { id, name: body.name ?? null, key, sim, ttlMs, createdAt: now, lastUsedAt: now, options: made, seed: sim.seed, wire: sim.wire, now: sim.clock.now(), exact: false, busy: 0, pinned: false, gone: false };
     if (this.options.keeper) {
       try {
         // Its state and the list are on disk before anyone hears of it.
@@ -343,6 +397,8 @@ export class SandboxHost {
       }
     }
     this.add(sandbox);
+    this.used(sandbox);
+    this.unloadSoon();
     return this.answer(sandbox);
   }
 
@@ -386,6 +442,8 @@ export class SandboxHost {
   dispose(): void {
     this.cancelExpiry?.();
     this.cancelExpiry = undefined;
+    this.cancelUnload?.();
+    this.cancelUnload = undefined;
     for (const sandbox of [...this.sandboxes.values()]) this.remove(sandbox);
   }
 
@@ -404,6 +462,52 @@ export class SandboxHost {
     this.sandboxes.set(sandbox.id, sandbox);
     this.byKey.set(sandbox.key, sandbox);
     this.byFileScope.set(sandboxFileScope(sandbox.key), sandbox);
+    this.expiries.push(sandbox, sandbox.lastUsedAt + sandbox.ttlMs);
+  }
+
+  /** A loaded sandbox was just used: the last to be unloaded (only a keeper's sandboxes are unloaded). */
+  private used(sandbox: Sandbox): void {
+    if (!sandbox.sim || !this.options.keeper) return;
+    if (sandbox.place) this.resident.touch(sandbox.place);
+    else sandbox.place = this.resident.add(sandbox);
+  }
+
+  /** Past the limit of loaded simulators (with a keeper), unloads the least recently used idle ones soon, outside the request at hand. */
+  private unloadSoon(): void {
+    if (!this.options.keeper || this.resident.size <= this.maxLoaded || this.cancelUnload !== undefined) return;
+    this.cancelUnload = (this.options.later ?? nextRealTurn)(() => {
+      this.cancelUnload = undefined;
+      this.unloadIdle();
+    });
+  }
+
+  /**
+   * Unloads the least recently used sandboxes until no more than `maxLoadedSandboxes` are in
+   * memory (issue 44). One answering a request (or moving its clock for one), one whose clock
+   * runs in real time, one held by an event stream, or one whose keeper cannot let it go now
+   * stays; the next request past the limit tries again. Each change is on disk already (the
+   * keeper writes before every answer): unloading writes the last changes to the sandbox's
+   * log and drops its simulator, nothing else.
+   */
+  private unloadIdle(): void {
+    const keeper = this.options.keeper!;
+    let over = this.resident.size - this.maxLoaded;
+    for (const sandbox of this.resident.oldestFirst()) {
+      if (over <= 0) break;
+      const sim = sandbox.sim;
+      if (!sim || sandbox.busy > 0 || sandbox.pinned || sim.clock.mode === 'realtime' || sim.clock.yielding) continue;
+      if (!keeper.unloaded(sandbox.id)) continue;
+      // The values the list shows of it, its own until it loads again.
+      sandbox.seed = sim.seed;
+      sandbox.wire = sim.wire;
+      sandbox.now = sim.clock.now();
+      sandbox.exact = true;
+      sandbox.sim = undefined;
+      this.resident.remove(sandbox.place!);
+      sandbox.place = undefined;
+      sim.dispose();
+      over--;
+    }
   }
 
   /** A sandbox's simulator, loaded from the keeper on first use; throws SandboxUnavailable when it cannot be. */
@@ -415,6 +519,8 @@ export class SandboxHost {
     } catch (error) {
       throw new SandboxUnavailable(SANDBOX_MESSAGES.unavailable(sandbox.id, (error as Error).message.replace(/\.$/, '')));
     }
+    this.used(sandbox);
+    this.unloadSoon();
     return sandbox.sim;
   }
 
@@ -464,19 +570,32 @@ export class SandboxHost {
     this.sandboxes.delete(sandbox.id);
     this.byKey.delete(sandbox.key);
     this.byFileScope.delete(sandboxFileScope(sandbox.key));
+    if (sandbox.place) this.resident.remove(sandbox.place);
+    sandbox.place = undefined;
+    sandbox.gone = true;
     sandbox.sim?.dispose();
+    // Its place in the expiry queue stays until reached: it must not hold the simulator meanwhile.
+    sandbox.sim = undefined;
   }
 
   /**
-   * Removes the sandboxes idle past their ttl (a few comparisons: the host holds at most
-   * `maxSandboxes`). They go from memory at once (their keys answer 401 from this request
+   * Removes the sandboxes idle past their ttl. The expiry queue holds each sandbox once, at
+   * the time it was due when queued; only those reached are looked at (issue 44: no walk of
+   * every sandbox per request). One used since goes back in at its new due time, one removed
+   * meanwhile is dropped. They go from memory at once (their keys answer 401 from this request
    * on, their clocks stop); the keeper hears of them later, outside the request, all of
    * them in one write of its list (issue 45: no tenant's request waits for another's expiry).
    */
   private sweep(): void {
     const now = this.realTime();
-    for (const sandbox of this.sandboxes.values()) {
-      if (now - sandbox.lastUsedAt < sandbox.ttlMs) continue;
+    for (let next = this.expiries.peek(); next !== undefined && next.at <= now; next = this.expiries.peek()) {
+      const sandbox = this.expiries.pop()!;
+      if (sandbox.gone) continue;
+      const due = sandbox.lastUsedAt + sandbox.ttlMs;
+      if (due > now) {
+        this.expiries.push(sandbox, due);
+        continue;
+      }
       this.remove(sandbox);
       if (this.options.keeper) this.expired.push(sandbox.id);
     }
@@ -558,6 +677,111 @@ export class SandboxHost {
   }
 }
 
+/** An item's place in a UseOrder. */
+interface UsePlace<T> {
+  readonly item: T;
+  prev: UsePlace<T> | undefined;
+  next: UsePlace<T> | undefined;
+}
+
+/** Items in the order of their last use, oldest first: O(1) to add, move to the end, and remove. */
+class UseOrder<T> {
+  private first: UsePlace<T> | undefined;
+  private last: UsePlace<T> | undefined;
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(item: T): UsePlace<T> {
+    const place: UsePlace<T> = { item, prev: this.last, next: undefined };
+    if (this.last) this.last.next = place;
+    else this.first = place;
+    this.last = place;
+    this.count++;
+    return place;
+  }
+
+  remove(place: UsePlace<T>): void {
+    if (place.prev) place.prev.next = place.next;
+    else this.first = place.next;
+    if (place.next) place.next.prev = place.prev;
+    else this.last = place.prev;
+    place.prev = place.next = undefined;
+    this.count--;
+  }
+
+  touch(place: UsePlace<T>): void {
+    if (this.last === place) return;
+    this.remove(place);
+    place.prev = this.last;
+    if (this.last) this.last.next = place;
+    else this.first = place;
+    this.last = place;
+    this.count++;
+  }
+
+  /** Oldest first; an item removed during the walk does not stop it. */
+  *oldestFirst(): Generator<T> {
+    for (let place = this.first; place; ) {
+      const next = place.next;
+      yield place.item;
+      place = next;
+    }
+  }
+}
+
+/**
+ * A binary min-heap of items by a due time (ties: the earlier pushed first): the sandboxes'
+ * expiry queue, O(log n) to push and pop, O(1) to look at the first.
+ */
+class DueQueue<T> {
+  private readonly items: { item: T; at: number; seq: number }[] = [];
+  private seq = 0;
+
+  peek(): { item: T; at: number } | undefined {
+    return this.items[0];
+  }
+
+  push(item: T, at: number): void {
+    const items = this.items;
+    const entry = { item, at, seq: this.seq++ };
+    let i = items.length;
+    items.push(entry);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(entry, items[parent]!)) break;
+      items[i] = items[parent]!;
+      i = parent;
+    }
+    items[i] = entry;
+  }
+
+  pop(): T | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (top === undefined || last === undefined || items.length === 0) return top?.item;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= items.length) break;
+      const right = left + 1;
+      const child = right < items.length && before(items[right]!, items[left]!) ? right : left;
+      if (!before(items[child]!, last)) break;
+      items[i] = items[child]!;
+      i = child;
+    }
+    items[i] = last;
+    return top.item;
+  }
+}
+
+function before(a: { at: number; seq: number }, b: { at: number; seq: number }): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
 /** The default `later`: the next turn of the event loop, on a real timer (src/core/clock.ts makes them). */
 function nextRealTurn(run: () => void): () => void {
   return afterRealDelay(0, run);
@@ -565,7 +789,7 @@ function nextRealTurn(run: () => void): () => void {
 
 /** What a keeper is told of a sandbox: its line of the list, without its simulator or its last use. */
 function stripSim(sandbox: Sandbox): KeptSandbox {
-  const { sim: _sim, lastUsedAt: _used, ...kept } = sandbox;
+  const { sim: _sim, lastUsedAt: _used, busy: _busy, pinned: _pinned, gone: _gone, place: _place, ...kept } = sandbox;
   return kept;
 }
 

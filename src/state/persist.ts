@@ -171,7 +171,13 @@ class Tracker {
 }
 
 /** The log files of `file` (`file.log.N`), oldest first. */
-export function logFiles(file: string): { gen: number; path: string }[] {
+export function logFiles(file: string, upTo?: number): { gen: number; path: string }[] {
+  // Told the last generation there may be (a directory of many state files, issue 44): each one up to it is asked for, not the directory read.
+  if (upTo !== undefined) {
+    const found: { gen: number; path: string }[] = [];
+    for (let gen = 1; gen <= upTo; gen++) if (existsSync(`${file}.log.${gen}`)) found.push({ gen, path: `${file}.log.${gen}` });
+    return found;
+  }
   const prefix = `${basename(file)}.log.`;
   return readdirSync(dirname(file))
     .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
@@ -301,6 +307,8 @@ export class StateStore {
   private readonly removing = new Set<Promise<void>>();
   private readonly compactAfter: number;
   private readonly events: StateStoreEvents;
+  /** Its directory holds many state files: logs are looked for by name, the directory is not read. */
+  private readonly tidied: boolean;
   /** What the last record (or snapshot) held of the small parts, to write them only when they changed. */
   private last: { clock: string; random: string; seed: number; webhooks: string; replies: number; outcomes: number; message_outcomes: number; faults: number; catalog: number };
   /** The trackers with changes since the last record (most records touch one or two of some thirty). */
@@ -311,9 +319,10 @@ export class StateStore {
   constructor(
     private readonly file: string,
     private readonly sim: PersistedSimulator,
-    options: { nextGen: number; logBytes: number; compactAfter?: number } & StateStoreEvents,
+    options: { nextGen: number; logBytes: number; compactAfter?: number; tidied?: boolean } & StateStoreEvents,
   ) {
     this.gen = options.nextGen;
+    this.tidied = options.tidied === true;
     this.allLogBytes = options.logBytes;
     this.compactAfter = options.compactAfter ?? DEFAULT_COMPACT_AFTER;
     this.events = options;
@@ -335,7 +344,8 @@ export class StateStore {
     // removed now: under the same pid (a container started again) one is this run's next temp file.
     // Only these exact names are ours.
     const prefix = `${basename(file)}.`;
-    for (const name of readdirSync(dirname(file))) {
+    // `tidied`: whoever owns the directory removed them for every file in it, once (a sandbox directory: src/sandboxes/durable.ts).
+    for (const name of options.tidied ? [] : readdirSync(dirname(file))) {
       if (!name.startsWith(prefix)) continue;
       const rest = name.slice(prefix.length);
       if (/^\d+\.\d+\.old$/.test(rest)) this.remove(join(dirname(file), name));
@@ -541,6 +551,27 @@ export class StateStore {
     }
   }
 
+  /** The last log generation this store may have written (its logs are `FILE.log.1` to `FILE.log.N`, some removed). */
+  get lastGen(): number {
+    return this.gen;
+  }
+
+  /**
+   * Writes the last changes to the log and stops observing, when it can at once: not while
+   * a compaction runs, nor when the changes cannot be written (false: nothing changed, it
+   * goes on). No snapshot is written: the snapshot and its logs hold the whole state, as
+   * after any save point, so a kill at any point leaves what the answers acknowledged
+   * (a sandbox unloaded from memory, issue 44).
+   */
+  release(): boolean {
+    if (this.closed) return true;
+    if (this.compacting) return false;
+    this.flush();
+    if (this.unsaved !== undefined) return false;
+    this.detach();
+    return true;
+  }
+
   /** Stops observing and closes the log without writing anything more. */
   detach(): void {
     this.closed = true;
@@ -663,7 +694,7 @@ export class StateStore {
   }
 
   private dropLogs(upTo: number, background: boolean): void {
-    for (const { gen, path } of logFiles(this.file)) {
+    for (const { gen, path } of logFiles(this.file, this.tidied ? upTo : undefined)) {
       if (gen > upTo) continue;
       if (background) this.remove(path);
       // One a compaction is still removing in the background may be gone already.
