@@ -142,6 +142,22 @@ export function insertConversation(
 }
 
 /**
+ * A conversation's system variables (live-platform H.8), worked out when first read: a
+ * messaging conversation's phones (the customer's, the sender's), none for a web chat.
+ */
+function conversationSystemValues(ctx: AccountCtx, assistant: Assistant, conversation: Conversation) {
+  return () =>
+    systemValues({
+      customer_phone: conversation.customer_phone,
+      assistant_phone: senderOf(ctx, conversation)?.phone_number ?? null,
+      assistant_uuid: assistant.uuid,
+      assistant_name: assistant.name,
+      at: conversation.created_at,
+      timezone: assistant.timezone,
+    });
+}
+
+/**
  * A chat's greeting (live-platform H.8): the assistant's `initial_message` with the prompt
  * variables filled, the conversation's variables over the assistant's, and the system
  * variables at the conversation's start. The phones are a messaging conversation's own
@@ -151,16 +167,7 @@ export function insertConversation(
 function greeting(ctx: AccountCtx, assistant: Assistant, conversation: Conversation): string {
   const text = assistant.initial_message;
   if (!hasPlaceholder(text)) return text;
-  const system = () =>
-    systemValues({
-      customer_phone: conversation.customer_phone,
-      assistant_phone: senderOf(ctx, conversation)?.phone_number ?? null,
-      assistant_uuid: assistant.uuid,
-      assistant_name: assistant.name,
-      at: conversation.created_at,
-      timezone: assistant.timezone,
-    });
-  return fillPromptVariables(text, system, templateVariables(assistant, conversation));
+  return fillPromptVariables(text, conversationSystemValues(ctx, assistant, conversation), templateVariables(assistant, conversation));
 }
 
 /** Opens a conversation with an assistant: its greeting is the first message (decisions: Create conversation). */
@@ -272,15 +279,7 @@ export async function replyWithTools(
   if (scripted.function_calls.every((c) => c.result !== undefined)) return scripted;
   const facts: ToolFacts = {
     // live-platform H.8: the system variables as the greeting has them (a messaging conversation's phones; a web chat has none).
-    system: () =>
-      systemValues({
-        customer_phone: conversation.customer_phone,
-        assistant_phone: senderOf(ctx, conversation)?.phone_number ?? null,
-        assistant_uuid: assistant.uuid,
-        assistant_name: assistant.name,
-        at: conversation.created_at,
-        timezone: assistant.timezone,
-      }),
+    system: conversationSystemValues(ctx, assistant, conversation),
     variables,
   };
   const functionCalls: FunctionCall[] = [];
