@@ -145,16 +145,24 @@ interface CallVariables {
  */
 function filled(text: string, assistant: Assistant, variables: CallVariables): string {
   if (!hasPlaceholder(text)) return text;
-  const system = () =>
-    systemValues({
-      customer_phone: variables.customer_phone || null,
-      assistant_phone: variables.assistant_phone || null,
-      assistant_uuid: assistant.uuid,
-      assistant_name: assistant.name,
-      at: variables.at,
-      timezone: assistant.timezone,
-    });
-  return fillPromptVariables(text, system, { ...assistant.variables, ...variables.input, ...variables.lead });
+  const facts = promptFacts(assistant, variables);
+  return fillPromptVariables(text, facts.system, facts.variables);
+}
+
+/** What a call's texts are filled from: the system values, worked out on first use, and the variables (the assistant's, the call's input, its lead's over them). */
+function promptFacts(assistant: Assistant, variables: CallVariables): { system: () => SystemValues; variables: Record<string, unknown> } {
+  return {
+    system: () =>
+      systemValues({
+        customer_phone: variables.customer_phone || null,
+        assistant_phone: variables.assistant_phone || null,
+        assistant_uuid: assistant.uuid,
+        assistant_name: assistant.name,
+        at: variables.at,
+        timezone: assistant.timezone,
+      }),
+    variables: { ...assistant.variables, ...variables.input, ...variables.lead },
+  };
 }
 
 /**
@@ -177,18 +185,13 @@ export function callPromptText(ctx: AccountCtx, call: Call, assistant: Assistant
  */
 export function callPromptFacts(ctx: AccountCtx, call: Call, assistant: Assistant): { system: () => SystemValues; variables: Record<string, unknown> } {
   const lead = call.lead_id === null ? undefined : ctx.leads.get(call.lead_id);
-  return {
-    system: () =>
-      systemValues({
-        customer_phone: call.client_phone_number || null,
-        assistant_phone: call.assistant_phone_number || null,
-        assistant_uuid: assistant.uuid,
-        assistant_name: assistant.name,
-        at: call.created_at,
-        timezone: assistant.timezone,
-      }),
-    variables: { ...assistant.variables, ...call.input_variables, ...lead?.variables },
-  };
+  return promptFacts(assistant, {
+    input: call.input_variables,
+    lead: lead?.variables ?? null,
+    customer_phone: call.client_phone_number,
+    assistant_phone: call.assistant_phone_number,
+    at: call.created_at,
+  });
 }
 
 // The texts of the phrase banks from their head and picks (what the call memo keys them by), built on a miss.
