@@ -19,10 +19,15 @@
  *
  *   npm run bench -- --only sandboxes-scale          as bench/run.ts runs it (about 2-3 minutes)
  *   npx tsx bench/sandboxes-scale.ts --rounds 1      one round each
- *   npx tsx bench/sandboxes-scale.ts --part memory   one of the two figures (request, memory)
+ *   npx tsx bench/sandboxes-scale.ts --part memory   one of the figures (request, memory, serve)
+ *
+ * Memory of the real server (`--part serve`, `sandboxes.serve_rss_10k_touched`): the built
+ * `voxsim serve --state-dir` (dist/: `npm run build` first) in a process of its own, on a copy
+ * of the same directory, with `--max-loaded-sandboxes` 100 and 10,000; one `GET /user/me`
+ * per sandbox over HTTP; its resident memory read from /proc (VmHWM: the kernel's peak).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +38,8 @@ import { createSimulator } from '../src/simulator.js';
 import { emit, median, option, round } from './lib.js';
 
 const FILE = fileURLToPath(import.meta.url);
+/** The built command (`npm run build`), as `npx voxsim serve` runs it. */
+const BIN = fileURLToPath(new URL('../dist/src/bin.js', import.meta.url));
 const ROUNDS = Number(option('rounds') ?? 3);
 const MANY = 10_000;
 const FEW = 10;
@@ -127,6 +134,46 @@ async function memoryProcess(dir: string, maxLoaded: number): Promise<void> {
   host.dispose();
 }
 
+/**
+ * The built `voxsim serve` (dist/, a process of its own, as a shared server runs) on a copy of
+ * `dir`, `--max-loaded-sandboxes maxLoaded`: one `GET /user/me` per kept sandbox in turn over
+ * HTTP (keep-alive, one in flight). Its resident memory is read from /proc (VmRSS every 250
+ * requests, VmHWM, the kernel's peak, at the end).
+ */
+async function serverMemoryRun(dir: string, maxLoaded: number): Promise<Record<string, number>> {
+  const copy = mkdtempSync(join(tmpdir(), 'voxsim-bench-serve-'));
+  cpSync(dir, copy, { recursive: true });
+  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--state-dir', copy, '--max-loaded-sandboxes', String(maxLoaded)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      server.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /API base URL:\s+(\S+)/.exec(out);
+        if (match) resolve(match[1]!);
+      });
+      server.on('exit', (code) => reject(new Error(`voxsim serve exited ${code} before listening`)));
+    });
+    const status = (field: string) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field))!)![1]) / 1024;
+    const list = JSON.parse(readFileSync(join(copy, SANDBOX_LIST_FILE), 'utf8')) as { sandboxes: { api_key: string }[] };
+    const keys = list.sandboxes.map((s) => s.api_key);
+    let afterFirst = 0;
+    const started = performance.now();
+    const rssAtStart = status('VmRSS');
+    for (let i = 0; i < keys.length; i++) {
+      const res = await fetch(`${url}/user/me`, { headers: { authorization: `Bearer ${keys[i]}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET /user/me: ${res.status}`);
+      if (i === 999) afterFirst = status('VmRSS');
+    }
+    const ms = performance.now() - started;
+    return { peak_mb: status('VmHWM'), start_mb: rssAtStart, after_1000_mb: afterFirst, end_mb: status('VmRSS'), ms };
+  } finally {
+    server.kill('SIGKILL');
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
 function child(args: string[]): Promise<Record<string, number>> {
   const proc = spawn(process.execPath, [...process.execArgv, '--expose-gc', FILE, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
@@ -139,8 +186,10 @@ function child(args: string[]): Promise<Record<string, number>> {
 async function main(): Promise<void> {
   if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`--rounds must be a whole number of at least 1, not ${option('rounds')}`);
   const part = option('part');
-  if (part !== 'memory') await requestFigure();
-  if (part !== 'request') await memoryFigure();
+  if (part !== undefined && !['request', 'memory', 'serve'].includes(part)) throw new Error(`--part is request, memory or serve, not ${part}`);
+  if (part === undefined || part === 'request') await requestFigure();
+  if (part === undefined || part === 'memory') await memoryFigure();
+  if (part === undefined || part === 'serve') await serverMemoryFigure();
 }
 
 async function requestFigure(): Promise<void> {
@@ -170,6 +219,38 @@ async function requestFigure(): Promise<void> {
     baseline_p90_us: round(median(p90.few), 1),
   });
 
+}
+
+async function serverMemoryFigure(): Promise<void> {
+  const dir = await keptDirectory(MANY);
+  try {
+    const runs = { limited: [] as Record<string, number>[], unlimited: [] as Record<string, number>[] };
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const kind of i % 2 === 0 ? (['limited', 'unlimited'] as const) : (['unlimited', 'limited'] as const)) {
+        runs[kind].push(await serverMemoryRun(dir, kind === 'limited' ? LOADED : MANY));
+      }
+    }
+    const peak = median(runs.limited.map((r) => r.peak_mb!));
+    const unlimited = median(runs.unlimited.map((r) => r.peak_mb!));
+    emit({
+      bench: 'sandboxes.serve_rss_10k_touched',
+      value: Math.round(peak),
+      unit: `MB peak RSS (VmHWM) of the built voxsim serve --state-dir while ${MANY.toLocaleString('en')} kept sandboxes get one GET /user/me each over HTTP, --max-loaded-sandboxes ${LOADED}`,
+      baseline: Math.round(unlimited),
+      baseline_of: `the same with --max-loaded-sandboxes ${MANY.toLocaleString('en')} (none unloaded)`,
+      ratio: round(peak / unlimited, 2),
+      target: `< ${TARGET_RSS_MB} MB`,
+      met: peak < TARGET_RSS_MB,
+      peak_mb_rounds: runs.limited.map((r) => Math.round(r.peak_mb!)),
+      start_mb_rounds: runs.limited.map((r) => Math.round(r.start_mb!)),
+      after_1000_mb_rounds: runs.limited.map((r) => Math.round(r.after_1000_mb!)),
+      end_mb_rounds: runs.limited.map((r) => Math.round(r.end_mb!)),
+      touch_s_rounds: runs.limited.map((r) => round(r.ms! / 1000, 1)),
+      baseline_peak_mb_rounds: runs.unlimited.map((r) => Math.round(r.peak_mb!)),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function memoryFigure(): Promise<void> {

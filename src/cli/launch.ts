@@ -8,8 +8,11 @@
  */
 import { serveStateFile } from './options.js';
 import { readAhead } from '../state/read-ahead.js';
+import { capYoungGeneration } from './young-generation.js';
 
 const argv = process.argv.slice(2);
+// A server runs for long: its young generation is kept small (src/cli/young-generation.ts).
+if (argv[0] === 'serve') capYoungGeneration();
 const stateFile = serveStateFile(argv);
 if (stateFile !== undefined) readAhead(stateFile);
 // The main alone (not src/cli.ts, which gathers every command for tests): it loads the chosen command's module.

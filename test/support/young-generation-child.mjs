@@ -1,0 +1,18 @@
+// A child of test/unit/young-generation.test.ts: makes objects that survive a few young
+// collections (as a loaded sandbox does) and prints the largest new space seen, with the
+// young generation capped at argv[3] MB (0: left to V8).
+const { capYoungGeneration } = await import(process.argv[2]);
+const { getHeapSpaceStatistics } = await import('node:v8');
+const limit = Number(process.argv[3]);
+if (limit > 0) capYoungGeneration(limit);
+const kept = [];
+let max = 0;
+for (let round = 0; round < 80; round++) {
+  const batch = [];
+  for (let i = 0; i < 20000; i++) batch.push({ i, text: `row ${i}`, list: [i, i + 1] });
+  kept.push(batch);
+  if (kept.length > 20) kept.shift();
+  await new Promise((resolve) => setImmediate(resolve));
+  max = Math.max(max, getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+}
+console.log(JSON.stringify({ max_mb: max / 1048576 }));
