@@ -3,6 +3,7 @@
  * from the table's own sequence; lookups by id are O(1) and list queries read a
  * secondary index instead of scanning the table.
  */
+import { cloneData } from './clone.js';
 
 export interface Row {
   id: number;
@@ -927,7 +928,7 @@ export class Table<T extends Row> {
     // Before `seq` is read (`all()` would settle only after it).
     this.ready();
     const rows = this.all();
-    return { seq: this.seq, rows: structuredClone(this.codec ? rows.map(this.codec.plain) : rows) };
+    return { seq: this.seq, rows: cloneData(this.codec ? rows.map(this.codec.plain) : rows) };
   }
 
   /**

@@ -109,9 +109,16 @@ const AREA_CITY = /^[A-Za-z]+(?:\/[A-Za-z0-9_+\-]+)+$/;
  * @example isTimezone('Europe/Berlin') // true
  */
 export function isTimezone(zone: string): boolean {
-  if (zone === 'UTC') return true;
-  return AREA_CITY.test(zone) && luxon().IANAZone.isValidZone(zone);
+  if (zone === 'UTC' || KNOWN_ZONES.has(zone)) return true;
+  // Asking Intl builds a date formatter (tens of µs); the zones in use are few, so each valid one is asked once.
+  // Invalid names are not kept: they are the caller's text, unbounded.
+  const valid = AREA_CITY.test(zone) && luxon().IANAZone.isValidZone(zone);
+  if (valid && KNOWN_ZONES.size < 4096) KNOWN_ZONES.add(zone);
+  return valid;
 }
+
+/** Zones found valid (the IANA database has some 600 names; the bound only guards against an odd Intl). */
+const KNOWN_ZONES = new Set<string>();
 
 /**
  * The UTC instant range [start, end) of a calendar day `YYYY-MM-DD` in `zone`.

@@ -8,6 +8,7 @@ import { readE164 } from '../core/phone.js';
 import { int, oneOf, parseInput } from '../core/validation.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import { STATUS_DELAYS_MS } from '../core/vocabulary.js';
+import { cloneData } from '../core/clone.js';
 
 /** How a sent message ends: read (the default), delivered with no read receipt, failed or undelivered after `sent`. */
 export const DELIVERY_OUTCOMES = ['read', 'delivered', 'failed', 'undelivered'] as const;
@@ -99,7 +100,7 @@ export class MessageOutcomeScript {
   }
 
   list(): MessageOutcomeRule[] {
-    return structuredClone(this.rules);
+    return cloneData(this.rules);
   }
 
   clear(): void {

@@ -10,6 +10,7 @@ import { readE164 } from '../core/phone.js';
 import { freeObject, int, oneOf, parseInput } from '../core/validation.js';
 import { ANSWERED_BY, CALL_STATUSES } from '../core/vocabulary.js';
 import { lazySchema } from '../core/lazy-schema.js';
+import { cloneData } from '../core/clone.js';
 
 export const OUTCOME_NAMES = ['human', 'busy', 'no-answer', 'voicemail', 'failed', 'goal-incomplete'] as const;
 export type OutcomeName = (typeof OUTCOME_NAMES)[number];
@@ -190,7 +191,7 @@ export class OutcomeScript {
   }
 
   list(): OutcomeRule[] {
-    return structuredClone(this.rules);
+    return cloneData(this.rules);
   }
 
   /** Forgets rules and attempt counts. */

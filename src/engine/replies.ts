@@ -8,6 +8,7 @@ import { fillTemplate } from '../core/template.js';
 import { freeObject, int, parseInput } from '../core/validation.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import { lazyRequire } from '../core/lazy.js';
+import { cloneData } from '../core/clone.js';
 
 /** The answer when no rule matches. */
 export const DEFAULT_REPLY = 'Thank you for your message. How else can I help you today?';
@@ -111,7 +112,7 @@ export class ReplyScript {
   }
 
   list(): ReplyRule[] {
-    return structuredClone(this.rules);
+    return cloneData(this.rules);
   }
 
   /**
@@ -126,8 +127,8 @@ export class ReplyScript {
     const values = { ...variables, ...rule.set_variables };
     return {
       reply: fillTemplate(rule.reply, values),
-      function_calls: structuredClone(rule.function_calls),
-      set_variables: structuredClone(rule.set_variables),
+      function_calls: cloneData(rule.function_calls),
+      set_variables: cloneData(rule.set_variables),
     };
   }
 }
