@@ -8,16 +8,20 @@
  */
 import { serveStateFile } from './options.js';
 import { readAhead } from '../state/read-ahead.js';
-import { capYoungGeneration } from './young-generation.js';
 
 const argv = process.argv.slice(2);
-// A server runs for long: its young generation is kept small (src/cli/young-generation.ts).
-if (argv[0] === 'serve') capYoungGeneration();
 const stateFile = serveStateFile(argv);
 if (stateFile !== undefined) readAhead(stateFile);
 // The main alone (not src/cli.ts, which gathers every command for tests): it loads the chosen command's module.
 const { main } = await import('./main.js');
-main(argv).then(
+// A server runs for long: its heap is kept small (src/cli/server-heap.ts). This process's own:
+// `serve()` and `main()` also run inside the user's (and the tests') processes, whose heap is theirs.
+const setup = {
+  serve: async () => {
+    (await import('./server-heap.js')).tuneServerHeap();
+  },
+};
+main(argv, console, setup).then(
   (code) => {
     if (code !== 0) process.exit(code);
   },

@@ -38,8 +38,17 @@ const LOAD: Record<CommandName, () => Promise<Run>> = {
 /** The first words of the commands (`serve`, `scenario`, ...), in the order of the usage. */
 const FIRST_WORDS = [...new Set(Object.keys(COMMANDS).map((name) => name.split(' ')[0]!))];
 
-/** Runs the command line; resolves to the exit code (a running server keeps the process alive). */
-export async function main(argv: string[], out: Out = console): Promise<number> {
+/** What the `voxsim` process itself (src/cli/launch.ts) adds to a command, once its flags are known to be good. */
+export interface ProcessSetup {
+  /** Before `serve` runs (its heap kept small: src/cli/server-heap.ts). */
+  serve?: () => Promise<void>;
+}
+
+/**
+ * Runs the command line; resolves to the exit code (a running server keeps the process alive).
+ * `setup` is the process's own (launch.ts): in-process callers (tests, the user's code) leave their process as it is.
+ */
+export async function main(argv: string[], out: Out = console, setup: ProcessSetup = {}): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) {
     out.error(USAGE);
@@ -47,7 +56,7 @@ export async function main(argv: string[], out: Out = console): Promise<number> 
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     // `voxsim help serve` is `voxsim serve --help`.
-    if (first === 'help' && rest.length > 0) return main([...rest, '--help'], out);
+    if (first === 'help' && rest.length > 0) return main([...rest, '--help'], out, setup);
     out.log(USAGE);
     return 0;
   }
@@ -81,6 +90,6 @@ export async function main(argv: string[], out: Out = console): Promise<number> 
   } catch (error) {
     return usageError(out, usageMessage(error as Error, command), command);
   }
-  const run = await LOAD[command]();
+  const [run] = await Promise.all([LOAD[command](), command === 'serve' ? setup.serve?.() : undefined]);
   return run(args, out);
 }

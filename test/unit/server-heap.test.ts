@@ -1,21 +1,21 @@
 /**
- * The young-generation cap of `voxsim serve` (src/cli/young-generation.ts, issue 44): in a
- * process of its own (it sets a V8 flag), run on the source by Node's own type stripping.
+ * The heap tuning of `voxsim serve` (src/cli/server-heap.ts, issue 44): in a process of its
+ * own (it sets V8 flags), run on the source by Node's own type stripping.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { youngGenerationSetByNode } from '../../src/cli/young-generation.js';
+import { oldGenerationSetByNode, youngGenerationSetByNode } from '../../src/cli/server-heap.js';
 
-const MODULE = new URL('../../src/cli/young-generation.ts', import.meta.url).pathname;
-const CHILD = new URL('../support/young-generation-child.mjs', import.meta.url).pathname;
+const MODULE = new URL('../../src/cli/server-heap.ts', import.meta.url).pathname;
+const CHILD = new URL('../support/server-heap-child.mjs', import.meta.url).pathname;
 
 function largestNewSpace(limitMb: number): number {
   const out = execFileSync(process.execPath, ['--no-warnings', CHILD, MODULE, String(limitMb)], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
   return (JSON.parse(out) as { max_mb: number }).max_mb;
 }
 
-describe('the young generation of a server', () => {
-  it('stops growing near the cap, where V8 alone grows it further', () => {
+describe('the heap of a server', () => {
+  it('stops the young generation growing near its cap, where V8 alone grows it further', () => {
     const capped = largestNewSpace(4);
     const free = largestNewSpace(0);
     // The check follows the collections (their observer entries come after them): it may pass the cap by a doubling or two.
@@ -23,12 +23,15 @@ describe('the young generation of a server', () => {
     expect(free).toBeGreaterThan(capped);
   });
 
-  it("leaves a size given to Node alone, on its command line or in NODE_OPTIONS", () => {
+  it('leaves sizes given to Node alone, on its command line or in NODE_OPTIONS', () => {
     expect(youngGenerationSetByNode(['--max-semi-space-size=32'], undefined)).toBe(true);
     expect(youngGenerationSetByNode([], '--max_semi_space_size=8 --enable-source-maps')).toBe(true);
     expect(youngGenerationSetByNode(['--min-semi-space-size', '4'], '')).toBe(true);
     expect(youngGenerationSetByNode([], '--semi-space-growth-factor=1')).toBe(true);
     expect(youngGenerationSetByNode(['--enable-source-maps'], '--max-old-space-size=4096')).toBe(false);
     expect(youngGenerationSetByNode([], undefined)).toBe(false);
+    expect(oldGenerationSetByNode([], '--heap-growing-percent=50')).toBe(true);
+    expect(oldGenerationSetByNode(['--heap_growing_percent=50'], undefined)).toBe(true);
+    expect(oldGenerationSetByNode(['--max-semi-space-size=32'], '--max-old-space-size=4096')).toBe(false);
   });
 });

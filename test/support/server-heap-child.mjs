@@ -1,10 +1,10 @@
-// A child of test/unit/young-generation.test.ts: makes objects that survive a few young
+// A child of test/unit/server-heap.test.ts: makes objects that survive a few young
 // collections (as a loaded sandbox does) and prints the largest new space seen, with the
-// young generation capped at argv[3] MB (0: left to V8).
-const { capYoungGeneration } = await import(process.argv[2]);
+// server's heap tuning (young generation capped at argv[3] MB) or, for 0, V8's own.
+const { tuneServerHeap } = await import(process.argv[2]);
 const { getHeapSpaceStatistics } = await import('node:v8');
 const limit = Number(process.argv[3]);
-if (limit > 0) capYoungGeneration(limit);
+if (limit > 0) tuneServerHeap(limit);
 const kept = [];
 let max = 0;
 for (let round = 0; round < 80; round++) {
