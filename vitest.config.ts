@@ -41,6 +41,8 @@ export default defineConfig({
     testTimeout: 20_000,
     // Per-file cleanup of spawned servers (test/support/setup.ts): runs before each file in both projects.
     setupFiles: ['test/support/setup.ts'],
+    // Temporary directories on tmpfs where there is one (test/support/global-tmp.ts).
+    globalSetup: ['test/support/global-tmp.ts'],
     projects: [
       {
         // Every other file shares its worker's module graph: importing the simulator once

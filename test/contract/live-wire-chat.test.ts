@@ -30,7 +30,7 @@ const capture = {
 
 /** The list URL as received (live-platform A.2 `path`, built as D.1's): literal on MSW, the ephemeral port on Express. */
 function expectListPath(api: Api, path: string): void {
-  if (api.transport === 'msw') expect(path).toBe('https://api.voxsim.test/api/user/conversations');
+  if (api.transport === 'msw') expect(path).toBe('http://api.voxsim.test/api/user/conversations');
   else expect(path).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/user\/conversations$/);
 }
 

@@ -23,7 +23,7 @@ const SPEC_PAGE_KEYS = ['data', 'current_page', 'per_page', 'total', 'last_page'
  */
 function selfPath(api: Api, res: ApiResponse, route: string): string {
   const path = res.body.path as string;
-  if (api.transport === 'msw') expect(path).toBe(`https://api.voxsim.test/api${route}`);
+  if (api.transport === 'msw') expect(path).toBe(`http://api.voxsim.test/api${route}`);
   else expect(path).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d{2,5}/api${route.replace(/\//g, '\\/')}$`));
   return path;
 }

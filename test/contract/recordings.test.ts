@@ -47,7 +47,7 @@ function recordingSuite(wire: 'spec' | 'live') {
     (api) => {
       it('gives a recorded call a link under the base URL, the same in its read, its list row and its post-call payload', async () => {
         const { call, payload } = await oneCall(api(), await assistant(api()));
-        const base = api().transport === 'msw' ? 'https://api.voxsim.test/api' : /^http:\/\/127\.0\.0\.1:\d+\/api$/;
+        const base = api().transport === 'msw' ? 'http://api.voxsim.test/api' : /^http:\/\/127\.0\.0\.1:\d+\/api$/;
         const url = call.recording_url as string;
         const [, origin] = /^(.*)\/files\/sim\/rec-\d+-[0-9a-f]{32}\/recording\.mp3$/.exec(url) ?? [];
         expect(origin).toMatch(typeof base === 'string' ? new RegExp(`^${base.replace(/[.]/g, '\\.')}$`) : base);

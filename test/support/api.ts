@@ -16,7 +16,7 @@ import { createSimulator, type Simulator, type SimulatorOptions } from '../../sr
 
 export const START = '2026-03-02T09:00:00Z';
 export const KEY = 'sim_test_key';
-export const MSW_BASE = 'https://api.voxsim.test/api';
+export const MSW_BASE = 'http://api.voxsim.test/api';
 
 export interface ApiResponse<T = any> {
   status: number;
