@@ -7,7 +7,7 @@ const limit = Number(process.argv[3]);
 if (limit > 0) tuneServerHeap(limit);
 const kept = [];
 let max = 0;
-for (let round = 0; round < 80; round++) {
+for (let round = 0; round < 60; round++) {
   const batch = [];
   for (let i = 0; i < 20000; i++) batch.push({ i, text: `row ${i}`, list: [i, i + 1] });
   kept.push(batch);

@@ -18,9 +18,10 @@ describe('the heap of a server', () => {
   it('stops the young generation growing near its cap, where V8 alone grows it further', () => {
     const capped = largestNewSpace(4);
     const free = largestNewSpace(0);
-    // The check follows the collections (their observer entries come after them): it may pass the cap by a doubling or two.
-    expect(capped).toBeLessThanOrEqual(16);
-    expect(free).toBeGreaterThan(capped);
+    // The check follows the collections (their observer entries come after them): it may pass the cap by a doubling or
+    // two (10-20 MB seen for a cap of 4, against 64-128 MB for V8 alone, on a 24 GB machine).
+    expect(capped).toBeLessThanOrEqual(32);
+    expect(free).toBeGreaterThanOrEqual(capped * 2);
   });
 
   it('leaves sizes given to Node alone, on its command line or in NODE_OPTIONS', () => {
