@@ -4,7 +4,8 @@
  * reflects a campaign started through the API and clock moves, its controls move the
  * clock, a failing webhook shows its retry schedule, it stays small and live through a
  * campaign far larger than it renders, and it fits a 1280x800 screen and a phone. The
- * screenshots it takes are docs/screenshots/dashboard-*.png.
+ * screenshots it takes are docs/screenshots/dashboard-*.png (written there with
+ * VOXSIM_UPDATE_SCREENSHOTS=1, else to a temp dir: test/support/processes.ts).
  *
  * Without a browser the tests are skipped with the reason printed (never silently);
  * `.ci/run` installs Chromium. VOXSIM_CHROMIUM names another binary.
@@ -14,7 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '../../src/cli.js';
 import { pipelineAssistant } from '../support/fixtures.js';
-import { ROOT, startServer, type Server } from '../support/processes.js';
+import { screenshotDir, startServer, type Server } from '../support/processes.js';
 
 const CHROMIUM = process.env.VOXSIM_CHROMIUM ?? '/usr/bin/chromium';
 const HAVE_BROWSER = existsSync(CHROMIUM);
@@ -25,7 +26,7 @@ if (!HAVE_BROWSER) console.warn(`dashboard browser tests skipped: ${SKIP_REASON}
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-const SHOTS = `${ROOT}docs/screenshots`;
+const SHOTS = screenshotDir();
 const START = '2026-03-02T09:00:00Z';
 const KEY = 'sim_test_key';
 const HOOK = 'https://hooks.acme.test/voxsim';

@@ -3,7 +3,8 @@
  * (Debian's `chromium`, driven by playwright-core, as the dashboard is tested): a
  * self-contained page that loads nothing else, shows the verdict, the table per operation
  * and each differing exchange with its JSON paths. The screenshot it takes is
- * docs/screenshots/drift-report.png (docs/recording.md shows it: the top 1280x1200 of the page).
+ * docs/screenshots/drift-report.png (docs/recording.md shows it: the top 1280x1200 of the page; written there with
+ * VOXSIM_UPDATE_SCREENSHOTS=1, else to a temp dir: test/support/processes.ts).
  *
  * Without a browser the tests are skipped with the reason printed (never silently).
  */
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { createSimulator } from '../../src/simulator.js';
 import { pipelineAssistant } from '../support/fixtures.js';
-import { ROOT } from '../support/processes.js';
+import { screenshotDir } from '../support/processes.js';
 import { driveSession, KEY, recordInProcess, UPSTREAM_START } from '../support/session.js';
 import { writeFileSync } from 'node:fs';
 import { captureConsole } from '../support/console.js';
@@ -25,7 +26,7 @@ const HAVE_BROWSER = existsSync(CHROMIUM);
 const SKIP_REASON = `no Chromium at ${CHROMIUM} (install it with \`apt-get install -y chromium\`, or set VOXSIM_CHROMIUM)`;
 if (!HAVE_BROWSER) console.warn(`drift report browser tests skipped: ${SKIP_REASON}`);
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = `${ROOT}docs/screenshots`;
+const SHOTS = screenshotDir();
 
 describe.skipIf(!HAVE_BROWSER)(`drift report in headless Chromium${HAVE_BROWSER ? '' : ` (skipped: ${SKIP_REASON})`}`, () => {
   let browser: Browser;

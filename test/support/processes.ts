@@ -3,8 +3,22 @@
  * bounded, and nothing left running after a test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const ROOT = new URL('../..', import.meta.url).pathname;
+
+/**
+ * Where the browser tests write their screenshots: docs/screenshots with
+ * VOXSIM_UPDATE_SCREENSHOTS=1 (the docs' pictures made again, docs/development.md), else a
+ * new temp dir, so that a test run leaves the repository as it was (a rendering differs by a
+ * few bytes from one run to the next).
+ */
+export function screenshotDir(): string {
+  if (process.env.VOXSIM_UPDATE_SCREENSHOTS === '1') return `${ROOT}docs/screenshots`;
+  return mkdtempSync(join(tmpdir(), 'voxsim-screenshots-'));
+}
 const BIN = `${ROOT}dist/src/bin.js`;
 const WAIT_MS = 10_000;
 
