@@ -12,12 +12,13 @@
  * by one would write the list 10,000 times), served by a host with `maxLoadedSandboxes`
  * 100; each sandbox gets one `GET /user/me` in turn (answered as a server answers: once its
  * changes are on disk), the unloading running on the next turn as `voxsim serve` runs it.
- * Figure: the process's peak resident memory (RSS sampled every 250 requests), target
- * < 300 MB; baseline: the same with `maxLoadedSandboxes` 10,000 (nothing unloaded, as
- * before the limit). Also the RSS after the first 1,000 and at the end: flat means the two
- * are close. One process each (the figure is a peak: `--rounds` alternating runs, medians).
+ * Figure: the process's peak resident memory (RSS sampled every 250 requests: a tsx process,
+ * V8's heap defaults), informational; what it must show is a flat live heap (after full
+ * collections: at the end within 10% of after the first 1,000); baseline: the same with
+ * `maxLoadedSandboxes` 10,000 (nothing unloaded, as before the limit). One process each
+ * (`--rounds` alternating runs, medians).
  *
- *   npm run bench -- --only sandboxes-scale          as bench/run.ts runs it (about 2-3 minutes)
+ *   npm run bench -- --only sandboxes-scale          as bench/run.ts runs it (about 7 minutes)
  *   npx tsx bench/sandboxes-scale.ts --rounds 1      one round each
  *   npx tsx bench/sandboxes-scale.ts --part memory   one of the figures (request, memory, serve)
  *
@@ -25,6 +26,7 @@
  * `voxsim serve --state-dir` (dist/: `npm run build` first) in a process of its own, on a copy
  * of the same directory, with `--max-loaded-sandboxes` 100 and 10,000; one `GET /user/me`
  * per sandbox over HTTP; its resident memory read from /proc (VmHWM: the kernel's peak).
+ * Target < 300 MB (issue 44), with the heap as the process tunes it (src/cli/server-heap.ts).
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -271,8 +273,10 @@ async function memoryFigure(): Promise<void> {
       baseline: Math.round(unlimited),
       baseline_of: `the same with at most ${MANY.toLocaleString('en')} loaded (none unloaded)`,
       ratio: round(peak / unlimited, 2),
-      target: `< ${TARGET_RSS_MB} MB`,
-      met: peak < TARGET_RSS_MB,
+      // The resident-memory target is the server's (sandboxes.serve_rss_10k_touched: the process as `voxsim serve`
+      // tunes its heap, without tsx); here the live heap must stay flat: at the end within 10% of after the first 1,000.
+      target: `informational (the < ${TARGET_RSS_MB} MB target is sandboxes.serve_rss_10k_touched's); the live heap flat: at the end <= 1.1x after 1,000`,
+      met: runs.limited.every((r) => r.heap_end_mb! <= r.heap_after_1000_mb! * 1.1),
       after_1000_mb_rounds: runs.limited.map((r) => Math.round(r.after_1000_mb!)),
       end_mb_rounds: runs.limited.map((r) => Math.round(r.end_mb!)),
       live_heap_after_1000_mb_rounds: runs.limited.map((r) => Math.round(r.heap_after_1000_mb!)),

@@ -88,13 +88,18 @@ export function parseDuration(duration: Duration): number {
 /**
  * How much real time one slice of a clock move may take before the move yields to the
  * event loop (issue 35, fairness): a server hosting many simulators answers the others'
- * requests between slices. A couple of milliseconds: small against a request's latency,
- * large against the cost of one turn of the event loop. Issue 44 measured 2 against 5
- * (another sandbox's `GET /user/me` while one runs a 50,000-lead campaign, 3 alternating
- * runs each): p99 14.1 against 45.1 ms, p50 2.7 against 8.7 ms, the move's own time 1.07x
- * against 1.11x of an unsliced one's (docs/performance.md).
+ * requests between slices. A request that arrives while a slice runs waits for its end,
+ * and a client that sends its next request as soon as it has an answer sends it just
+ * after the next slice began: its requests take a whole slice longer each. So the slice is
+ * about as long as a short request itself takes (0.1 ms), and one turn of the event loop
+ * (some microseconds) is what a slice costs. Issue 44 measured (another sandbox's
+ * `GET /user/me` over HTTP while one runs a 50,000-lead campaign, 3 rounds each, the server's
+ * heap as `voxsim serve` tunes it): 0.1 ms slices gave p99 2.8 ms and p50 0.2 ms (1.8x the
+ * idle server's 0.11 ms), 2 ms slices p99 9.4 ms and p50 2.4 ms (20x), 0.25 ms p50 3.2x;
+ * the move itself took 1.11x its unsliced time at 0.1 ms, 1.07x at 2 ms
+ * (docs/performance.md).
  */
-export const SLICE_MS = 2;
+export const SLICE_MS = 0.1;
 
 // Captured when the module loads: a test that fakes timers (vi.useFakeTimers) must not
 // stop a move at its first slice, nor freeze its slice budget.

@@ -72,10 +72,11 @@ describe('VirtualClock moves in slices', () => {
     expect(ranBeforeTurn).toBe(50 * 41);
   });
 
-  it('never slices a lone clock by default; SLICE_MS, the slice a server sets, is a few milliseconds', () => {
+  it('never slices a lone clock by default; SLICE_MS, the slice a server sets, is about what a short request takes', () => {
     expect(new VirtualClock(START).sliceMs).toBe(Infinity);
-    expect(SLICE_MS).toBeGreaterThanOrEqual(1);
-    expect(SLICE_MS).toBeLessThanOrEqual(8);
+    // Issue 44: 0.1 ms (another sandbox's p50 within 2x of an idle server's); more than a turn of the event loop.
+    expect(SLICE_MS).toBeGreaterThanOrEqual(0.05);
+    expect(SLICE_MS).toBeLessThanOrEqual(0.5);
   });
 
   it.each([-1, Number.NaN])('refuses a slice budget of %d with a RangeError', (sliceMs) => {
