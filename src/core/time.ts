@@ -102,6 +102,8 @@ export function formatControlTime(ms: number): string {
 }
 
 const AREA_CITY = /^[A-Za-z]+(?:\/[A-Za-z0-9_+\-]+)+$/;
+/** Zones found valid (the IANA database has some 600 names; the bound only guards against an odd Intl). */
+const KNOWN_ZONES = new Set<string>();
 
 /**
  * Whether `zone` is an IANA identifier of the form Area/City (or `UTC`), as the
@@ -116,9 +118,6 @@ export function isTimezone(zone: string): boolean {
   if (valid && KNOWN_ZONES.size < 4096) KNOWN_ZONES.add(zone);
   return valid;
 }
-
-/** Zones found valid (the IANA database has some 600 names; the bound only guards against an odd Intl). */
-const KNOWN_ZONES = new Set<string>();
 
 /**
  * The UTC instant range [start, end) of a calendar day `YYYY-MM-DD` in `zone`.
