@@ -24,6 +24,13 @@ if (!HAVE_BROWSER) console.warn(`dashboard browser tests skipped: ${SKIP_REASON}
 
 /** The flags this machine's Chromium needs headless and offline (see the env notes). */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** One browser for the file's suites (each test opens pages of its own), launched when first asked for. */
+let launched: Promise<Browser> | undefined;
+const launchBrowser = () => (launched ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
+afterAll(async () => {
+  await (await launched)?.close();
+});
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const SHOTS = screenshotDir();
@@ -78,10 +85,7 @@ describe.skipIf(!HAVE_BROWSER)(`dashboard in headless Chromium${HAVE_BROWSER ? '
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    [browser, server] = await Promise.all([chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }), startServer(['--quiet', '--start', START], { shared: true })]);
-  });
-  afterAll(async () => {
-    await browser?.close();
+    [browser, server] = await Promise.all([launchBrowser(), startServer(['--quiet', '--start', START], { shared: true })]);
   });
 
   /** A fresh simulator and a page at `viewport` that records console errors and page errors. */
@@ -280,11 +284,10 @@ describe.skipIf(!HAVE_BROWSER)(`dashboard during a large campaign${HAVE_BROWSER 
   const logged: string[] = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
     running = await serve({ port: 0, host: '127.0.0.1', seed: 1, basePath: '/api', start: START, quiet: true, streamBuffer: 256 * 1024 }, (line) => logged.push(line));
   });
   afterAll(async () => {
-    await browser?.close();
     await running?.close();
   });
 
