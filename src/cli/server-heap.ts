@@ -23,6 +23,7 @@
  */
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { afterRealDelay } from '../core/clock.js';
 
 /** The new space (both halves) at which growth stops. */
 export const YOUNG_GENERATION_MB = 16;
@@ -58,7 +59,7 @@ export function tuneServerHeap(youngMb = YOUNG_GENERATION_MB, oldPercent = OLD_G
   const options = process.env.NODE_OPTIONS;
   // After the start-up: loading the modules and the state grows the old generation quickly, which V8's own
   // growth serves best (with the tighter room from the first moment the start took some 30 ms longer).
-  if (!oldGenerationSetByNode(execArgv, options)) setTimeout(() => setFlagsFromString(`--heap-growing-percent=${oldPercent}`), OLD_GENERATION_AFTER_MS).unref();
+  if (!oldGenerationSetByNode(execArgv, options)) afterRealDelay(OLD_GENERATION_AFTER_MS, () => setFlagsFromString(`--heap-growing-percent=${oldPercent}`));
   if (youngGenerationSetByNode(execArgv, options)) return () => {};
   let growth = V8_GROWTH;
   const check = () => {

@@ -131,8 +131,8 @@ export function everyRealInterval(ms: number, check: () => void): () => void {
 
 /**
  * Calls `run` once after `ms` of real time unless the returned function is called first;
- * the timer never keeps the process alive. For the server's connection plumbing (how long
- * a refused body is still read), never the simulation.
+ * the timer never keeps the process alive. For the server's plumbing (how long a refused
+ * body is still read, when its heap is tuned: src/cli/server-heap.ts), never the simulation.
  */
 export function afterRealDelay(ms: number, run: () => void): () => void {
   const timer = setTimeout(run, ms);

@@ -1,6 +1,6 @@
 /**
  * The heap tuning of `voxsim serve` (src/cli/server-heap.ts, issue 44): in a process of its
- * own (it sets V8 flags), run on the source by Node's own type stripping.
+ * own (it sets V8 flags), run on the source through tsx.
  */
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const CHILD = new URL('../support/server-heap-child.mjs', import.meta.url).pathn
 
 function largestNewSpace(limitMb: number): Promise<number> {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, ['--no-warnings', CHILD, MODULE, String(limitMb)], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }, (error, out, err) =>
+    execFile(process.execPath, ['--no-warnings', '--import', 'tsx', CHILD, MODULE, String(limitMb)], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }, (error, out, err) =>
       error ? reject(new Error(`${error.message}: ${err}`)) : resolve((JSON.parse(out) as { max_mb: number }).max_mb),
     ),
   );
