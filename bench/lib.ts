@@ -75,14 +75,12 @@ export function timeFigure(
 
 /**
  * Runs `subject` and `baseline` in alternating rounds (so the machine's drift hits both
- * alike) and answers the median of each side's round results. Each round function
- * answers its own figure (a time per operation, a rate).
+ * alike), which of them runs first alternating too; answers every round's result of each.
  */
-export async function alternate(rounds: number, subject: () => Promise<number> | number, baseline: () => Promise<number> | number): Promise<{ subject: number; baseline: number; subjects: number[]; baselines: number[] }> {
-  const subjects: number[] = [];
-  const baselines: number[] = [];
+export async function alternateRuns<T>(rounds: number, subject: () => Promise<T> | T, baseline: () => Promise<T> | T): Promise<{ subjects: T[]; baselines: T[] }> {
+  const subjects: T[] = [];
+  const baselines: T[] = [];
   for (let i = 0; i < rounds; i++) {
-    // Which side runs first alternates too.
     if (i % 2 === 0) {
       subjects.push(await subject());
       baselines.push(await baseline());
@@ -91,6 +89,15 @@ export async function alternate(rounds: number, subject: () => Promise<number> |
       subjects.push(await subject());
     }
   }
+  return { subjects, baselines };
+}
+
+/**
+ * `alternateRuns` of round functions that each answer their own figure (a time per
+ * operation, a rate): with the median of each side.
+ */
+export async function alternate(rounds: number, subject: () => Promise<number> | number, baseline: () => Promise<number> | number): Promise<{ subject: number; baseline: number; subjects: number[]; baselines: number[] }> {
+  const { subjects, baselines } = await alternateRuns(rounds, subject, baseline);
   return { subject: median(subjects), baseline: median(baselines), subjects, baselines };
 }
 

@@ -37,7 +37,7 @@ import { mintSandboxId, mintSandboxKey } from '../src/core/sandbox-keys.js';
 import { SANDBOX_LIST_FILE, SANDBOX_STATE_DIR, SandboxDirectory } from '../src/sandboxes/durable.js';
 import { SandboxHost } from '../src/sandboxes/host.js';
 import { createSimulator } from '../src/simulator.js';
-import { emit, median, option, round } from './lib.js';
+import { alternateRuns, emit, median, option, round } from './lib.js';
 
 const FILE = fileURLToPath(import.meta.url);
 /** The built command (`npm run build`), as `npx voxsim serve` runs it. */
@@ -195,15 +195,9 @@ async function main(): Promise<void> {
 }
 
 async function requestFigure(): Promise<void> {
-  const p50 = { many: [] as number[], few: [] as number[] };
-  const p90 = { many: [] as number[], few: [] as number[] };
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const kind of i % 2 === 0 ? (['many', 'few'] as const) : (['few', 'many'] as const)) {
-      const result = await child(['--requests', String(kind === 'many' ? MANY : FEW)]);
-      p50[kind].push(result.p50_us!);
-      p90[kind].push(result.p90_us!);
-    }
-  }
+  const { subjects: many, baselines: few } = await alternateRuns(ROUNDS, () => child(['--requests', String(MANY)]), () => child(['--requests', String(FEW)]));
+  const p50 = { many: many.map((r) => r.p50_us!), few: few.map((r) => r.p50_us!) };
+  const p90 = { many: many.map((r) => r.p90_us!), few: few.map((r) => r.p90_us!) };
   const value = median(p50.many);
   const baseline = median(p50.few);
   emit({
@@ -226,12 +220,8 @@ async function requestFigure(): Promise<void> {
 async function serverMemoryFigure(): Promise<void> {
   const dir = await keptDirectory(MANY);
   try {
-    const runs = { limited: [] as Record<string, number>[], unlimited: [] as Record<string, number>[] };
-    for (let i = 0; i < ROUNDS; i++) {
-      for (const kind of i % 2 === 0 ? (['limited', 'unlimited'] as const) : (['unlimited', 'limited'] as const)) {
-        runs[kind].push(await serverMemoryRun(dir, kind === 'limited' ? LOADED : MANY));
-      }
-    }
+    const { subjects, baselines } = await alternateRuns(ROUNDS, () => serverMemoryRun(dir, LOADED), () => serverMemoryRun(dir, MANY));
+    const runs = { limited: subjects, unlimited: baselines };
     const peak = median(runs.limited.map((r) => r.peak_mb!));
     const unlimited = median(runs.unlimited.map((r) => r.peak_mb!));
     emit({
@@ -258,12 +248,8 @@ async function serverMemoryFigure(): Promise<void> {
 async function memoryFigure(): Promise<void> {
   const dir = await keptDirectory(MANY);
   try {
-    const runs = { limited: [] as Record<string, number>[], unlimited: [] as Record<string, number>[] };
-    for (let i = 0; i < ROUNDS; i++) {
-      for (const kind of i % 2 === 0 ? (['limited', 'unlimited'] as const) : (['unlimited', 'limited'] as const)) {
-        runs[kind].push(await child(['--memory', dir, String(kind === 'limited' ? LOADED : MANY)]));
-      }
-    }
+    const { subjects, baselines } = await alternateRuns(ROUNDS, () => child(['--memory', dir, String(LOADED)]), () => child(['--memory', dir, String(MANY)]));
+    const runs = { limited: subjects, unlimited: baselines };
     const peak = median(runs.limited.map((r) => r.peak_mb!));
     const unlimited = median(runs.unlimited.map((r) => r.peak_mb!));
     emit({
